@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs the test suite: unit (no processes), integration (real nats-server, kissat, cadical, prometheus)
+# and e2e (real headless Chromium). Builds first, because integration tests start the built CLI.
+#
+#   npm test                         everything
+#   npm test -- test/unit/x.test.ts  only the named files
+#   CUBIST_TEST_ONLY=unit npm test   one layer (unit | integration | e2e)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+npm run --silent build
+
+if [ "$#" -gt 0 ]; then
+  files=("$@")
+else
+  layers=${CUBIST_TEST_ONLY:-unit integration e2e}
+  files=()
+  for layer in $layers; do
+    while IFS= read -r f; do files+=("$f"); done < <(find "test/$layer" -name '*.test.ts' 2>/dev/null | sort)
+  done
+fi
+[ "${#files[@]}" -gt 0 ] || { echo "test: no test files found" >&2; exit 1; }
+
+exec node --import tsx --test --test-concurrency="${CUBIST_TEST_CONCURRENCY:-2}" \
+  --test-reporter=spec "${files[@]}"
