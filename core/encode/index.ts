@@ -1,0 +1,48 @@
+/**
+ * Encodings of edge-matching puzzles into CNF, by name. Each takes a Puzzle and EncodeOptions and returns a
+ * Formula (clauses, per-section counts, and the VarMap that decodes models and turns placements into
+ * literals). Semantics of each encoding: docs/encodings.md.
+ */
+
+import { InvalidOptionError } from "../errors.js";
+import type { Puzzle } from "../puzzle.js";
+import type { Formula } from "./formula.js";
+import { encodeHeuleAll, encodeHeuleCompact, encodeHeuleExplicit, encodeHeuleFbcolors } from "./heule.js";
+import type { EncodeOptions } from "./options.js";
+import { encodeCubistPlacement } from "./placement.js";
+
+export { encodeHeuleAll, encodeHeuleCompact, encodeHeuleExplicit, encodeHeuleFbcolors } from "./heule.js";
+export { DEFAULT_ENCODE_OPTIONS, resolveEncodeOptions, variableOrders, identicalModes, amoEncodings } from "./options.js";
+export type { AmoEncoding, EncodeOptions, IdenticalPieces, ResolvedEncodeOptions, VariableOrder } from "./options.js";
+export { encodeCubistPlacement, resolvePlacementOptions, PLACEMENT_DEFAULTS, type PlacementOptions } from "./placement.js";
+export { cellOrder, type CellOrderName } from "./cell-order.js";
+export { dimacsChunks, dimacsString, parseDimacs, DimacsSyntaxError, type ParsedDimacs } from "./dimacs.js";
+export { ClauseBuffer, type Formula, type VarMap } from "./formula.js";
+
+/** The encodings Cubist knows, by name. */
+export const encodingNames = ["heule-compact", "heule-fbcolors", "heule-explicit", "heule-all", "cubist-placement"] as const;
+export type EncodingName = (typeof encodingNames)[number];
+
+/** The default encoding: Cubist's own, measured faster than heule-all under Kissat (BENCHMARKS.md). */
+export const DEFAULT_ENCODING: EncodingName = "cubist-placement";
+
+const encoders: Record<EncodingName, (puzzle: Puzzle, options?: EncodeOptions) => Formula> = {
+  "heule-compact": encodeHeuleCompact,
+  "heule-fbcolors": encodeHeuleFbcolors,
+  "heule-explicit": encodeHeuleExplicit,
+  "heule-all": encodeHeuleAll,
+  "cubist-placement": encodeCubistPlacement,
+};
+
+/** True when `name` is a known encoding name. */
+export function isEncodingName(name: string): name is EncodingName {
+  return (encodingNames as readonly string[]).includes(name);
+}
+
+/** Encodes `puzzle` with the named encoding; throws InvalidOptionError for an unknown name. */
+export function encode(name: string, puzzle: Puzzle, options?: EncodeOptions): Formula {
+  if (!isEncodingName(name)) {
+    throw new InvalidOptionError("encoding", `unknown encoding '${name}' (known: ${encodingNames.join(", ")})`);
+  }
+  return encoders[name](puzzle, options);
+}

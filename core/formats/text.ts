@@ -1,0 +1,77 @@
+/**
+ * Shared text helpers of the puzzle readers: splitting a file into numbered data lines and reading
+ * integer fields with file:line errors. All readers accept LF and CRLF line ends, a UTF-8 BOM,
+ * blank lines, trailing whitespace, and `#` comments (whole-line or trailing).
+ */
+
+import { InvalidPuzzleError } from "../errors.js";
+
+/** One non-blank line with its comment removed, split on whitespace. */
+export interface DataLine {
+  /** 1-based line number in the file. */
+  readonly line: number;
+  readonly fields: readonly string[];
+}
+
+/** A `#` comment line (text after the `#`, trimmed), with its line number. */
+export interface CommentLine {
+  readonly line: number;
+  readonly text: string;
+}
+
+export interface SplitText {
+  readonly data: DataLine[];
+  readonly comments: CommentLine[];
+}
+
+/** Splits text into data lines (comments stripped, blanks skipped) and whole-line comments. */
+export function splitLines(text: string): SplitText {
+  const data: DataLine[] = [];
+  const comments: CommentLine[] = [];
+  const raw = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  for (let i = 0; i < raw.length; i++) {
+    let s = raw[i];
+    const hash = s.indexOf("#");
+    if (hash >= 0) {
+      if (s.slice(0, hash).trim() === "") comments.push({ line: i + 1, text: s.slice(hash + 1).trim() });
+      s = s.slice(0, hash);
+    }
+    s = s.trim();
+    if (s === "") continue;
+    data.push({ line: i + 1, fields: s.split(/\s+/) });
+  }
+  return { data, comments };
+}
+
+const INTEGER = /^[+-]?\d+$/;
+
+/** Parses a decimal integer field or throws naming `what` and the line. */
+export function parseIntField(field: string, file: string, line: number, what: string): number {
+  if (!INTEGER.test(field)) throw new InvalidPuzzleError(file, line, `${what} '${field}' is not an integer`);
+  const n = Number(field);
+  if (!Number.isSafeInteger(n)) throw new InvalidPuzzleError(file, line, `${what} '${field}' is too large`);
+  return n;
+}
+
+/** Parses a colour field: any integer (range checks are validation's job, so negatives get a clear message). */
+export function parseColour(field: string, file: string, line: number, pieceLabel: string): number {
+  if (!INTEGER.test(field)) {
+    throw new InvalidPuzzleError(file, line, `${pieceLabel} has colour '${field}', which is not an integer`);
+  }
+  const n = Number(field);
+  if (!Number.isSafeInteger(n)) {
+    throw new InvalidPuzzleError(file, line, `${pieceLabel} has colour '${field}', which is too large`);
+  }
+  return n;
+}
+
+/** The file label without directories and extension, used as the default puzzle name. */
+export function baseName(file: string): string {
+  const last = file.split(/[\\/]/).pop() ?? file;
+  const dot = last.lastIndexOf(".");
+  return dot > 0 ? last.slice(0, dot) : last;
+}
+
+export function emptyFileError(file: string): InvalidPuzzleError {
+  return new InvalidPuzzleError(file, 0, "empty file: no puzzle data found");
+}
