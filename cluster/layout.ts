@@ -1,0 +1,146 @@
+/**
+ * The JetStream layout of docs/cluster.md: streams, consumers and buckets. The coordinator creates them
+ * (`ensureLayout`, idempotent: an existing stream is kept as it is); workers and clients only open them.
+ * Everything is created with a configurable replica count, for clustered NATS.
+ */
+
+import type { NatsConnection } from "@nats-io/transport-node";
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  jetstream,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+  type StreamConfig,
+} from "@nats-io/jetstream";
+import { Kvm, type KV } from "@nats-io/kv";
+import { Objm, type ObjectStore } from "@nats-io/obj";
+import type { Names } from "../proto/contract.js";
+
+export interface LayoutOptions {
+  /** Stream and bucket replicas (1 for a single server, 3 for a 3-node cluster). @default 1 */
+  replicas?: number;
+  /** Largest message the cube and verdict streams accept (a SAT verdict carries the model bitset). @default 8 MiB */
+  maxMsgBytes?: number;
+}
+
+export interface Layout {
+  readonly names: Names;
+  readonly js: JetStreamClient;
+  readonly runs: KV;
+  readonly formulas: ObjectStore;
+}
+
+const NS = 1_000_000;
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { code?: number | string; api_error?: { err_code?: number }; message?: string };
+  return e?.api_error?.err_code === 10059 || e?.api_error?.err_code === 10014 || /not found/i.test(e?.message ?? "");
+}
+
+async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+  try {
+    await jsm.streams.info(config.name);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.streams.add(config);
+  }
+}
+
+/** Creates the streams, the verdict consumer and the buckets if missing. */
+export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, names: Names, options: LayoutOptions = {}): Promise<Layout> {
+  const replicas = options.replicas ?? 1;
+  const maxMsgBytes = options.maxMsgBytes ?? 8 * 1024 * 1024;
+  await ensureStream(jsm, {
+    name: names.cubesStream,
+    subjects: [`${names.prefix}.cubes.>`],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_msg_size: maxMsgBytes,
+    discard: DiscardPolicy.Old,
+    duplicate_window: 120 * 1000 * NS,
+  });
+  await ensureStream(jsm, {
+    name: names.verdictsStream,
+    subjects: [`${names.prefix}.verdicts.>`],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_msg_size: maxMsgBytes,
+    duplicate_window: 120 * 1000 * NS,
+  });
+  await ensureStream(jsm, {
+    name: names.ledgerStream,
+    subjects: [`${names.prefix}.ledger.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_msg_size: maxMsgBytes,
+  });
+  try {
+    await jsm.consumers.info(names.verdictsStream, names.verdictsConsumer);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.consumers.add(names.verdictsStream, {
+      durable_name: names.verdictsConsumer,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: 60 * 1000 * NS,
+      max_ack_pending: 100_000,
+      deliver_policy: DeliverPolicy.All,
+    });
+  }
+  const kvm = new Kvm(nc);
+  const runs = await kvm.create(names.runsBucket, { replicas, history: 1 });
+  const objm = new Objm(nc);
+  const formulas = await objm.create(names.formulasBucket, { replicas });
+  return { names, js: jetstream(nc), runs, formulas };
+}
+
+/** Opens an existing layout (workers, clients). Fails if the coordinator has not created it yet. */
+export async function openLayout(nc: NatsConnection, names: Names): Promise<Layout> {
+  const kvm = new Kvm(nc);
+  const runs = await kvm.open(names.runsBucket);
+  const objm = new Objm(nc);
+  const formulas = await objm.open(names.formulasBucket);
+  return { names, js: jetstream(nc), runs, formulas };
+}
+
+export interface RunConsumerOptions {
+  /** How long a worker may hold a cube without a heartbeat before JetStream redelivers it. */
+  ackWaitMs: number;
+  /** Deliveries of one cube before it is given up (then the coordinator marks it failed). */
+  maxDeliver: number;
+}
+
+/** The run's pull consumer on the cube stream, shared by every worker. */
+export async function ensureRunConsumer(jsm: JetStreamManager, names: Names, run: string, options: RunConsumerOptions): Promise<void> {
+  const durable = names.runConsumer(run);
+  try {
+    await jsm.consumers.info(names.cubesStream, durable);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.consumers.add(names.cubesStream, {
+      durable_name: durable,
+      filter_subject: names.cubesSubject(run),
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: options.ackWaitMs * NS,
+      max_deliver: options.maxDeliver,
+      max_ack_pending: 100_000,
+      // Every worker slot keeps one pull waiting on its top run; the server's default (512) would cap slots per run.
+      max_waiting: 8192,
+      deliver_policy: DeliverPolicy.All,
+    });
+  }
+}
+
+export async function deleteRunConsumer(jsm: JetStreamManager, names: Names, run: string): Promise<void> {
+  try {
+    await jsm.consumers.delete(names.cubesStream, names.runConsumer(run));
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The NATS side of the wire contract: stream, consumer, bucket and subject names. The payloads are the
+ * ts-proto messages in proto/gen/cubist/v1 (generated from proto/cubist/v1/*.proto).
+ *
+ * Everything lives under one prefix (default "cubist") so several installations can share a NATS account:
+ *
+ *   stream  <P>_CUBES      subjects <p>.cubes.<run>        work queue: one message per queued cube (CubeTask)
+ *   stream  <P>_VERDICTS   subjects <p>.verdicts.<run>     work queue: worker answers (Verdict), consumed by the coordinator
+ *   stream  <P>_LEDGER     subjects <p>.ledger.<run>       limits: the coordinator's durable record of each run
+ *   KV      <p>-runs       key <run>                       RunRecord (spec + status) — workers watch it
+ *   objects <p>-formulas   name <sha256>                   DIMACS of a run's base formula, puzzle texts
+ *   core    <p>.cancel.<run>[.<cube>]                      stop solvers (Cancel)
+ *   core    <p>.workers.<worker>                           worker heartbeats (WorkerStatus)
+ *
+ * Run ids and cube ids are restricted to [A-Za-z0-9_-] and "." (cube ids only), so they are safe as subject tokens
+ * (cube ids use "." as the tree separator, which is why a cancel for one cube is <p>.cancel.<run>.<cube...>).
+ */
+
+export interface Names {
+  readonly prefix: string;
+  readonly cubesStream: string;
+  readonly verdictsStream: string;
+  readonly ledgerStream: string;
+  readonly runsBucket: string;
+  readonly formulasBucket: string;
+  readonly verdictsConsumer: string;
+  cubesSubject(run: string): string;
+  verdictsSubject(run: string): string;
+  ledgerSubject(run: string): string;
+  cancelSubject(run: string, cube?: string): string;
+  cancelWildcard(): string;
+  workerSubject(worker: string): string;
+  workerWildcard(): string;
+  runConsumer(run: string): string;
+  maxDeliveriesAdvisory(run: string): string;
+}
+
+export const DEFAULT_PREFIX = "cubist";
+
+const PREFIX_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+export const RUN_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+export const CUBE_ID_RE = /^[A-Za-z0-9_-]+(\.[0-9]+){0,64}$/;
+
+export function createNames(prefix: string = DEFAULT_PREFIX): Names {
+  if (!PREFIX_RE.test(prefix)) {
+    throw new Error(`invalid prefix "${prefix}": use 1-32 lowercase letters, digits, _ or -, starting with a letter`);
+  }
+  const P = prefix.toUpperCase().replace(/-/g, "_");
+  return {
+    prefix,
+    cubesStream: `${P}_CUBES`,
+    verdictsStream: `${P}_VERDICTS`,
+    ledgerStream: `${P}_LEDGER`,
+    runsBucket: `${prefix}-runs`,
+    formulasBucket: `${prefix}-formulas`,
+    verdictsConsumer: "coordinator",
+    cubesSubject: (run) => `${prefix}.cubes.${run}`,
+    verdictsSubject: (run) => `${prefix}.verdicts.${run}`,
+    ledgerSubject: (run) => `${prefix}.ledger.${run}`,
+    cancelSubject: (run, cube) => (cube ? `${prefix}.cancel.${run}.${cube}` : `${prefix}.cancel.${run}`),
+    cancelWildcard: () => `${prefix}.cancel.>`,
+    workerSubject: (w) => `${prefix}.workers.${w}`,
+    workerWildcard: () => `${prefix}.workers.*`,
+    runConsumer: (run) => `run-${run}`,
+    maxDeliveriesAdvisory: (run) => `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${P}_CUBES.run-${run}`,
+  };
+}

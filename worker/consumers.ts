@@ -1,0 +1,66 @@
+/**
+ * The settings of each run's pull consumer that a worker needs: `ack_wait` (heartbeats go out every half of it)
+ * and `max_deliver` (for logs). Read once per run with a consumer-info request, re-read after a pull went
+ * unanswered (the server does not answer pulls on a consumer that does not exist). A slot only pulls from runs
+ * whose consumer is known, so a run published before its consumer exists is simply waited for.
+ */
+
+import type { JetStreamManager } from "@nats-io/jetstream";
+import type { Logger } from "../cluster/log.js";
+import type { Names } from "../proto/contract.js";
+
+export interface ConsumerSettings {
+  ackWaitMs: number;
+  maxDeliver: number;
+}
+
+type Entry =
+  | { kind: "known"; settings: ConsumerSettings }
+  | { kind: "fetching" }
+  | { kind: "failed"; retryAt: number; failures: number };
+
+/** First retry after a failed info request; doubles up to MAX_RETRY_MS. */
+const RETRY_MS = 500;
+const MAX_RETRY_MS = 5000;
+
+export class ConsumerBook {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly jsm: JetStreamManager,
+    private readonly names: Names,
+    private readonly log: Logger,
+    private readonly onChange: () => void,
+  ) {}
+
+  /** The run's consumer settings, or undefined while they are being (re)read. Starts a read when needed. */
+  settings(run: string): ConsumerSettings | undefined {
+    const e = this.entries.get(run);
+    if (e?.kind === "known") return e.settings;
+    if (e?.kind === "fetching") return undefined;
+    if (e?.kind === "failed" && Date.now() < e.retryAt) return undefined;
+    void this.fetch(run, e?.kind === "failed" ? e.failures : 0);
+    return undefined;
+  }
+
+  /** Forget what we know: the consumer may be gone or recreated. */
+  invalidate(run: string): void {
+    if (this.entries.get(run)?.kind === "known") this.entries.delete(run);
+  }
+
+  private async fetch(run: string, failures: number): Promise<void> {
+    this.entries.set(run, { kind: "fetching" });
+    try {
+      const info = await this.jsm.consumers.info(this.names.cubesStream, this.names.runConsumer(run));
+      const ackWaitMs = Math.round((info.config.ack_wait ?? 30_000_000_000) / 1_000_000);
+      const settings = { ackWaitMs: Math.max(1, ackWaitMs), maxDeliver: info.config.max_deliver ?? -1 };
+      this.entries.set(run, { kind: "known", settings });
+      this.log.debug("run consumer", { run, ackWaitMs: settings.ackWaitMs, maxDeliver: settings.maxDeliver });
+    } catch (err) {
+      const n = failures + 1;
+      if (n === 1 || n % 20 === 0) this.log.info("waiting for the run's consumer", { run, attempt: n, err: (err as Error).message });
+      this.entries.set(run, { kind: "failed", retryAt: Date.now() + Math.min(MAX_RETRY_MS, RETRY_MS * 2 ** (n - 1)), failures: n });
+    }
+    this.onChange();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * One pulled task, from validation to the final ack (steps 3-9 of docs/cluster.md "A worker, per slot"):
+ * - malformed or foreign: term, logged, counted; a task that cannot run now: nak; nothing to do: ack;
+ * - otherwise the cube is registered as active (cancels and status see it) and heartbeated with `working()`
+ *   every ack_wait/2 from receipt to the final ack, through the formula download, search, solver and the
+ *   verdict publish retries;
+ * - a verdict is published, then the task is acked (sat, unsat, unknown) or nak'ed with a delay (error: retried,
+ *   possibly elsewhere, until max_deliver);
+ * - a cube stopped by a cancel or a final run state is acked without a verdict; one stopped by pause-now or a
+ *   shutdown is handed back (nak).
+ */
+
+import { performance } from "node:perf_hooks";
+import type { WorkerContext } from "./context.js";
+import { ActiveCube } from "./active.js";
+import { PAUSE_NOW } from "./cancels.js";
+import type { TaskMessage } from "./pull.js";
+import type { PlacementSearcher } from "./search.js";
+import { solveCube } from "./solve-cube.js";
+import { validateTask } from "./validate-task.js";
+import { buildVerdict, publishVerdict, verdictMsgId, type CubeResult } from "./verdict.js";
+
+/** nak delay after an error: grows with the delivery count, at most 30 s. */
+export function retryDelayMs(base: number, delivery: number): number {
+  return Math.min(30_000, base * 2 ** Math.max(0, Math.min(delivery - 1, 10)));
+}
+
+/**
+ * Acks and waits for the confirmation, 3 attempts. A failure is harmless (the verdict is out; a redelivery only
+ * produces a duplicate, which the coordinator ignores), and expected when the run's consumer was deleted (the
+ * run ended): "no responders" ends the attempts. `quiet`: failures are logged at debug level only.
+ */
+async function ackWithRetry(ctx: WorkerContext, msg: TaskMessage, fields: Record<string, unknown>, quiet = false): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await msg.ackAck(5000);
+      return;
+    } catch (err) {
+      const gone = /no responders/i.test((err as Error).message);
+      if (attempt === 3 || gone) {
+        const why = gone ? "the run's consumer is gone" : (err as Error).message;
+        if (quiet) ctx.log.debug("task ack not confirmed", { ...fields, why });
+        else ctx.log.warn("task ack not confirmed; it may be redelivered", { ...fields, why });
+        return;
+      }
+    }
+  }
+}
+
+function round1(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+function countResult(ctx: WorkerContext, kind: Exclude<CubeResult["kind"], "stopped">): void {
+  const c = ctx.counters;
+  c.cubesDone++;
+  if (kind === "sat" || kind === "sat-board") c.sat++;
+  else if (kind === "unsat") c.unsat++;
+  else if (kind === "unknown") c.unknown++;
+  else c.errors++;
+}
+
+export async function handleTask(
+  ctx: WorkerContext,
+  slot: { index: number; searcher: PlacementSearcher },
+  msg: TaskMessage,
+  ackWaitMs: number,
+): Promise<void> {
+  const { config, log, counters } = ctx;
+  const names = config.names;
+  const where = { seq: msg.info.streamSequence, delivery: msg.info.deliveryCount };
+  const check = validateTask(
+    { names, run: (id) => ctx.table.get(id), cancelled: (run, cube) => ctx.cancels.cancelled(run, cube) },
+    msg.subject,
+    msg.data,
+    msg.info,
+  );
+  if (check.action === "term") {
+    msg.term();
+    counters.terminated++;
+    log.warn("task terminated: malformed or foreign", { run: check.run, cube: check.cube, ...where, why: check.reason });
+    return;
+  }
+  if (check.action === "nak") {
+    msg.nak(config.retryDelayMs);
+    counters.handedBack++;
+    log.info("task handed back", { run: check.run, cube: check.cube, ...where, why: check.reason });
+    return;
+  }
+  if (check.action === "ack") {
+    msg.ack();
+    counters.dropped++;
+    log.info("task dropped", { run: check.run, cube: check.cube, ...where, why: check.reason });
+    return;
+  }
+
+  const { task, run, limits } = check;
+  const fields = { run: run.id, cube: task.cubeId, ...where };
+  const active = new ActiveCube(slot.index, run.id, task.cubeId, Date.now());
+  ctx.active.add(active);
+  const heartbeat = setInterval(() => msg.working(), Math.max(100, Math.floor(ackWaitMs / 2)));
+  try {
+    log.debug("cube started", { ...fields, units: task.units.length, searchMs: limits.searchMs });
+    const result = await solveCube(ctx, slot.searcher, { task, run, limits, active });
+    if (result.kind === "stopped") {
+      if (active.handBack) {
+        msg.nak(active.stopReason === PAUSE_NOW ? config.retryDelayMs : 0);
+        counters.handedBack++;
+        log.info("cube stopped; task handed back", { ...fields, why: active.stopReason });
+      } else {
+        await ackWithRetry(ctx, msg, fields, true);
+        counters.dropped++;
+        log.info("cube stopped; task acked", { ...fields, why: active.stopReason });
+      }
+      return;
+    }
+    active.phase = "verdict";
+    const vctx = {
+      run: run.id,
+      cube: task.cubeId,
+      numVars: run.numVars,
+      workerId: config.workerId,
+      host: config.host,
+      delivery: msg.info.deliveryCount,
+      taskSeq: msg.info.streamSequence,
+    };
+    const verdict = buildVerdict(vctx, result);
+    const published = await publishVerdict(ctx.nc, ctx.layout.js, names.verdictsSubject(run.id), names.verdictsStream, verdict, verdictMsgId(vctx), {
+      signal: ctx.hardStop,
+      log,
+      connected: () => ctx.connected(),
+    });
+    if (!published) {
+      msg.nak(0);
+      counters.handedBack++;
+      log.warn("verdict not published; task handed back", fields);
+      return;
+    }
+    countResult(ctx, result.kind);
+    const stats = verdict.stats!;
+    const summary = { ...fields, verdict: result.kind, engine: stats.engine, wallMs: Math.round(stats.wallMs), conflicts: stats.conflicts };
+    if (result.kind === "error") {
+      const delay = retryDelayMs(config.retryDelayMs, msg.info.deliveryCount);
+      msg.nak(delay);
+      log.warn("cube failed; error verdict sent and task handed back", { ...summary, retryInMs: delay, why: verdict.reason });
+      return;
+    }
+    await ackWithRetry(ctx, msg, fields);
+    // From receipt to the confirmed ack; overhead = that minus the search and solver time.
+    const totalMs = performance.now() - msg.receivedAt;
+    const timing = { totalMs: round1(totalMs), overheadMs: round1(totalMs - stats.wallMs) };
+    log.debug("cube done", result.kind === "unknown" ? { ...summary, ...timing, why: result.reason } : { ...summary, ...timing });
+  } finally {
+    clearInterval(heartbeat);
+    ctx.active.remove(active);
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * What the worker knows about runs: the latest valid RunRecord of each run in the runs KV bucket, reduced to what
+ * a worker needs (state, priority, formula, variable count, parsed puzzle). Records are never trusted: one that
+ * does not decode or does not hold together is logged and ignored (the previous good record of that run stays).
+ *
+ * Runnable runs are those in state RUNNING, highest priority first (ties: the older run first). A run that leaves
+ * RUNNING/PAUSED for a final state (SAT, UNSAT, FAILED, CANCELLED), or is deleted, is reported to `onStopped`
+ * listeners so running cubes of it can be stopped.
+ */
+
+import { createHash } from "node:crypto";
+import { parsePuzzle } from "../core/formats/index.js";
+import type { Puzzle } from "../core/puzzle.js";
+import { RUN_ID_RE } from "../proto/contract.js";
+import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
+import type { SolverSpec } from "../proto/gen/cubist/v1/cube.js";
+import { SHA256_RE } from "./formula-cache.js";
+import type { Logger } from "../cluster/log.js";
+
+/** A run as the worker sees it. */
+export interface RunInfo {
+  readonly id: string;
+  readonly state: RunState;
+  readonly priority: number;
+  readonly createdUnixMs: number;
+  readonly formulaSha256: string;
+  readonly puzzleSha256: string;
+  readonly numVars: number;
+  /** The run's canonical puzzle (for validating placements and the placement search). */
+  readonly puzzle: Puzzle;
+  readonly puzzleText: string;
+  /** The run's solver spec (the tasks carry their own copy, which is what is used). */
+  readonly solver: SolverSpec | undefined;
+  /** KV revision of the record. */
+  readonly revision: number;
+}
+
+/** Final states: a worker stops the run's cubes and drops its tasks. */
+export const FINAL_STATES: ReadonlySet<RunState> = new Set([
+  RunState.RUN_STATE_SAT,
+  RunState.RUN_STATE_UNSAT,
+  RunState.RUN_STATE_FAILED,
+  RunState.RUN_STATE_CANCELLED,
+]);
+
+/** Largest puzzle text accepted from a record (an Eternity II puzzle is ~5 KB). */
+const MAX_PUZZLE_TEXT = 4 << 20;
+/** Variable counts beyond this are not a formula a worker can hold. */
+const MAX_VARS = 2 ** 31 - 1;
+
+export function stateName(state: RunState): string {
+  return (RunState[state] ?? String(state)).replace(/^RUN_STATE_/, "").toLowerCase();
+}
+
+/** A record as RunInfo, or the reason it is not acceptable. `previous` lets an unchanged puzzle skip re-parsing. */
+export function runInfoFromRecord(
+  key: string,
+  value: Uint8Array,
+  revision: number,
+  previous?: RunInfo,
+): { ok: true; run: RunInfo } | { ok: false; reason: string } {
+  let record: RunRecord;
+  try {
+    record = RunRecord.decode(value);
+  } catch (err) {
+    return { ok: false, reason: `does not decode as RunRecord: ${(err as Error).message}` };
+  }
+  const spec = record.spec;
+  if (!spec) return { ok: false, reason: "no spec" };
+  if (!RUN_ID_RE.test(key)) return { ok: false, reason: "key is not a valid run id" };
+  if (spec.runId !== key) return { ok: false, reason: `spec.run_id "${spec.runId.slice(0, 80)}" differs from the key` };
+  if (!SHA256_RE.test(spec.formulaSha256)) return { ok: false, reason: "formula_sha256 is not a SHA-256" };
+  if (!Number.isInteger(spec.numVars) || spec.numVars < 1 || spec.numVars > MAX_VARS) return { ok: false, reason: `bad num_vars ${spec.numVars}` };
+  const state = record.status?.state ?? RunState.RUN_STATE_UNSPECIFIED;
+  if (!(state in RunState) || state === RunState.RUN_STATE_UNSPECIFIED) return { ok: false, reason: `bad state ${state}` };
+  if (spec.puzzleText.length > MAX_PUZZLE_TEXT) return { ok: false, reason: "puzzle text too large" };
+  let puzzle: Puzzle;
+  if (previous && previous.puzzleText === spec.puzzleText && previous.puzzleSha256 === spec.puzzleSha256) {
+    puzzle = previous.puzzle;
+  } else {
+    const sha = createHash("sha256").update(spec.puzzleText).digest("hex");
+    if (spec.puzzleSha256 !== "" && sha !== spec.puzzleSha256) return { ok: false, reason: "puzzle text does not hash to puzzle_sha256" };
+    try {
+      puzzle = parsePuzzle(spec.puzzleText, `<run ${key}>`, "canonical");
+    } catch (err) {
+      return { ok: false, reason: `puzzle text: ${(err as Error).message}` };
+    }
+  }
+  // The status carries the current priority (a run's priority may change); the spec the one it was submitted with.
+  const priority = record.status ? record.status.priority : spec.priority;
+  return {
+    ok: true,
+    run: {
+      id: key,
+      state,
+      priority: Number.isFinite(priority) ? priority : 0,
+      createdUnixMs: Number.isFinite(spec.createdUnixMs) ? spec.createdUnixMs : 0,
+      formulaSha256: spec.formulaSha256,
+      puzzleSha256: spec.puzzleSha256,
+      numVars: spec.numVars,
+      puzzle,
+      puzzleText: spec.puzzleText,
+      solver: spec.solver,
+      revision,
+    },
+  };
+}
+
+export type RunStopped = { run: string; reason: string };
+
+export class RunTable {
+  private readonly runs = new Map<string, RunInfo>();
+  private readonly rejected = new Map<string, number>();
+  private waiters: Array<() => void> = [];
+  private readonly stoppedListeners: Array<(e: RunStopped) => void> = [];
+  private sorted: RunInfo[] | null = null;
+
+  constructor(private readonly log: Logger) {}
+
+  get(id: string): RunInfo | undefined {
+    return this.runs.get(id);
+  }
+
+  get size(): number {
+    return this.runs.size;
+  }
+
+  /** RUNNING runs, highest priority first, then the oldest. */
+  runnable(): readonly RunInfo[] {
+    if (this.sorted === null) {
+      this.sorted = [...this.runs.values()]
+        .filter((r) => r.state === RunState.RUN_STATE_RUNNING)
+        .sort((a, b) => b.priority - a.priority || a.createdUnixMs - b.createdUnixMs || (a.id < b.id ? -1 : 1));
+    }
+    return this.sorted;
+  }
+
+  /** Resolves at the next change of any run, after `timeoutMs`, or when `signal` aborts, whichever comes first. */
+  changed(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        const i = this.waiters.indexOf(done);
+        if (i >= 0) this.waiters.splice(i, 1);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.push(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  onStopped(listener: (e: RunStopped) => void): void {
+    this.stoppedListeners.push(listener);
+  }
+
+  /** A KV PUT of `key`. Returns false when the record was rejected. */
+  put(key: string, value: Uint8Array, revision: number): boolean {
+    const previous = this.runs.get(key);
+    if (previous && revision <= previous.revision) return true; // a replay after a watcher restart
+    const result = runInfoFromRecord(key, value, revision, previous);
+    if (!result.ok) {
+      if (this.rejected.get(key) !== revision) {
+        this.rejected.set(key, revision);
+        this.log.warn("run record ignored", { run: key.slice(0, 80), revision, why: result.reason });
+      }
+      return false;
+    }
+    this.rejected.delete(key);
+    const run = result.run;
+    this.runs.set(key, run);
+    if (!previous || previous.state !== run.state || previous.priority !== run.priority) {
+      this.log.info(previous ? "run changed" : "run seen", { run: key, state: stateName(run.state), priority: run.priority });
+    }
+    if (FINAL_STATES.has(run.state) && !(previous && FINAL_STATES.has(previous.state))) {
+      this.emitStopped({ run: key, reason: `run ${stateName(run.state)}` });
+    }
+    this.touch();
+    return true;
+  }
+
+  /** A KV DEL or PURGE of `key`. */
+  delete(key: string): void {
+    const previous = this.runs.get(key);
+    this.rejected.delete(key);
+    if (!previous) return;
+    this.runs.delete(key);
+    this.log.info("run deleted", { run: key });
+    if (!FINAL_STATES.has(previous.state)) this.emitStopped({ run: key, reason: "run deleted" });
+    this.touch();
+  }
+
+  private emitStopped(e: RunStopped): void {
+    for (const l of this.stoppedListeners) l(e);
+  }
+
+  private touch(): void {
+    this.sorted = null;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}

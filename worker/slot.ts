@@ -1,0 +1,155 @@
+/**
+ * A solver slot: a loop that picks a run, pulls one task and works it to its final ack, until the worker drains.
+ * States: idle (no runnable run) -> pulling -> working -> pulling ... -> stopped.
+ *
+ * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first.
+ * With one such run the slot long-polls it (`expires`); with several it asks each in priority order with
+ * `no_wait` (answered at once) and, when all are empty, long-polls the first for a second before asking again.
+ * A pull nobody answers (NATS away, consumer missing) is retried with backoff after re-reading the consumer.
+ */
+
+import { setTimeout as sleep } from "node:timers/promises";
+import type { WorkerContext } from "./context.js";
+import { handleTask } from "./cube-task.js";
+import { Puller, type PullResult, type TaskMessage } from "./pull.js";
+import { PlacementSearcher } from "./search.js";
+import { runOfConsumer } from "./validate-task.js";
+
+export type SlotState = "idle" | "pulling" | "working" | "stopped";
+
+/** Long-poll length when several runs are runnable and all were empty. */
+const MULTI_RUN_POLL_MS = 1000;
+
+interface Candidate {
+  run: string;
+  ackWaitMs: number;
+}
+
+export class Slot {
+  private current: SlotState = "idle";
+  private readonly puller: Puller;
+  readonly searcher = new PlacementSearcher();
+  private loopDone: Promise<void> = Promise.resolve();
+  private failures = 0;
+
+  constructor(
+    readonly index: number,
+    private readonly ctx: WorkerContext,
+  ) {
+    this.puller = new Puller(ctx.nc, ctx.config.names.cubesStream, (m) => this.onStray(m));
+  }
+
+  get state(): SlotState {
+    return this.current;
+  }
+
+  start(): void {
+    this.loopDone = this.loop();
+  }
+
+  /** Resolves when the loop has ended (after draining, with its last cube finished). */
+  done(): Promise<void> {
+    return this.loopDone;
+  }
+
+  /** Releases the inbox subscription and the search thread; call after done(). */
+  async close(): Promise<void> {
+    this.puller.close();
+    await this.searcher.close();
+  }
+
+  private setState(next: SlotState): void {
+    if (next === this.current) return;
+    this.ctx.log.debug("slot state", { slot: this.index, from: this.current, to: next });
+    this.current = next;
+  }
+
+  private candidates(): Candidate[] {
+    const out: Candidate[] = [];
+    for (const r of this.ctx.table.runnable()) {
+      const s = this.ctx.consumers.settings(r.id);
+      if (s) out.push({ run: r.id, ackWaitMs: s.ackWaitMs });
+    }
+    return out;
+  }
+
+  private async loop(): Promise<void> {
+    const { ctx } = this;
+    try {
+      while (!ctx.draining.aborted) {
+        const runs = this.candidates();
+        if (runs.length === 0) {
+          this.setState("idle");
+          // Also woken by the clock: a run's consumer may have become known meanwhile.
+          await ctx.table.changed(250, ctx.draining);
+          continue;
+        }
+        this.setState("pulling");
+        const got = await this.pullOne(runs);
+        if (got === null) continue;
+        if (ctx.draining.aborted) {
+          got.message.nak();
+          break;
+        }
+        this.setState("working");
+        try {
+          await handleTask(ctx, this, got.message, got.ackWaitMs);
+        } catch (err) {
+          ctx.log.error("unexpected failure handling a task; handing it back", { slot: this.index, err: (err as Error).stack ?? String(err) });
+          if (!got.message.done) got.message.nak(ctx.config.retryDelayMs);
+        }
+      }
+    } finally {
+      this.setState("stopped");
+    }
+  }
+
+  /** One message from the candidates, or null (nothing now, or a failure already waited out). */
+  private async pullOne(runs: Candidate[]): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {
+    const { ctx } = this;
+    const signal = ctx.draining;
+    const consumer = (run: string): string => ctx.config.names.runConsumer(run);
+    if (runs.length === 1) {
+      const r = await this.puller.pull(consumer(runs[0].run), { expiresMs: ctx.config.longPollMs, signal });
+      return this.settle(r, runs[0]);
+    }
+    for (const c of runs) {
+      const r = await this.puller.pull(consumer(c.run), { noWait: true, signal });
+      if (r.kind !== "empty") return this.settle(r, c);
+      if (signal.aborted) return null;
+    }
+    const r = await this.puller.pull(consumer(runs[0].run), { expiresMs: MULTI_RUN_POLL_MS, signal });
+    return this.settle(r, runs[0]);
+  }
+
+  private async settle(r: PullResult, asked: Candidate): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {
+    const { ctx } = this;
+    if (r.kind === "message") {
+      this.failures = 0;
+      // Usually from the consumer just asked; a late answer to an earlier pull may come from another run's.
+      const from = runOfConsumer(ctx.config.names, r.message.info.consumer);
+      const ackWaitMs = from !== null && from !== asked.run ? ctx.consumers.settings(from)?.ackWaitMs ?? asked.ackWaitMs : asked.ackWaitMs;
+      return { message: r.message, ackWaitMs };
+    }
+    if (r.kind === "empty") {
+      this.failures = 0;
+      return null;
+    }
+    this.failures++;
+    if (r.kind === "timeout") {
+      ctx.consumers.invalidate(asked.run);
+      if (this.failures === 1 || this.failures % 10 === 0) ctx.log.info("pull not answered; retrying", { slot: this.index, run: asked.run, attempt: this.failures });
+    } else {
+      if (/consumer deleted|not found/i.test(r.description)) ctx.consumers.invalidate(asked.run);
+      ctx.log.info("pull refused", { slot: this.index, run: asked.run, code: r.code, status: r.description });
+    }
+    await sleep(Math.min(5000, 100 * 2 ** Math.min(this.failures, 6)), undefined, { signal: ctx.draining }).catch(() => undefined);
+    return null;
+  }
+
+  /** A message that arrived while this slot was not waiting: hand it back at once. */
+  private onStray(message: TaskMessage): void {
+    message.nak();
+    this.ctx.log.debug("late delivery handed back", { slot: this.index, consumer: message.info.consumer, seq: message.info.streamSequence });
+  }
+}

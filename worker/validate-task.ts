@@ -1,0 +1,118 @@
+/**
+ * Step 3 of docs/cluster.md "A worker, per slot": a worker never trusts a message. A pulled message is checked
+ * against the consumer it came from and the run's record before any work is done, and the outcome says what to do
+ * with it:
+ * - "run": a well-formed task of a running run;
+ * - "term": malformed or foreign (does not decode, another run than its subject, units or placements out of
+ *   range, a formula or variable count that is not the run's, limits out of range): never redelivered;
+ * - "nak": a good task that cannot run now (its run is paused or not started): redelivered later;
+ * - "ack": nothing left to do (its run is finished or gone, or the cube was cancelled).
+ */
+
+import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
+import { CubeTask, type SolverSpec } from "../proto/gen/cubist/v1/cube.js";
+import { RunState } from "../proto/gen/cubist/v1/run.js";
+import { FINAL_STATES, stateName, type RunInfo } from "./run-table.js";
+import type { DeliveryInfo } from "./pull.js";
+import { SOLVER_NAMES, type SolverName } from "./solver/index.js";
+
+export type TaskCheck =
+  | { action: "run"; task: CubeTask; run: RunInfo; limits: CubeLimits }
+  | { action: "term"; reason: string; run?: string; cube?: string }
+  | { action: "nak"; reason: string; run: string; cube: string }
+  | { action: "ack"; reason: string; run: string; cube: string };
+
+/** A task's solver settings, checked and with defaults applied. */
+export interface CubeLimits {
+  /** Empty in the task: the worker's own solver. */
+  solver: SolverName | undefined;
+  /** Undefined: no limit. */
+  timeLimitSec: number | undefined;
+  conflictLimit: number | undefined;
+  seed: number;
+  searchMs: number;
+}
+
+/** A cube id is a path in the cube tree; this bounds its length well beyond any real split depth. */
+const MAX_CUBE_ID_LENGTH = 512;
+const MAX_TIME_LIMIT_SEC = 30 * 86_400;
+const MAX_SEARCH_MS = 3_600_000;
+const MAX_SEED = 2 ** 31 - 1;
+
+export interface ValidateContext {
+  names: Names;
+  /** The worker's view of the run. */
+  run(id: string): RunInfo | undefined;
+  /** True when a cancel for this cube (or its whole run) was seen recently. */
+  cancelled(run: string, cube: string): boolean;
+}
+
+/** The run id behind a consumer name `run-<id>`, or null. */
+export function runOfConsumer(names: Names, consumer: string): string | null {
+  const prefix = names.runConsumer("");
+  if (!consumer.startsWith(prefix)) return null;
+  const run = consumer.slice(prefix.length);
+  return RUN_ID_RE.test(run) && names.runConsumer(run) === consumer ? run : null;
+}
+
+function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
+  const s = spec ?? { solver: "", timeLimitSec: 0, conflictLimit: 0, seed: 0, searchMs: 0 };
+  let solver: SolverName | undefined;
+  if (s.solver !== "") {
+    if (!SOLVER_NAMES.includes(s.solver as SolverName)) return `unknown solver "${s.solver.slice(0, 40)}"`;
+    solver = s.solver as SolverName;
+  }
+  if (!Number.isFinite(s.timeLimitSec) || s.timeLimitSec < 0 || s.timeLimitSec > MAX_TIME_LIMIT_SEC) return `time_limit_sec ${s.timeLimitSec} out of range`;
+  if (!Number.isSafeInteger(s.conflictLimit) || s.conflictLimit < 0) return `conflict_limit ${s.conflictLimit} out of range`;
+  if (!Number.isInteger(s.seed) || s.seed < 0 || s.seed > MAX_SEED) return `seed ${s.seed} out of range`;
+  if (!Number.isInteger(s.searchMs) || s.searchMs < 0 || s.searchMs > MAX_SEARCH_MS) return `search_ms ${s.searchMs} out of range`;
+  return {
+    solver,
+    timeLimitSec: s.timeLimitSec > 0 ? s.timeLimitSec : undefined,
+    conflictLimit: s.conflictLimit > 0 ? s.conflictLimit : undefined,
+    seed: s.seed,
+    searchMs: s.searchMs,
+  };
+}
+
+/** Decides what to do with a pulled message. Pure apart from the lookups in `ctx`. */
+export function validateTask(ctx: ValidateContext, subject: string, data: Uint8Array, info: DeliveryInfo): TaskCheck {
+  const { names } = ctx;
+  if (info.stream !== names.cubesStream) return { action: "term", reason: `delivered by stream ${info.stream.slice(0, 80)}, not ${names.cubesStream}` };
+  const runId = runOfConsumer(names, info.consumer);
+  if (runId === null) return { action: "term", reason: `delivered by a consumer that is not a run's: ${info.consumer.slice(0, 80)}` };
+  if (subject !== names.cubesSubject(runId)) return { action: "term", reason: `subject ${subject.slice(0, 120)} is not run ${runId}'s`, run: runId };
+  let task: CubeTask;
+  try {
+    task = CubeTask.decode(data);
+  } catch (err) {
+    return { action: "term", reason: `does not decode as CubeTask (${data.length} bytes): ${(err as Error).message}`, run: runId };
+  }
+  if (task.runId !== runId) return { action: "term", reason: `run_id "${task.runId.slice(0, 80)}" differs from the subject's run ${runId}`, run: runId };
+  const cube = task.cubeId;
+  if (cube.length > MAX_CUBE_ID_LENGTH || !CUBE_ID_RE.test(cube)) return { action: "term", reason: `bad cube id "${cube.slice(0, 80)}"`, run: runId };
+  const bad = (reason: string): TaskCheck => ({ action: "term", reason, run: runId, cube });
+
+  const run = ctx.run(runId);
+  if (!run) return bad("run is not in the runs bucket");
+  if (FINAL_STATES.has(run.state)) return { action: "ack", reason: `run ${stateName(run.state)}`, run: runId, cube };
+  if (ctx.cancelled(runId, cube)) return { action: "ack", reason: "cube cancelled", run: runId, cube };
+  if (task.formulaSha256 !== run.formulaSha256) return bad(`formula_sha256 ${task.formulaSha256.slice(0, 64)} is not the run's`);
+  if (task.numVars !== run.numVars) return bad(`num_vars ${task.numVars} is not the run's (${run.numVars})`);
+  if (task.puzzleSha256 !== "" && run.puzzleSha256 !== "" && task.puzzleSha256 !== run.puzzleSha256) return bad("puzzle_sha256 is not the run's");
+  if (task.units.length > run.numVars) return bad(`${task.units.length} units for ${run.numVars} variables`);
+  for (const u of task.units) {
+    if (!Number.isInteger(u) || u === 0 || Math.abs(u) > run.numVars) return bad(`unit ${u} is not a literal within ±${run.numVars}`);
+  }
+  const { rows, cols, pieces } = run.puzzle;
+  if (task.placements.length > rows * cols) return bad(`${task.placements.length} placements on ${rows * cols} cells`);
+  for (const p of task.placements) {
+    if (p.cell >= rows * cols || p.piece >= pieces.length || p.rot > 3) {
+      return bad(`placement (cell ${p.cell}, piece ${p.piece}, rot ${p.rot}) out of range for a ${rows}x${cols} puzzle of ${pieces.length} pieces`);
+    }
+  }
+  const limits = checkLimits(task.solver);
+  if (typeof limits === "string") return bad(limits);
+  if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${stateName(run.state)}`, run: runId, cube };
+  return { action: "run", task, run, limits };
+}
