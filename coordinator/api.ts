@@ -1,0 +1,248 @@
+/**
+ * The gRPC CubistService: a thin mapping from calls to the coordinator. Errors go through api-errors.ts;
+ * authentication is checked by the server (grpc-server.ts) before a handler runs.
+ */
+
+import { basename } from "node:path";
+import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from "@grpc/grpc-js";
+import { InvalidOptionError } from "../core/errors.js";
+import { renderSVG } from "../core/render/index.js";
+import { boardFromPlacements } from "../core/puzzle.js";
+import { CUBE_ID_RE, RUN_ID_RE } from "../proto/contract.js";
+import type {
+  CancelRunRequest, CubeInfo, CubistServiceServer, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListCubesResponse,
+  ListRunsRequest, ListRunsResponse, PauseRunRequest, ResplitCubeRequest, ResplitCubeResponse, RunEvent, RunInfo, RunRef,
+  SolutionInfo, SubmitRunRequest, SubmitRunResponse, WatchRunRequest,
+} from "../proto/gen/cubist/v1/api.js";
+import { RunMode, RunState, type RunRecord } from "../proto/gen/cubist/v1/run.js";
+import { VerdictKind } from "../proto/gen/cubist/v1/cube.js";
+import { FailedPreconditionError, NotFoundError, toServiceError } from "./api-errors.js";
+import type { Coordinator } from "./coordinator.js";
+import { stateName, TERMINAL, type RunController } from "./run.js";
+
+function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+    fn(call.request, call).then(
+      (res) => callback(null, res),
+      (err) => callback(toServiceError(err)),
+    );
+  };
+}
+
+function checkRunId(id: string): string {
+  if (!RUN_ID_RE.test(id ?? "")) throw new InvalidOptionError("run_id", `"${String(id).slice(0, 80)}" is not a run id`);
+  return id;
+}
+
+export function runInfo(rec: RunRecord | RunController): RunInfo {
+  const r = "table" in rec ? rec.record() : rec;
+  const spec = r.spec!;
+  const size = /^\s*(\d+)\s+(\d+)\s*$/m.exec(spec.puzzleText.split("\n").filter((l) => !l.startsWith("#"))[0] ?? "");
+  return {
+    runId: spec.runId,
+    name: spec.name,
+    status: r.status,
+    encoding: spec.encoding,
+    rows: size ? Number(size[1]) : 0,
+    cols: size ? Number(size[2]) : 0,
+    numVars: spec.numVars,
+    numClauses: spec.numClauses,
+    cubing: spec.cubing,
+    solver: spec.solver,
+    resplit: spec.resplit,
+    mode: spec.mode,
+    createdUnixMs: spec.createdUnixMs,
+  };
+}
+
+async function liveRun(c: Coordinator, id: string): Promise<RunController> {
+  const run = await c.loadRun(checkRunId(id));
+  if (!run) throw new NotFoundError(`no run "${id}"`);
+  return run;
+}
+
+function cubeStateOf(run: RunController, id: string, state: string): string {
+  return state === "queued" && run.running.has(id) ? "running" : state;
+}
+
+export function createService(c: Coordinator): CubistServiceServer {
+  return {
+    submitRun: unary<SubmitRunRequest, SubmitRunResponse>(async (req) => {
+      const run = await c.submitRun({
+        runId: req.runId || undefined,
+        name: req.puzzleName ? basename(req.puzzleName).replace(/\.[^.]+$/, "") : undefined,
+        puzzleText: req.puzzleText,
+        puzzleLabel: req.puzzleName || "<request>",
+        format: req.format || "auto",
+        encoding: req.encoding || undefined,
+        order: req.order || undefined,
+        targetCubes: req.cubing?.targetCubes || undefined,
+        maxDepth: req.cubing?.maxDepth || undefined,
+        cellOrder: req.cubing?.cellOrder || undefined,
+        solver: req.solver?.solver || undefined,
+        timeLimitSec: req.solver ? req.solver.timeLimitSec : undefined,
+        conflictLimit: req.solver?.conflictLimit || undefined,
+        seed: req.solver?.seed || undefined,
+        searchMs: req.solver?.searchMs || undefined,
+        resplitAfter: req.resplit?.afterBudgets || undefined,
+        resplitDepth: req.resplit?.depth || undefined,
+        resplitChildren: req.resplit?.targetChildren || undefined,
+        priority: req.priority,
+        mode: req.mode === RunMode.RUN_MODE_ALL_SOLUTIONS ? "all" : "first",
+      });
+      return { run: runInfo(run) };
+    }),
+
+    getRun: unary<GetRunRequest, RunInfo>(async (req) => {
+      const live = c.getRun(checkRunId(req.runId));
+      if (live) return runInfo(live);
+      const rec = await c.runRecord(req.runId);
+      if (!rec) throw new NotFoundError(`no run "${req.runId}"`);
+      return runInfo(rec);
+    }),
+
+    listRuns: unary<ListRunsRequest, ListRunsResponse>(async (req) => {
+      const records = await c.listRunRecords();
+      const runs = records
+        .filter((r) => !req.state || r.status?.state === req.state)
+        .sort((a, b) => (b.spec!.createdUnixMs - a.spec!.createdUnixMs))
+        .map(runInfo);
+      return { runs };
+    }),
+
+    watchRun: (call: ServerWritableStream<WatchRunRequest, RunEvent>) => {
+      void watch(c, call).catch((err) => call.destroy(Object.assign(new Error((err as Error).message), toServiceError(err))));
+    },
+
+    pauseRun: unary<PauseRunRequest, RunInfo>(async (req) => {
+      const run = await liveRun(c, req.runId);
+      if (run.state !== RunState.RUN_STATE_RUNNING) throw new FailedPreconditionError(`run ${run.id} is ${stateName(run.state)}, not running`);
+      await run.pause(req.now);
+      return runInfo(run);
+    }),
+
+    resumeRun: unary<RunRef, RunInfo>(async (req) => {
+      const run = await liveRun(c, req.runId);
+      if (run.state !== RunState.RUN_STATE_PAUSED) throw new FailedPreconditionError(`run ${run.id} is ${stateName(run.state)}, not paused`);
+      await run.resume();
+      return runInfo(run);
+    }),
+
+    cancelRun: unary<CancelRunRequest, RunInfo>(async (req) => {
+      const run = await liveRun(c, req.runId);
+      if (TERMINAL.has(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended (${stateName(run.state)})`);
+      await run.cancel(req.reason.slice(0, 500) || "cancelled through the API");
+      return runInfo(run);
+    }),
+
+    listCubes: unary<ListCubesRequest, ListCubesResponse>(async (req) => {
+      const run = await liveRun(c, req.runId);
+      const limit = req.limit > 0 ? Math.min(req.limit, 100_000) : 1000;
+      const now = Date.now();
+      const cubes: CubeInfo[] = [];
+      let total = 0;
+      for (const e of run.table.entries()) {
+        const state = cubeStateOf(run, e.id, e.state);
+        if (req.state && req.state !== state) continue;
+        const r = run.running.get(e.id);
+        const runningSec = state === "running" && r ? (now - r.since) / 1000 : 0;
+        if (req.minRunningSec > 0 && runningSec < req.minRunningSec) continue;
+        if (req.workerId && r?.worker !== req.workerId) continue;
+        total++;
+        if (cubes.length >= limit) continue;
+        cubes.push({
+          cubeId: e.id,
+          state,
+          weight: e.weight,
+          placements: req.placements ? e.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
+          workerId: r?.worker ?? e.worker ?? "",
+          runningSec,
+          unknowns: e.unknowns,
+          errors: e.errors,
+          reason: e.reason ?? "",
+        });
+      }
+      return { cubes, total };
+    }),
+
+    resplitCube: unary<ResplitCubeRequest, ResplitCubeResponse>(async (req) => {
+      const run = await liveRun(c, req.runId);
+      if (!CUBE_ID_RE.test(req.cubeId)) throw new InvalidOptionError("cube_id", `"${req.cubeId.slice(0, 80)}" is not a cube id`);
+      if (req.depth > 16) throw new InvalidOptionError("depth", `must be 1..16, got ${req.depth}`);
+      if (req.targetChildren > 100_000) throw new InvalidOptionError("target_children", `must be at most 100000, got ${req.targetChildren}`);
+      if (TERMINAL.has(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended`);
+      const e = run.table.get(req.cubeId);
+      if (!e) throw new NotFoundError(`run ${run.id} has no cube "${req.cubeId}"`);
+      if (e.state !== "queued" && e.state !== "unknown" && e.state !== "failed") {
+        throw new FailedPreconditionError(`cube ${e.id} is ${e.state}: only queued, running, unknown or failed cubes can be re-split`);
+      }
+      const before = run.table.snapshotCounts().refutedBySplit;
+      const n = await run.resplit(e, { depth: req.targetChildren ? undefined : req.depth || 1, targetChildren: req.targetChildren || undefined }, "manual");
+      const children = Array.from({ length: n }, (_, k) => `${e.id}.${k}`);
+      return { children, refuted: run.table.snapshotCounts().refutedBySplit - before };
+    }),
+
+    getSolution: unary<GetSolutionRequest, SolutionInfo>(async (req) => {
+      const run = await liveRun(c, req.runId);
+      const sol = run.solutions[req.index];
+      if (!sol) throw new NotFoundError(`run ${run.id} has ${run.solutions.length} solution(s); no index ${req.index}`);
+      const board = boardFromPlacements(run.puzzle, sol.cells);
+      const cells = board.cells;
+      return {
+        solution: sol,
+        ids: cells.map((x) => run.puzzle.pieces[x!.piece].id),
+        rots: cells.map((x) => x!.rot),
+        svg: renderSVG(run.puzzle, board),
+        puzzleText: run.spec.puzzleText,
+      };
+    }),
+  };
+}
+
+/** WatchRun: a status snapshot every interval, verdicts (if asked) and solutions, until the run ends. */
+async function watch(c: Coordinator, call: ServerWritableStream<WatchRunRequest, RunEvent>): Promise<void> {
+  const run = await liveRun(c, call.request.runId);
+  const intervalMs = Math.max(100, Math.min(60_000, (call.request.intervalSec || 1) * 1000));
+  let dropped = 0;
+  let closed = false;
+  const write = (ev: RunEvent, droppable: boolean): void => {
+    if (closed) return;
+    // A slow client: droppable events (verdicts) are counted and skipped while the stream is backed up.
+    if (droppable && call.writableNeedDrain) {
+      dropped++;
+      return;
+    }
+    if (dropped > 0 && !call.writableNeedDrain) {
+      call.write({ event: { $case: "dropped", value: dropped } });
+      dropped = 0;
+    }
+    call.write(ev);
+  };
+  const onVerdict = (v: import("../proto/gen/cubist/v1/cube.js").Verdict): void => {
+    if (!call.request.verdicts) return;
+    write({ event: { $case: "verdict", value: { cubeId: v.cubeId, kind: v.kind ?? VerdictKind.VERDICT_KIND_UNSPECIFIED, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason: v.reason } } }, true);
+  };
+  const onSolution = (s: import("../proto/gen/cubist/v1/run.js").Solution): void => write({ event: { $case: "solution", value: s } }, false);
+  const finish = (): void => {
+    if (closed) return;
+    closed = true;
+    clearInterval(timer);
+    run.off("verdict", onVerdict);
+    run.off("solution", onSolution);
+  };
+  const tick = (): void => {
+    write({ event: { $case: "status", value: run.status() } }, false);
+    if (TERMINAL.has(run.state)) {
+      finish();
+      call.end();
+    }
+  };
+  run.on("verdict", onVerdict);
+  run.on("solution", onSolution);
+  const timer = setInterval(tick, intervalMs);
+  call.on("cancelled", finish);
+  call.on("close", finish);
+  call.on("error", finish);
+  for (const s of run.solutions) onSolution(s);
+  tick();
+}

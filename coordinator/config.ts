@@ -1,0 +1,95 @@
+/**
+ * Configuration of the coordinator process: validated once at start, then frozen and passed down.
+ */
+import { readFileSync } from "node:fs";
+import { InvalidOptionError } from "../core/errors.js";
+import type { NatsOptions } from "../cluster/nats.js";
+import type { LogFormat, LogLevel } from "../cluster/log.js";
+import { createNames, type Names } from "../proto/contract.js";
+import { httpListenOption } from "../cluster/http.js";
+
+export interface CoordinatorConfig {
+  readonly nats: NatsOptions;
+  readonly names: Names;
+  /** Stream and bucket replicas. @default 1 */
+  readonly replicas: number;
+  /** JetStream ack wait of cube tasks: a worker must heartbeat within it. @default 30000 */
+  readonly ackWaitMs: number;
+  /** Deliveries of a cube before it is given up. @default 8 */
+  readonly maxDeliver: number;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  /** gRPC API address (HOST:PORT), or null for none. @default "127.0.0.1:50051" */
+  readonly grpc: string | null;
+  /** Bearer token for mutating API calls (and reads with authReads). @default none */
+  readonly authToken?: string;
+  readonly authReads: boolean;
+  readonly grpcTlsCert?: string;
+  readonly grpcTlsKey?: string;
+  readonly grpcTlsClientCa?: string;
+  /** HTTP address of /metrics and the dashboard (HOST:PORT), or null for none (`cubist coordinator` defaults it to 127.0.0.1:9464). @default null */
+  readonly http: string | null;
+  /** The `http` address is the default, not asked for: when it is taken, warn and go on without it. @default false */
+  readonly httpOptional: boolean;
+}
+
+export const DEFAULT_GRPC = "127.0.0.1:50051";
+
+export const DEFAULT_ACK_WAIT_MS = 30_000;
+/** Pauses with --now and worker shutdowns also use up deliveries, so this is generous. */
+export const DEFAULT_MAX_DELIVER = 8;
+export const DEFAULT_REPLICAS = 1;
+
+export function loadCoordinatorConfig(input: {
+  nats: NatsOptions;
+  prefix?: string;
+  replicas?: number;
+  ackWaitSec?: number;
+  maxDeliver?: number;
+  logLevel?: string;
+  logFormat?: string;
+  grpc?: string | null;
+  authToken?: string;
+  authTokenFile?: string;
+  authReads?: boolean;
+  grpcTlsCert?: string;
+  grpcTlsKey?: string;
+  grpcTlsClientCa?: string;
+  http?: string | null;
+  httpOptional?: boolean;
+}): CoordinatorConfig {
+  const replicas = input.replicas ?? DEFAULT_REPLICAS;
+  if (![1, 3, 5].includes(replicas)) throw new InvalidOptionError("--replicas", `must be 1, 3 or 5, got ${replicas}`);
+  const ackWaitMs = input.ackWaitSec !== undefined ? Math.round(input.ackWaitSec * 1000) : DEFAULT_ACK_WAIT_MS;
+  if (ackWaitMs < 1000) throw new InvalidOptionError("--ack-wait", "must be at least 1 second");
+  const maxDeliver = input.maxDeliver ?? DEFAULT_MAX_DELIVER;
+  if (!Number.isInteger(maxDeliver) || maxDeliver < 1 || maxDeliver > 100) throw new InvalidOptionError("--max-deliver", `must be 1..100, got ${maxDeliver}`);
+  const logLevel = (input.logLevel ?? "info") as LogLevel;
+  if (!["debug", "info", "warn", "error"].includes(logLevel)) throw new InvalidOptionError("--log-level", `unknown level "${logLevel}"`);
+  const logFormat = (input.logFormat ?? "text") as LogFormat;
+  if (!["text", "json"].includes(logFormat)) throw new InvalidOptionError("--log-format", `unknown format "${logFormat}"`);
+  let names: Names;
+  try {
+    names = createNames(input.prefix);
+  } catch (err) {
+    throw new InvalidOptionError("--prefix", (err as Error).message);
+  }
+  const grpc = input.grpc === undefined ? DEFAULT_GRPC : input.grpc;
+  if (grpc !== null && !/^[^\s]*:\d{1,5}$/.test(grpc)) throw new InvalidOptionError("--grpc", `expected HOST:PORT, got "${grpc}"`);
+  let authToken = input.authToken;
+  if (input.authTokenFile) {
+    try {
+      authToken = readFileSync(input.authTokenFile, "utf8").trim();
+    } catch (err) {
+      throw new InvalidOptionError("--auth-token-file", `${input.authTokenFile}: ${(err as Error).message}`);
+    }
+  }
+  if (authToken !== undefined && authToken.length < 8) throw new InvalidOptionError("--auth-token", "must be at least 8 characters");
+  if (input.authReads && !authToken) throw new InvalidOptionError("--auth-reads", "needs --auth-token");
+  const http = httpListenOption(input.http);
+  return Object.freeze({
+    nats: input.nats, names, replicas, ackWaitMs, maxDeliver, logLevel, logFormat, grpc, authToken,
+    authReads: input.authReads ?? false, grpcTlsCert: input.grpcTlsCert, grpcTlsKey: input.grpcTlsKey, grpcTlsClientCa: input.grpcTlsClientCa,
+    http, httpOptional: input.httpOptional ?? false,
+  });
+}

@@ -1,0 +1,412 @@
+/**
+ * The coordinator: owns the JetStream layout, the runs, and the single durable consumer of verdicts. It keeps
+ * no state of its own: on start it replays every unfinished run's ledger (coordinator/ledger.ts) and continues.
+ * Only one coordinator should be active per prefix; a second one started after the first died takes over.
+ *
+ * Loops: the verdict consumer (fetch, group by run, record, then ack), worker heartbeats (who runs what), the
+ * MAX_DELIVERIES advisory (cubes JetStream gave up on), a status writer (run records to KV once a second), and a
+ * stall check (queued cubes that are in no consumer any more are published again).
+ */
+
+import { EventEmitter } from "node:events";
+import type { NatsConnection, Subscription } from "@nats-io/transport-node";
+import type { ConsumerMessages, JetStreamManager, JsMsg } from "@nats-io/jetstream";
+import { ensureLayout, type Layout } from "../cluster/layout.js";
+import type { Logger } from "../cluster/log.js";
+import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
+import { Cancel, CubeTask, Verdict, VerdictKind, WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
+import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
+import { Ledger } from "./ledger.js";
+import { buildRunSpec, type RunRequest } from "./run-spec.js";
+import { RunController, TERMINAL, type CoordinatorSettings } from "./run.js";
+
+export interface CoordinatorOptions {
+  nc: NatsConnection;
+  jsm: JetStreamManager;
+  names: Names;
+  log: Logger;
+  settings?: Partial<CoordinatorSettings>;
+  /** Stream and bucket replicas. @default 1 */
+  replicas?: number;
+  /** How often run records are written to KV. @default 1000 */
+  statusIntervalMs?: number;
+  /** How often the stall check runs. @default 30000 */
+  stallCheckMs?: number;
+}
+
+export const DEFAULT_SETTINGS: CoordinatorSettings = { ackWaitMs: 30_000, maxDeliver: 8, batchSize: 1000 };
+
+type State = "created" | "starting" | "running" | "closing" | "closed";
+
+/** A worker's last heartbeat. */
+export interface WorkerInfo {
+  status: WorkerStatus;
+  seenMs: number;
+}
+
+const MAX_VERDICT_BYTES = 16 * 1024 * 1024;
+
+export class Coordinator {
+  readonly runs = new Map<string, RunController>();
+  readonly workers = new Map<string, WorkerInfo>();
+  private state: State = "created";
+  private layout!: Layout;
+  private ledger!: Ledger;
+  private readonly settings: CoordinatorSettings;
+  private readonly subs: Subscription[] = [];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private verdictLoop: Promise<void> | null = null;
+  private verdictMessages: ConsumerMessages | null = null;
+  private closing: Promise<void> | null = null;
+  private lastVerdictMs = Date.now();
+  /** Counters for metrics. */
+  readonly counters = { verdicts: 0, badVerdicts: 0, foreignVerdicts: 0 };
+  /** Every well-formed verdict as it arrives, before it is recorded (metrics, the dashboard). */
+  readonly verdictTap = new EventEmitter<{ verdict: [Verdict] }>();
+
+  constructor(private readonly opts: CoordinatorOptions) {
+    this.settings = { ...DEFAULT_SETTINGS, ...opts.settings };
+  }
+
+  private transition(next: State): void {
+    this.opts.log.debug(`coordinator ${this.state} -> ${next}`);
+    this.state = next;
+  }
+
+  get names(): Names {
+    return this.opts.names;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== "created") throw new Error(`coordinator already ${this.state}`);
+    this.transition("starting");
+    const { nc, jsm, names, log } = this.opts;
+    this.layout = await ensureLayout(nc, jsm, names, { replicas: this.opts.replicas ?? 1 });
+    this.ledger = new Ledger(this.layout.js, names, (attempt, err) => {
+      if (attempt === 1 || attempt % 10 === 0) log.warn("ledger append failed; retrying", { attempt, err: err.message });
+    });
+    await this.resumeRuns();
+    this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data); } }));
+    this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {
+      callback: (err, msg) => { if (!err) void this.onMaxDeliveries(msg.data); },
+    }));
+    this.timers.push(setInterval(() => void this.writeStatus(), this.opts.statusIntervalMs ?? 1000));
+    this.timers.push(setInterval(() => void this.checkStalls(), this.opts.stallCheckMs ?? 30_000));
+    this.transition("running");
+    this.verdictLoop = this.consumeVerdicts();
+    log.info("coordinator started", { prefix: names.prefix, runs: this.runs.size });
+  }
+
+  private deps() {
+    return {
+      layout: this.layout,
+      jsm: this.opts.jsm,
+      ledger: this.ledger,
+      names: this.opts.names,
+      settings: this.settings,
+      log: this.opts.log,
+      publishCancel: (run: string, cube: string, reason: string) => this.publishCancel(run, cube, reason),
+    };
+  }
+
+  /** Replays the ledger of every run whose record is not terminal. */
+  private async resumeRuns(): Promise<void> {
+    const t0 = performance.now();
+    for (const id of await this.ledger.runs()) {
+      if (!RUN_ID_RE.test(id)) continue;
+      const entry = await this.layout.runs.get(id).catch(() => null);
+      if (entry && entry.value.length > 0) {
+        try {
+          const rec = RunRecord.decode(entry.value);
+          if (rec.status && TERMINAL.has(rec.status.state)) continue;
+        } catch {
+          // replay decides
+        }
+      }
+      try {
+        const entries = await this.ledger.replay(id, (seq, err) => this.opts.log.warn("undecodable ledger entry skipped", { run: id, seq, err: err.message }));
+        const run = await RunController.resume(this.deps(), entries);
+        if (run) this.runs.set(id, run);
+      } catch (err) {
+        this.opts.log.error("cannot resume run", { run: id, err: (err as Error).message });
+      }
+    }
+    if (this.runs.size > 0) this.opts.log.info("runs resumed", { runs: this.runs.size, ms: Math.round(performance.now() - t0) });
+  }
+
+  // ---- API --------------------------------------------------------------------------------------------------
+
+  async submitRun(req: RunRequest): Promise<RunController> {
+    this.requireRunning();
+    const { spec, puzzle } = buildRunSpec(req);
+    // Ids are never reused, also those of finished runs that are not in memory (their ledger and tasks remain).
+    if (this.runs.has(spec.runId) || (await this.runRecord(spec.runId)) !== null || (await this.ledger.runs()).includes(spec.runId)) {
+      throw new RunExistsError(spec.runId);
+    }
+    const run = await RunController.create(this.deps(), spec, puzzle);
+    this.runs.set(spec.runId, run);
+    return run;
+  }
+
+  getRun(id: string): RunController | undefined {
+    return this.runs.get(id);
+  }
+
+  /** A run by id: in memory, or rebuilt from its ledger (finished runs after a restart). */
+  async loadRun(id: string): Promise<RunController | undefined> {
+    const live = this.runs.get(id);
+    if (live) return live;
+    const entries = await this.ledger.replay(id);
+    if (entries.length === 0) return undefined;
+    const run = await RunController.resume(this.deps(), entries);
+    if (!run) return undefined;
+    this.runs.set(id, run);
+    return run;
+  }
+
+  /** The run's record in the KV bucket (every run, also finished ones not in memory). */
+  async runRecord(id: string): Promise<RunRecord | null> {
+    const live = this.runs.get(id);
+    if (live) return live.record();
+    const e = await this.layout.runs.get(id).catch(() => null);
+    if (!e || e.value.length === 0) return null;
+    try {
+      return RunRecord.decode(e.value);
+    } catch {
+      return null;
+    }
+  }
+
+  async listRunRecords(): Promise<RunRecord[]> {
+    const ids = new Set<string>(this.runs.keys());
+    for await (const k of await this.layout.runs.keys()) ids.add(k);
+    const out: RunRecord[] = [];
+    for (const id of ids) {
+      const r = await this.runRecord(id);
+      if (r?.spec && r.status) out.push(r);
+    }
+    return out;
+  }
+
+  private requireRunning(): void {
+    if (this.state !== "running") throw new Error(`coordinator is ${this.state}`);
+  }
+
+  publishCancel(run: string, cube: string, reason: string): void {
+    try {
+      this.opts.nc.publish(this.opts.names.cancelSubject(run, cube || undefined), Cancel.encode({ runId: run, cubeId: cube, reason }).finish());
+    } catch (err) {
+      this.opts.log.warn("cancel not published", { run, cube, err: (err as Error).message });
+    }
+  }
+
+  // ---- verdicts ---------------------------------------------------------------------------------------------
+
+  /**
+   * Verdicts arrive through a pull `consume` (it keeps pulls open and resumes after reconnects); whatever has
+   * arrived is processed as one batch as soon as the previous batch is done, so a lone verdict waits for nothing.
+   */
+  private async consumeVerdicts(): Promise<void> {
+    const { names, log } = this.opts;
+    while (this.state === "running") {
+      try {
+        const consumer = await this.layout.js.consumers.get(names.verdictsStream, names.verdictsConsumer);
+        const queue: JsMsg[] = [];
+        let wake: (() => void) | null = null;
+        let ended = false;
+        const messages = await consumer.consume({
+          max_messages: 1000,
+          callback: (m) => {
+            queue.push(m);
+            wake?.();
+          },
+        });
+        this.verdictMessages = messages;
+        void messages.closed().then(() => {
+          ended = true;
+          wake?.();
+        });
+        while (this.state === "running" && !ended) {
+          if (queue.length === 0) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, 1000);
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wake = null;
+            continue;
+          }
+          await this.processVerdicts(queue.splice(0, queue.length));
+        }
+        await messages.close().catch(() => undefined);
+      } catch (err) {
+        if (this.state !== "running") break;
+        log.warn("verdict consumer interrupted; retrying", { err: (err as Error).message });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  private async processVerdicts(msgs: Array<{ data: Uint8Array; subject: string; ack(): void; term(): void; nak(ms?: number): void }>): Promise<void> {
+    const byRun = new Map<string, { verdicts: Verdict[] }>();
+    const acks: Array<() => void> = [];
+    for (const m of msgs) {
+      this.counters.verdicts++;
+      const v = this.decodeVerdict(m.data, m.subject);
+      if (!v) {
+        this.counters.badVerdicts++;
+        // A plain term: nats-server 2.9 does not understand a term with a reason and would redeliver.
+        m.term();
+        continue;
+      }
+      this.verdictTap.emit("verdict", v);
+      const run = this.runs.get(v.runId);
+      if (!run || TERMINAL.has(run.state)) {
+        if (!run) this.counters.foreignVerdicts++;
+        m.ack();
+        continue;
+      }
+      let g = byRun.get(v.runId);
+      if (!g) byRun.set(v.runId, (g = { verdicts: [] }));
+      g.verdicts.push(v);
+      acks.push(() => m.ack());
+    }
+    this.lastVerdictMs = Date.now();
+    for (const [id, g] of byRun) {
+      try {
+        await this.runs.get(id)!.handleVerdicts(g.verdicts);
+      } catch (err) {
+        // Not acked: JetStream redelivers them after ack_wait, and recording is idempotent.
+        this.opts.log.error("recording verdicts failed; they will be redelivered", { run: id, err: (err as Error).message });
+        return;
+      }
+    }
+    for (const ack of acks) ack();
+  }
+
+  /** A verdict, or null when the message is not one we accept (never trusted). */
+  private decodeVerdict(data: Uint8Array, subject: string): Verdict | null {
+    if (data.length > MAX_VERDICT_BYTES) return null;
+    let v: Verdict;
+    try {
+      v = Verdict.decode(data);
+    } catch {
+      this.opts.log.warn("undecodable verdict terminated", { subject, bytes: data.length });
+      return null;
+    }
+    const bad = (why: string): null => {
+      this.opts.log.warn("invalid verdict terminated", { subject, why, run: v.runId.slice(0, 80), cube: v.cubeId.slice(0, 80) });
+      return null;
+    };
+    if (!RUN_ID_RE.test(v.runId)) return bad("bad run id");
+    if (subject !== this.opts.names.verdictsSubject(v.runId)) return bad("run id does not match the subject");
+    if (!CUBE_ID_RE.test(v.cubeId)) return bad("bad cube id");
+    if (!(v.kind in VerdictKind) || v.kind === VerdictKind.VERDICT_KIND_UNSPECIFIED) return bad("bad verdict kind");
+    if (v.kind !== VerdictKind.VERDICT_KIND_SAT && (v.model.length > 0 || v.board.length > 0)) return bad("a model on a non-SAT verdict");
+    for (const n of [v.stats?.wallMs, v.stats?.cpuMs, v.stats?.solverSeconds]) if (n !== undefined && !Number.isFinite(n)) return bad("non-finite statistics");
+    v.workerId = v.workerId.slice(0, 128);
+    v.host = v.host.slice(0, 128);
+    v.reason = v.reason.slice(0, 1000);
+    return v;
+  }
+
+  private async onMaxDeliveries(data: Uint8Array): Promise<void> {
+    try {
+      const adv = JSON.parse(new TextDecoder().decode(data)) as { stream?: string; consumer?: string; stream_seq?: number };
+      if (adv.stream !== this.opts.names.cubesStream || typeof adv.stream_seq !== "number") return;
+      const sm = await this.opts.jsm.streams.getMessage(adv.stream, { seq: adv.stream_seq });
+      if (!sm) return;
+      const task = CubeTask.decode(sm.data);
+      const run = this.runs.get(task.runId);
+      if (run) await run.onMaxDeliveries(task.cubeId);
+    } catch (err) {
+      this.opts.log.debug("max-deliveries advisory not handled", { err: (err as Error).message });
+    }
+  }
+
+  // ---- workers and status -----------------------------------------------------------------------------------
+
+  private onWorkerStatus(data: Uint8Array): void {
+    try {
+      const s = WorkerStatus.decode(data);
+      if (!s.workerId || s.workerId.length > 128) return;
+      this.workers.set(s.workerId, { status: s, seenMs: Date.now() });
+    } catch {
+      // not a status message
+    }
+  }
+
+  /** Workers heard from in the last 10 s. */
+  liveWorkers(now = Date.now()): WorkerInfo[] {
+    return [...this.workers.values()].filter((w) => now - w.seenMs < 10_000);
+  }
+
+  private refreshRunning(now: number): void {
+    for (const run of this.runs.values()) run.running.clear();
+    for (const [id, w] of this.workers) {
+      if (now - w.seenMs > 30_000) {
+        this.workers.delete(id);
+        continue;
+      }
+      if (now - w.seenMs > 10_000) continue;
+      for (const r of w.status.running) {
+        this.runs.get(r.runId)?.running.set(r.cubeId, { worker: w.status.workerId, since: r.startedUnixMs });
+      }
+    }
+  }
+
+  private async writeStatus(): Promise<void> {
+    if (this.state !== "running" && this.state !== "closing") return;
+    const now = Date.now();
+    this.refreshRunning(now);
+    for (const run of this.runs.values()) {
+      if (!TERMINAL.has(run.state)) run.markDirty();
+      try {
+        await run.publishRecord(false);
+      } catch (err) {
+        this.opts.log.debug("run record not written", { run: run.id, err: (err as Error).message });
+      }
+    }
+  }
+
+  /** Queued cubes that no consumer holds any more (lost, or given up while no coordinator listened): publish again. */
+  private async checkStalls(): Promise<void> {
+    if (this.state !== "running") return;
+    const now = Date.now();
+    if (now - this.lastVerdictMs < 2 * this.settings.ackWaitMs) return;
+    for (const run of this.runs.values()) {
+      if (run.state !== RunState.RUN_STATE_RUNNING || run.table.snapshotCounts().queued === 0 || !run.table.initialSplitDone) continue;
+      try {
+        const info = await this.opts.jsm.consumers.info(this.opts.names.cubesStream, this.opts.names.runConsumer(run.id));
+        if (info.num_pending + info.num_ack_pending > 0) continue;
+        await run.republishQueued();
+      } catch (err) {
+        this.opts.log.debug("stall check failed", { run: run.id, err: (err as Error).message });
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closing = (async () => {
+      this.transition("closing");
+      for (const t of this.timers) clearInterval(t);
+      for (const s of this.subs) s.unsubscribe();
+      await this.verdictMessages?.close().catch(() => undefined);
+      await this.verdictLoop?.catch(() => undefined);
+      for (const run of this.runs.values()) await run.splitDone().catch(() => undefined);
+      await this.writeStatus().catch(() => undefined);
+      this.transition("closed");
+    })();
+    return this.closing;
+  }
+}
+
+export class RunExistsError extends Error {
+  override readonly name = "RunExistsError";
+  constructor(readonly runId: string) {
+    super(`a run with id "${runId}" already exists`);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The cube table of one run: every cube ever created, its state, and the exact bookkeeping of weights.
+ * Pure: no NATS, no clocks. The coordinator feeds it the ledger on resume and live events afterwards, and
+ * both paths go through the same methods, so a replayed table equals the live one.
+ *
+ * States of a cube:
+ *   queued   published to the work queue, no verdict yet (it may be running on some worker)
+ *   unknown  came back unknown (budget hit), waiting for another attempt or a re-split
+ *   unsat    refuted by a solver                               (closed)
+ *   sat      a verified solution was found in it               (closed)
+ *   failed   gave up after max_deliver errors / deliveries     (finished but not refuted: the run cannot be UNSAT)
+ *   resplit  replaced by its children, which carry its weight  (closed; its weight lives on in the children)
+ *
+ * Weights: refuted weight (unsat cubes + branches the splitter refuted) grows monotonically; a run is UNSAT
+ * exactly when no cube is queued, unknown or failed, nothing was solved, and (as a cross-check) the refuted
+ * weight is 1 up to rounding.
+ */
+
+import type { Placement } from "../core/puzzle.js";
+import { weightOf } from "../core/cubes/weight.js";
+
+export type CubeState = "queued" | "unknown" | "unsat" | "sat" | "failed" | "resplit";
+
+/** Placements packed one number each (cell << 12 | piece << 2 | rot): 200,000 cubes stay small in memory. */
+function pack(p: Placement): number {
+  return p.cell * 4096 + p.piece * 4 + p.rot;
+}
+
+function unpack(x: number): Placement {
+  return { cell: Math.floor(x / 4096), piece: (x >> 2) & 1023, rot: x & 3 };
+}
+
+export class CubeEntry {
+  private readonly packed: number[];
+  readonly weight: number;
+  state: CubeState = "queued";
+  /** Unknown verdicts so far (the re-split policy counts them). */
+  unknowns = 0;
+  /** Error verdicts so far. */
+  errors = 0;
+  /** Stream sequence of its current task message (0 when unknown), to delete it when the cube is given up. */
+  seq: number;
+  /** Who closed it, and how long the deciding solver ran. */
+  worker?: string;
+  wallMs?: number;
+  reason?: string;
+
+  constructor(
+    readonly id: string,
+    placements: readonly Placement[],
+    readonly branching: readonly number[],
+    seq: number,
+  ) {
+    for (const p of placements) {
+      if (p.cell >= 1 << 19 || p.piece >= 1024 || p.rot > 3) throw new Error(`cube ${id}: placement out of range`);
+    }
+    this.packed = placements.map(pack);
+    this.weight = weightOf(branching);
+    this.seq = seq;
+  }
+
+  /** The cube's placements (decoded on each call). */
+  get placements(): Placement[] {
+    return this.packed.map(unpack);
+  }
+
+  get placementCount(): number {
+    return this.packed.length;
+  }
+}
+
+export interface CubeCounts {
+  queued: number;
+  unknown: number;
+  unsat: number;
+  sat: number;
+  failed: number;
+  resplit: number;
+  refutedBySplit: number;
+}
+
+/** The result of recording a verdict: what the caller must do next. */
+export type RecordOutcome =
+  | { kind: "ignored"; why: "unknown-cube" | "already-closed" }
+  | { kind: "closed"; state: "unsat" | "sat" }
+  | { kind: "unknown"; unknowns: number }
+  | { kind: "error"; errors: number };
+
+/** Kahan-compensated running sum: 200,000 small weights must add up to 1 within 1e-12. */
+class Sum {
+  private sum = 0;
+  private c = 0;
+  add(x: number): void {
+    const y = x - this.c;
+    const t = this.sum + y;
+    this.c = (t - this.sum) - y;
+    this.sum = t;
+  }
+  get value(): number {
+    return this.sum;
+  }
+}
+
+export class CubeTable {
+  private readonly cubes = new Map<string, CubeEntry>();
+  private readonly refuted = new Sum();
+  private readonly failedWeightSum = new Sum();
+  private initialRefuted = 0;
+  private readonly counts: CubeCounts = { queued: 0, unknown: 0, unsat: 0, sat: 0, failed: 0, resplit: 0, refutedBySplit: 0 };
+  /** Set once the initial split has been fully recorded. */
+  initialSplitDone = false;
+
+  get size(): number {
+    return this.cubes.size;
+  }
+
+  get(id: string): CubeEntry | undefined {
+    return this.cubes.get(id);
+  }
+
+  entries(): IterableIterator<CubeEntry> {
+    return this.cubes.values();
+  }
+
+  /** Counts by state (a copy). */
+  snapshotCounts(): CubeCounts {
+    return { ...this.counts };
+  }
+
+  /** Weight the initial split refuted by itself (it arrives at once, so rates leave it out). */
+  get initialRefutedWeight(): number {
+    return this.initialRefuted;
+  }
+
+  /** Closed (refuted) weight: unsat cubes plus branches the splitter refuted. 0..1. */
+  get refutedWeight(): number {
+    return this.refuted.value;
+  }
+
+  get failedWeight(): number {
+    return this.failedWeightSum.value;
+  }
+
+  /** Cubes still to be decided: queued or unknown. */
+  get open(): number {
+    return this.counts.queued + this.counts.unknown;
+  }
+
+  private setState(e: CubeEntry, next: CubeState): void {
+    this.counts[e.state]--;
+    e.state = next;
+    this.counts[next]++;
+  }
+
+  /**
+   * Records cubes created by a split (parent undefined: the initial split) or a re-split of `parent`. Ids must
+   * be new; a repeated id (a replayed or duplicated batch) is ignored so that replay is idempotent.
+   */
+  addCubes(
+    parent: string | undefined,
+    cubes: ReadonlyArray<{ id: string; placements: readonly Placement[]; branching: readonly number[]; seq?: number }>,
+    refuted?: { count: number; weight: number },
+  ): CubeEntry[] {
+    const added: CubeEntry[] = [];
+    if (parent !== undefined) {
+      const p = this.cubes.get(parent);
+      if (p && p.state === "failed") this.failedWeightSum.add(-p.weight);
+      if (p && p.state !== "resplit") this.setState(p, "resplit");
+    }
+    for (const c of cubes) {
+      if (this.cubes.has(c.id)) continue;
+      const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0);
+      this.cubes.set(c.id, e);
+      this.counts.queued++;
+      added.push(e);
+    }
+    if (refuted && refuted.count > 0) {
+      this.counts.refutedBySplit += refuted.count;
+      this.refuted.add(refuted.weight);
+      if (parent === undefined) this.initialRefuted += refuted.weight;
+    }
+    return added;
+  }
+
+  /** A solver verdict for a cube. Each cube closes once; later verdicts are ignored. */
+  recordVerdict(id: string, kind: "sat" | "unsat" | "unknown" | "error", info: { worker?: string; wallMs?: number; reason?: string } = {}): RecordOutcome {
+    const e = this.cubes.get(id);
+    if (!e) return { kind: "ignored", why: "unknown-cube" };
+    if (e.state !== "queued" && e.state !== "unknown") return { kind: "ignored", why: "already-closed" };
+    if (kind === "unsat" || kind === "sat") {
+      this.setState(e, kind);
+      e.worker = info.worker;
+      e.wallMs = info.wallMs;
+      if (kind === "unsat") this.refuted.add(e.weight);
+      return { kind: "closed", state: kind };
+    }
+    if (kind === "unknown") {
+      e.unknowns++;
+      e.reason = info.reason;
+      if (e.state !== "unknown") this.setState(e, "unknown");
+      return { kind: "unknown", unknowns: e.unknowns };
+    }
+    e.errors++;
+    e.reason = info.reason;
+    return { kind: "error", errors: e.errors };
+  }
+
+  /** A cube sent out again (another attempt after an unknown verdict, or a retry of a failed cube). */
+  requeue(id: string, seq = 0): boolean {
+    const e = this.cubes.get(id);
+    if (!e || (e.state !== "unknown" && e.state !== "failed" && e.state !== "queued")) return false;
+    e.seq = seq;
+    if (e.state === "failed") this.failedWeightSum.add(-e.weight);
+    if (e.state !== "queued") this.setState(e, "queued");
+    return true;
+  }
+
+  /** Gives up on a cube (max deliveries exceeded). */
+  markFailed(id: string, reason: string): boolean {
+    const e = this.cubes.get(id);
+    if (!e || (e.state !== "queued" && e.state !== "unknown")) return false;
+    this.setState(e, "failed");
+    e.reason = reason;
+    this.failedWeightSum.add(e.weight);
+    return true;
+  }
+
+  /** Every cube is decided and none failed: together with `solutions === 0` this means UNSAT. */
+  get complete(): boolean {
+    return this.initialSplitDone && this.open === 0;
+  }
+
+  /** Queued cubes (for re-publishing after a restart). */
+  *queued(): IterableIterator<CubeEntry> {
+    for (const e of this.cubes.values()) if (e.state === "queued") yield e;
+  }
+
+  /** Cubes waiting in state unknown (re-split or retry pending). */
+  *unknowns(): IterableIterator<CubeEntry> {
+    for (const e of this.cubes.values()) if (e.state === "unknown") yield e;
+  }
+}

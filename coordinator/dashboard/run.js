@@ -1,0 +1,288 @@
+// One run, live: progress and ETA, the board (best partial placement, then the verified solution), the map of
+// the search space, cubes by state over time, running cubes with a re-split button, workers, and the cube list.
+import {
+  api, ApiError, el, follow, fmtDuration, fmtNumber, fmtPercent, fmtWeight, setProgress, setupTokenBox, showConnection,
+  showMessage, STATE_COLOURS, stateBadge,
+} from "./common.js";
+
+const runId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const $ = (id) => document.getElementById(id);
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CHART_LAYERS = ["unsat", "sat", "resplit", "failed", "unknown", "running", "queued"];
+const TERMINAL = new Set(["sat", "unsat", "failed", "cancelled"]);
+
+let history = [];
+let lastDetail = null;
+let highlight = new Set();
+let stop = null;
+
+$("run-id").textContent = runId;
+document.title = `Cubist: ${runId}`;
+
+function svg(tag, attrs = {}) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+/** Updates a tbody in place, one row per key, so that buttons being clicked are not replaced. */
+function updateRows(tbody, items, key, build, update) {
+  const existing = new Map([...tbody.querySelectorAll("tr[data-key]")].map((tr) => [tr.dataset.key, tr]));
+  const wanted = new Set();
+  let prev = null;
+  for (const item of items) {
+    const k = key(item);
+    wanted.add(k);
+    let tr = existing.get(k);
+    if (!tr) {
+      tr = build(item);
+      tr.dataset.key = k;
+    }
+    update(tr, item);
+    const next = prev ? prev.nextSibling : tbody.firstChild;
+    if (next !== tr) tbody.insertBefore(tr, next);
+    prev = tr;
+  }
+  for (const [k, tr] of existing) if (!wanted.has(k)) tr.remove();
+  for (const tr of tbody.querySelectorAll("tr:not([data-key])")) tr.remove();
+}
+
+function setCells(tr, values) {
+  values.forEach((v, i) => {
+    const td = tr.children[i];
+    if (!td) return;
+    if (v instanceof Node) td.replaceChildren(v);
+    else if (td.textContent !== String(v)) td.textContent = String(v);
+  });
+}
+
+// ---- summary ----
+
+function renderDetail(d) {
+  lastDetail = d;
+  const r = d.run;
+  $("run-name").textContent = r.name || r.id;
+  $("run-state").replaceWith(Object.assign(stateBadge(r.state), { id: "run-state" }));
+  const terminal = TERMINAL.has(r.state);
+  $("btn-pause").disabled = r.state !== "running";
+  $("btn-resume").disabled = r.state !== "paused";
+  $("btn-cancel").disabled = terminal;
+  const eta = terminal ? "" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
+  setProgress($("progress"), r.progress, `${fmtPercent(r.progress)} closed${eta}`);
+  const c = r.cubes;
+  const elapsed = ((r.finishedMs || d.now) - r.startedMs) / 1000;
+  const facts = [
+    ["Cubes", `${fmtNumber(c.unsat + c.sat)} closed of ${fmtNumber(c.queued + c.running + c.unsat + c.sat + c.unknown + c.failed)}`],
+    ["Queued / running", `${fmtNumber(c.queued)} / ${fmtNumber(c.running)}`],
+    ["Unknown / failed", `${fmtNumber(c.unknown)} / ${fmtNumber(c.failed)}`],
+    ["Re-split / refuted by split", `${fmtNumber(c.resplit)} / ${fmtNumber(c.refutedBySplit)}`],
+    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s`],
+    ["Solutions", `${r.solutions}${r.rejected ? ` (${r.rejected} rejected)` : ""}`],
+    [terminal ? "Took" : "Running for", fmtDuration(elapsed)],
+    ["Puzzle", `${r.rows}x${r.cols}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
+    ["Encoding", `${r.encoding}: ${fmtNumber(d.spec.numVars)} vars, ${fmtNumber(d.spec.numClauses)} clauses`],
+    ["Solver", `${d.spec.solver}${d.spec.timeLimitSec ? `, ${d.spec.timeLimitSec} s per cube` : ""}${d.spec.searchMs ? `, search ${d.spec.searchMs} ms` : ""}`],
+  ];
+  $("facts").replaceChildren(...facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v))));
+  $("run-message").textContent = r.message || "";
+  renderRunning(d.running, terminal);
+  renderWorkers(d.workers);
+  addSample(d);
+}
+
+// ---- running cubes and re-split ----
+
+function renderRunning(running, terminal) {
+  $("running-count").textContent = `${running.length} running`;
+  const tbody = $("running").querySelector("tbody");
+  updateRows(tbody, running, (x) => x.id, (x) => {
+    const btn = el("button", { type: "button", class: "resplit small-btn", "data-cube": x.id, title: "replace this cube by its children (one placement deeper)" }, "Re-split");
+    btn.addEventListener("click", () => resplit(x.id, btn));
+    return el("tr", { dataset: { cube: x.id } }, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", {}, btn));
+  }, (tr, x) => {
+    setCells(tr, [x.id, x.worker, fmtDuration(x.ageSec), x.placed, fmtWeight(x.weight)]);
+    tr.querySelector("button").disabled = terminal;
+  });
+  if (running.length === 0 && !tbody.querySelector("tr")) tbody.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, terminal ? "The run has ended." : "No cube is running right now.")));
+}
+
+async function resplit(cube, btn) {
+  btn.disabled = true;
+  try {
+    const r = await api(`/api/runs/${encodeURIComponent(runId)}/cubes/${encodeURIComponent(cube)}/resplit`, { method: "POST", body: { depth: 1 } });
+    highlight = new Set(r.children);
+    const shown = r.children.slice(0, 8).join(", ") + (r.children.length > 8 ? ", ..." : "");
+    showMessage(`Cube ${cube} re-split into ${r.children.length} children${r.refuted ? ` (${r.refuted} refuted by the splitter)` : ""}${r.children.length ? `: ${shown}` : ""}.`, "ok");
+    $("cube-state").value = "";
+    await refreshCubes();
+  } catch (err) {
+    handleActionError(err);
+    btn.disabled = false;
+  }
+}
+
+function handleActionError(err) {
+  if (err instanceof ApiError && err.status === 401) tokenBox.ask(`${err.message}. Enter the coordinator's API token above.`);
+  else showMessage(err.message, "error");
+}
+
+for (const btn of document.querySelectorAll("button[data-action]")) {
+  btn.addEventListener("click", async () => {
+    const action = btn.dataset.action;
+    if (action === "cancel" && !confirm(`Cancel run ${runId}? Running solvers are stopped and the run cannot be resumed.`)) return;
+    btn.disabled = true;
+    try {
+      const body = action === "cancel" ? { reason: "cancelled from the dashboard" } : {};
+      const r = await api(`/api/runs/${encodeURIComponent(runId)}/${action}`, { method: "POST", body });
+      showMessage(`Run ${r.run ? r.run.state : action}.`, "ok");
+    } catch (err) {
+      handleActionError(err);
+    } finally {
+      if (lastDetail) renderDetail(lastDetail);
+    }
+  });
+}
+
+// ---- workers ----
+
+function renderWorkers(workers) {
+  $("workers-count").textContent = `${workers.length} live`;
+  updateRows($("workers").querySelector("tbody"), workers, (w) => w.id, () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" })), (tr, w) => {
+    const current = w.running.length ? w.running.map((x) => `${x.run === runId ? "" : `${x.run}/`}${x.cube} (${fmtDuration(x.ageSec)})`).join(", ") : "idle";
+    setCells(tr, [w.id, w.host, `${w.busy} / ${w.slots}`, current, w.conflictsPerSec ? fmtNumber(Math.round(w.conflictsPerSec)) : "-", w.cubesPerMin.toFixed(1), fmtNumber(w.cubesDone)]);
+  });
+}
+
+// ---- board ----
+
+function renderBoard(b) {
+  const box = $("board");
+  box.innerHTML = b.svg;
+  box.dataset.kind = b.kind;
+  const svgNode = box.querySelector("svg");
+  if (svgNode) svgNode.removeAttribute("height");
+  $("board-card").classList.toggle("solved", b.kind === "solution");
+  $("board-caption").textContent = b.kind === "solution"
+    ? `Verified solution (cube ${b.cube})`
+    : b.kind === "partial"
+      ? `Best partial placement: cube ${b.cube}, ${b.placed} of ${b.cells} cells`
+      : `Hints only (${b.placed} of ${b.cells} cells)`;
+}
+
+// ---- map ----
+
+const MAP_STATES = { u: "unsat", r: "refuted", s: "sat", R: "running", q: "queued", k: "unknown", f: "failed", p: "purged", ".": "empty" };
+
+function renderMap(m) {
+  const root = svg("svg", { viewBox: `0 0 ${m.side} ${m.side}`, class: "map-svg", "shape-rendering": "crispEdges", role: "img", "aria-label": "map of the search space" });
+  for (let y = 0; y < m.side; y++) {
+    let x = 0;
+    while (x < m.side) {
+      const code = m.cells[y * m.side + x];
+      let x2 = x + 1;
+      while (x2 < m.side && m.cells[y * m.side + x2] === code) x2++;
+      const state = MAP_STATES[code] || "empty";
+      root.append(svg("rect", { x, y, width: x2 - x, height: 1, fill: STATE_COLOURS[state], "data-state": state }));
+      x = x2;
+    }
+  }
+  $("map").replaceChildren(root);
+  const order = ["unsat", "refuted", "sat", "running", "queued", "unknown", "failed", "purged"];
+  $("map-legend").replaceChildren(...order.filter((s) => m.weights[s] > 0 || s === "unsat").map((s) =>
+    el("li", {}, el("span", { class: "swatch", style: `background:${STATE_COLOURS[s]}` }), `${s === "refuted" ? "refuted by split" : s === "purged" ? "purged (not searched)" : s} ${fmtPercent(m.weights[s])}`)));
+}
+
+// ---- chart ----
+
+function addSample(d) {
+  const c = d.run.cubes;
+  const last = history[history.length - 1];
+  if (last && d.now - last.t < 1000) return;
+  history.push({ t: d.now, progress: d.run.progress, queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
+  if (history.length > 1200) history = history.filter((_, i) => i % 2 === 0 || i === history.length - 1);
+  renderChart();
+}
+
+function renderChart() {
+  const W = 800;
+  const H = 220;
+  const box = $("chart");
+  if (history.length === 0) {
+    box.replaceChildren(el("p", { class: "muted" }, "No samples yet."));
+    return;
+  }
+  const t0 = history[0].t;
+  const t1 = Math.max(history[history.length - 1].t, t0 + 1000);
+  const total = (s) => CHART_LAYERS.reduce((n, k) => n + s[k], 0);
+  const ymax = Math.max(1, ...history.map(total));
+  const X = (t) => ((t - t0) / (t1 - t0)) * W;
+  const Y = (v) => H - (v / ymax) * (H - 4);
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", class: "chart-svg", role: "img", "aria-label": "cubes by state over time" });
+  const below = history.map(() => 0);
+  for (const layer of CHART_LAYERS) {
+    const top = history.map((s, i) => below[i] + s[layer]);
+    if (top.every((v, i) => v === below[i])) continue;
+    const pts = history.map((s, i) => `${X(s.t).toFixed(1)},${Y(top[i]).toFixed(1)}`);
+    const back = history.map((s, i) => `${X(s.t).toFixed(1)},${Y(below[i]).toFixed(1)}`).reverse();
+    if (history.length === 1) {
+      pts.push(`${W},${Y(top[0]).toFixed(1)}`);
+      back.unshift(`${W},${Y(below[0]).toFixed(1)}`);
+    }
+    root.append(svg("polygon", { points: [...pts, ...back].join(" "), fill: STATE_COLOURS[layer], "data-layer": layer }));
+    top.forEach((v, i) => (below[i] = v));
+  }
+  const prog = history.map((s) => `${X(s.t).toFixed(1)},${(H - s.progress * (H - 4)).toFixed(1)}`);
+  if (history.length === 1) prog.push(`${W},${(H - history[0].progress * (H - 4)).toFixed(1)}`);
+  root.append(svg("polyline", { points: prog.join(" "), fill: "none", stroke: "#1f2a37", "stroke-width": 2, "stroke-dasharray": "6 4", "vector-effect": "non-scaling-stroke", class: "progress-line" }));
+  box.replaceChildren(root);
+  $("chart-caption").textContent = `last ${fmtDuration((t1 - t0) / 1000)}; max ${fmtNumber(ymax)} cubes; dashed: progress 0..100%`;
+  const now = history[history.length - 1];
+  $("chart-legend").replaceChildren(...CHART_LAYERS.map((k) => el("li", {}, el("span", { class: "swatch", style: `background:${STATE_COLOURS[k]}` }), `${k} ${fmtNumber(now[k])}`)));
+}
+
+// ---- cube list ----
+
+async function refreshCubes() {
+  const state = $("cube-state").value;
+  try {
+    const r = await api(`/api/runs/${encodeURIComponent(runId)}/cubes?recent=1&limit=200${state ? `&state=${state}` : ""}`);
+    $("cubes-count").textContent = r.total > r.cubes.length ? `newest ${r.cubes.length} of ${fmtNumber(r.total)}` : `${r.total}`;
+    updateRows($("cubes").querySelector("tbody"), r.cubes, (x) => x.id,
+      () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td", { class: "small muted" })),
+      (tr, x) => {
+        setCells(tr, [x.id, stateBadge(x.state), x.placed, fmtWeight(x.weight), x.worker, x.wallMs ? fmtDuration(x.wallMs / 1000) : "", x.reason || (x.unknowns ? `${x.unknowns} unknown` : "")]);
+        tr.dataset.cube = x.id;
+        tr.classList.toggle("highlight", highlight.has(x.id));
+      });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401)) console.warn(err);
+  }
+}
+$("cube-state").addEventListener("change", refreshCubes);
+
+// ---- wiring ----
+
+async function start() {
+  if (stop) stop();
+  try {
+    const d = await api(`/api/runs/${encodeURIComponent(runId)}`);
+    history = d.history.slice();
+    renderDetail(d);
+    renderBoard(d.board);
+    renderMap(d.map);
+    showMessage("");
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) tokenBox.ask("Reading needs the API token (the coordinator runs with --auth-reads).");
+    else showMessage(err.message, "error");
+  }
+  refreshCubes();
+  stop = follow(`/api/runs/${encodeURIComponent(runId)}/events`, (event, data) => {
+    if (event === "detail") renderDetail(data);
+    else if (event === "board") renderBoard(data);
+    else if (event === "map") renderMap(data);
+  }, showConnection);
+}
+
+const tokenBox = setupTokenBox(start);
+setInterval(refreshCubes, 3000);
+start();

@@ -1,0 +1,52 @@
+// The runs list: every run the coordinator knows, newest first, updated live from /api/events.
+import { el, follow, fmtDuration, fmtNumber, fmtTime, progressBar, setupTokenBox, showConnection, showMessage, stateBadge } from "./common.js";
+
+const tbody = document.querySelector("#runs tbody");
+const workersCount = document.getElementById("workers-count");
+let stop = null;
+
+function closedOf(c) {
+  return c.unsat + c.sat;
+}
+
+function totalOf(c) {
+  return c.queued + c.running + c.unsat + c.sat + c.unknown + c.failed;
+}
+
+function render({ runs, workers }) {
+  workersCount.textContent = `${workers} live worker${workers === 1 ? "" : "s"}`;
+  tbody.replaceChildren();
+  if (runs.length === 0) {
+    tbody.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "No runs yet. Submit one with `cubist run submit` or `cubist coordinator --puzzle FILE`.")));
+    return;
+  }
+  for (const r of runs) {
+    const terminal = ["sat", "unsat", "failed", "cancelled"].includes(r.state);
+    const eta = terminal ? (r.finishedMs && r.startedMs ? `took ${fmtDuration((r.finishedMs - r.startedMs) / 1000)}` : "") : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
+    tbody.append(el("tr", { dataset: { run: r.id } },
+      el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.id)}`, class: "run-link" }, r.name || r.id), r.name && r.name !== r.id ? el("div", { class: "muted small" }, r.id) : null,
+        el("div", { class: "muted small" }, `${r.rows}x${r.cols}, ${r.encoding}`)),
+      el("td", {}, stateBadge(r.state)),
+      el("td", { class: "progress-col" }, progressBar(r.progress)),
+      el("td", {}, eta),
+      el("td", { class: "num" }, `${fmtNumber(closedOf(r.cubes))} / ${fmtNumber(totalOf(r.cubes))}`),
+      el("td", { class: "num" }, String(r.solutions), r.rejected > 0 ? el("span", { class: "bad small" }, ` (${r.rejected} rejected)`) : null),
+      el("td", {}, fmtTime(r.startedMs || r.createdMs))));
+  }
+}
+
+function start() {
+  if (stop) stop();
+  stop = follow("/api/events", (event, data) => {
+    if (event === "runs") {
+      showMessage("");
+      render(data);
+    }
+  }, (state) => {
+    showConnection(state);
+    if (state === "unauthorized") tokenBox.ask("Reading needs the API token (the coordinator runs with --auth-reads).");
+  });
+}
+
+const tokenBox = setupTokenBox(start);
+start();

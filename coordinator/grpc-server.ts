@@ -1,0 +1,130 @@
+/**
+ * Serving the CubistService over gRPC: optional TLS (certificate + key, optionally a CA for client
+ * certificates), a bearer token for every mutating call (and for reads when `authReads` is set), and message
+ * size limits so that a huge request is refused while the coordinator keeps serving.
+ */
+
+import { readFileSync } from "node:fs";
+import { timingSafeEqual } from "node:crypto";
+import {
+  Server, ServerCredentials, status as Status, type Metadata, type ServerUnaryCall, type ServerWritableStream,
+  type UntypedHandleCall, type sendUnaryData,
+} from "@grpc/grpc-js";
+import { CubistServiceService, type CubistServiceServer } from "../proto/gen/cubist/v1/api.js";
+import { InvalidOptionError } from "../core/errors.js";
+import type { Logger } from "../cluster/log.js";
+
+export interface GrpcServerOptions {
+  /** HOST:PORT; port 0 picks a free one. */
+  listen: string;
+  /** Bearer token; when unset, no call needs one. */
+  token?: string;
+  /** Require the token for read calls too. @default false */
+  authReads?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** CA for client certificates (mutual TLS). */
+  tlsClientCa?: string;
+  /** Largest request accepted by gRPC itself; our own field limits are smaller. @default 8 MiB */
+  maxReceiveBytes?: number;
+  log: Logger;
+}
+
+export const MUTATING_CALLS = new Set(["submitRun", "pauseRun", "resumeRun", "cancelRun", "resplitCube"]);
+
+function tokenOk(metadata: Metadata, token: string): boolean {
+  const got = metadata.get("authorization")[0];
+  if (typeof got !== "string") return false;
+  const m = /^Bearer\s+(.+)$/i.exec(got.trim());
+  if (!m) return false;
+  const a = Buffer.from(m[1]);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Wraps every handler with the token check. */
+function withAuth(impl: CubistServiceServer, opts: GrpcServerOptions): CubistServiceServer {
+  if (!opts.token) return impl;
+  const token = opts.token;
+  const wrapped: Record<string, UntypedHandleCall> = {};
+  for (const [name, handler] of Object.entries(impl)) {
+    const needs = MUTATING_CALLS.has(name) || opts.authReads === true;
+    if (!needs) {
+      wrapped[name] = handler as UntypedHandleCall;
+      continue;
+    }
+    if (name === "watchRun") {
+      wrapped[name] = ((call: ServerWritableStream<unknown, unknown>) => {
+        if (!tokenOk(call.metadata, token)) {
+          call.destroy(Object.assign(new Error("missing or wrong bearer token"), { code: Status.UNAUTHENTICATED, details: "missing or wrong bearer token" }));
+          return;
+        }
+        (handler as (c: typeof call) => void)(call);
+      }) as UntypedHandleCall;
+      continue;
+    }
+    wrapped[name] = ((call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
+      if (!tokenOk(call.metadata, token)) {
+        opts.log.warn("call refused: missing or wrong bearer token", { call: name, peer: call.getPeer() });
+        cb({ code: Status.UNAUTHENTICATED, details: `${name} needs a valid bearer token (authorization: Bearer <token>)` });
+        return;
+      }
+      (handler as (c: typeof call, cb: sendUnaryData<unknown>) => void)(call, cb);
+    }) as UntypedHandleCall;
+  }
+  return wrapped as unknown as CubistServiceServer;
+}
+
+function credentials(opts: GrpcServerOptions): ServerCredentials {
+  if (!opts.tlsCert && !opts.tlsKey) return ServerCredentials.createInsecure();
+  if (!opts.tlsCert || !opts.tlsKey) throw new InvalidOptionError("--grpc-tls-cert/--grpc-tls-key", "both are needed for TLS");
+  const read = (f: string, what: string): Buffer => {
+    try {
+      return readFileSync(f);
+    } catch (err) {
+      throw new InvalidOptionError(what, `${f}: ${(err as Error).message}`);
+    }
+  };
+  const ca = opts.tlsClientCa ? read(opts.tlsClientCa, "--grpc-tls-client-ca") : null;
+  return ServerCredentials.createSsl(ca, [{ cert_chain: read(opts.tlsCert, "--grpc-tls-cert"), private_key: read(opts.tlsKey, "--grpc-tls-key") }], ca !== null);
+}
+
+export interface GrpcServer {
+  /** The bound port. */
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export async function startGrpcServer(impl: CubistServiceServer, opts: GrpcServerOptions): Promise<GrpcServer> {
+  const server = new Server({
+    "grpc.max_receive_message_length": opts.maxReceiveBytes ?? 8 * 1024 * 1024,
+    "grpc.max_send_message_length": 64 * 1024 * 1024,
+  });
+  server.addService(CubistServiceService, withAuth(impl, opts));
+  const creds = credentials(opts);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(opts.listen, creds, (err, p) => (err ? reject(new InvalidOptionError("--grpc", `cannot listen on ${opts.listen}: ${err.message}`)) : resolve(p)));
+  });
+  opts.log.info("gRPC API listening", { address: opts.listen.replace(/:\d+$/, `:${port}`), tls: Boolean(opts.tlsCert), auth: Boolean(opts.token) });
+  let closing: Promise<void> | null = null;
+  return {
+    port,
+    close() {
+      if (!closing) {
+        closing = new Promise<void>((resolve) => {
+          const force = setTimeout(() => {
+            server.forceShutdown();
+            resolve();
+          }, 2000);
+          server.tryShutdown(() => {
+            clearTimeout(force);
+            resolve();
+          });
+        });
+      }
+      return closing;
+    },
+  };
+}
+
+export type { Metadata };

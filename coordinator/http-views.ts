@@ -1,0 +1,347 @@
+/**
+ * What the dashboard's JSON endpoints return: runs, one run in detail, its cubes, workers, boards. Plain objects
+ * (numbers, strings) built from the coordinator's state; nothing here changes state.
+ *
+ * Boards: the verified solution when there is one; while searching, the "best partial board" = the puzzle's
+ * hints plus the placements of the deepest cube being worked on (running first, else the deepest open cube),
+ * i.e. the most complete placement that no solver has refuted yet. Both are drawn with `renderSVG`, the same
+ * picture as the CLI's `--svg`.
+ */
+
+import { renderSVG } from "../core/render/index.js";
+import { boardFromPlacements, type Placement } from "../core/puzzle.js";
+import type { RunRecord, RunStatus } from "../proto/gen/cubist/v1/run.js";
+import { RunMode } from "../proto/gen/cubist/v1/run.js";
+import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
+import type { Coordinator } from "./coordinator.js";
+import type { CubeEntry } from "./cube-table.js";
+import { stateName, TERMINAL, type RunController } from "./run.js";
+import { verdictKindLabel } from "./metrics.js";
+
+/** A run as the runs list shows it. */
+export interface RunSummary {
+  id: string;
+  name: string;
+  state: string;
+  live: boolean;
+  rows: number;
+  cols: number;
+  encoding: string;
+  progress: number;
+  etaSeconds: number;
+  cubesPerSecond: number;
+  cubes: Record<string, number>;
+  solutions: number;
+  rejected: number;
+  startedMs: number;
+  finishedMs: number;
+  createdMs: number;
+  message: string;
+}
+
+function sizeOf(puzzleText: string): { rows: number; cols: number } {
+  const line = puzzleText.split("\n").find((l) => l.trim() !== "" && !l.trimStart().startsWith("#")) ?? "";
+  const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
+  return m ? { rows: Number(m[1]), cols: Number(m[2]) } : { rows: 0, cols: 0 };
+}
+
+function cubesOf(s: RunStatus | undefined): Record<string, number> {
+  const c = s?.cubes;
+  return {
+    queued: c?.queued ?? 0, running: c?.running ?? 0, unsat: c?.unsat ?? 0, sat: c?.sat ?? 0, unknown: c?.unknown ?? 0,
+    failed: c?.failed ?? 0, resplit: c?.resplit ?? 0, refutedBySplit: c?.refutedBySplit ?? 0,
+  };
+}
+
+export function runSummary(rec: RunRecord, live: boolean): RunSummary {
+  const spec = rec.spec!;
+  const s = rec.status!;
+  return {
+    id: spec.runId,
+    name: spec.name,
+    state: stateName(s.state),
+    live,
+    ...sizeOf(spec.puzzleText),
+    encoding: spec.encoding,
+    progress: s.progress,
+    etaSeconds: s.etaSeconds,
+    cubesPerSecond: s.cubesPerSecond,
+    cubes: cubesOf(s),
+    solutions: s.solutions,
+    rejected: s.rejectedModels,
+    startedMs: s.startedUnixMs,
+    finishedMs: s.finishedUnixMs,
+    createdMs: spec.createdUnixMs,
+    message: s.message,
+  };
+}
+
+/** Every run: the ones in memory plus finished ones only in the runs bucket; newest first. */
+export async function listRuns(c: Coordinator): Promise<RunSummary[]> {
+  const records = await c.listRunRecords();
+  return records
+    .map((r) => runSummary(r, c.runs.has(r.spec!.runId)))
+    .sort((a, b) => b.createdMs - a.createdMs || a.id.localeCompare(b.id));
+}
+
+/**
+ * The cube's state as the dashboard shows it: queued cubes a worker reports are "running"; once the run has
+ * ended, queued cubes are "purged" (removed from the queue, never searched).
+ */
+export function cubeState(run: RunController, e: CubeEntry): string {
+  if (e.state !== "queued") return e.state;
+  if (TERMINAL.has(run.state)) return "purged";
+  return run.running.has(e.id) ? "running" : "queued";
+}
+
+export interface RunningCubeView {
+  id: string;
+  worker: string;
+  ageSec: number;
+  depth: number;
+  placed: number;
+  weight: number;
+}
+
+/** Cubes being worked on, oldest first. */
+export function runningCubes(run: RunController, now = Date.now()): RunningCubeView[] {
+  const out: RunningCubeView[] = [];
+  if (TERMINAL.has(run.state)) return out;
+  for (const [id, r] of run.running) {
+    const e = run.table.get(id);
+    if (!e || e.state !== "queued") continue;
+    out.push({ id, worker: r.worker, ageSec: Math.max(0, (now - r.since) / 1000), depth: id.split(".").length, placed: e.placementCount, weight: e.weight });
+  }
+  return out.sort((a, b) => b.ageSec - a.ageSec || a.id.localeCompare(b.id));
+}
+
+export interface CubeView {
+  id: string;
+  state: string;
+  weight: number;
+  placed: number;
+  worker: string;
+  unknowns: number;
+  errors: number;
+  reason: string;
+  wallMs: number;
+}
+
+/** Cubes of a run, optionally of one state or subtree; at most `limit`, in creation order or (`recent`) newest first. */
+export function listCubes(run: RunController, opts: { state?: string; limit?: number; prefix?: string; recent?: boolean } = {}): { total: number; cubes: CubeView[] } {
+  const limit = Math.max(1, Math.min(opts.limit ?? 500, 100_000));
+  let picked: CubeEntry[] = [];
+  let total = 0;
+  for (const e of run.table.entries()) {
+    if (opts.state && opts.state !== cubeState(run, e)) continue;
+    if (opts.prefix && e.id !== opts.prefix && !e.id.startsWith(`${opts.prefix}.`)) continue;
+    total++;
+    if (opts.recent) {
+      picked.push(e);
+      // The newest `limit`: trim now and then rather than keeping every match.
+      if (picked.length >= 2 * limit) picked = picked.slice(-limit);
+    } else if (picked.length < limit) {
+      picked.push(e);
+    }
+  }
+  if (opts.recent) picked = picked.slice(-limit).reverse();
+  const cubes = picked.map((e) => ({
+    id: e.id, state: cubeState(run, e), weight: e.weight, placed: e.placementCount, worker: run.running.get(e.id)?.worker ?? e.worker ?? "",
+    unknowns: e.unknowns, errors: e.errors, reason: e.reason ?? "", wallMs: e.wallMs ?? 0,
+  }));
+  return { total, cubes };
+}
+
+export interface BoardView {
+  kind: "solution" | "partial" | "hints";
+  /** The cube whose placements are shown (partial), or where the solution was found. */
+  cube: string;
+  /** Cells with a piece. */
+  placed: number;
+  cells: number;
+  svg: string;
+}
+
+function hintPlacements(run: RunController): Placement[] {
+  const cols = run.puzzle.cols;
+  return run.puzzle.hints.map((h) => ({ cell: h.row * cols + h.col, piece: h.piece, rot: h.rot }));
+}
+
+/** The deepest cube being worked on (running first, else the deepest open cube), or null. */
+export function deepestOpenCube(run: RunController): CubeEntry | null {
+  let best: CubeEntry | null = null;
+  let bestRunning = false;
+  for (const e of run.table.entries()) {
+    if (e.state !== "queued" && e.state !== "unknown") continue;
+    const running = e.state === "queued" && run.running.has(e.id);
+    if (best === null || (running && !bestRunning) || (running === bestRunning && e.placementCount > best.placementCount)) {
+      best = e;
+      bestRunning = running;
+    }
+  }
+  return best;
+}
+
+/** The board to show now: the solution (index `solution`, default the first), else the best partial board. */
+export function boardView(run: RunController, solution = 0): BoardView {
+  const cells = run.puzzle.rows * run.puzzle.cols;
+  const sol = run.solutions[solution];
+  if (sol) {
+    const board = boardFromPlacements(run.puzzle, sol.cells);
+    return { kind: "solution", cube: sol.cubeId, placed: cells, cells, svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
+  }
+  const hints = hintPlacements(run);
+  const best = TERMINAL.has(run.state) ? null : deepestOpenCube(run);
+  const placements = [...hints, ...(best?.placements ?? [])];
+  const board = boardFromPlacements(run.puzzle, placements);
+  const placed = board.cells.filter((x) => x !== null).length;
+  return {
+    kind: best ? "partial" : "hints",
+    cube: best?.id ?? "",
+    placed,
+    cells,
+    svg: renderSVG(run.puzzle, board, { title: best ? `${run.spec.name}: cube ${best.id}` : run.spec.name }),
+  };
+}
+
+/** Per-worker solver speed over the last minute, from the verdicts the coordinator receives. */
+export class WorkerSpeeds {
+  private readonly recent = new Map<string, Array<{ t: number; conflicts: number; propagations: number; solverSeconds: number; kind: string }>>();
+  private readonly totals = new Map<string, { cubes: number; conflicts: number }>();
+
+  constructor(private readonly windowMs = 60_000) {}
+
+  record(v: Verdict, now = Date.now()): void {
+    const w = v.workerId;
+    let list = this.recent.get(w);
+    if (!list) this.recent.set(w, (list = []));
+    const s = v.stats;
+    list.push({ t: now, conflicts: s?.conflicts ?? 0, propagations: s?.propagations ?? 0, solverSeconds: s?.solverSeconds ?? 0, kind: verdictKindLabel(v.kind) });
+    this.trim(list, now);
+    const tot = this.totals.get(w) ?? { cubes: 0, conflicts: 0 };
+    tot.cubes++;
+    tot.conflicts += s?.conflicts ?? 0;
+    this.totals.set(w, tot);
+    if (this.recent.size > 10_000) this.recent.delete(this.recent.keys().next().value!);
+  }
+
+  private trim(list: Array<{ t: number }>, now: number): void {
+    while (list.length > 0 && now - list[0].t > this.windowMs) list.shift();
+  }
+
+  /** Conflicts per solver second and cubes per minute over the window. */
+  speed(worker: string, now = Date.now()): { conflictsPerSec: number; propagationsPerSec: number; cubesPerMin: number; verdicts: number } {
+    const list = this.recent.get(worker) ?? [];
+    this.trim(list, now);
+    let c = 0;
+    let p = 0;
+    let s = 0;
+    for (const x of list) {
+      c += x.conflicts;
+      p += x.propagations;
+      s += x.solverSeconds;
+    }
+    return {
+      conflictsPerSec: s > 0 ? c / s : 0,
+      propagationsPerSec: s > 0 ? p / s : 0,
+      cubesPerMin: (list.length * 60_000) / this.windowMs,
+      verdicts: this.totals.get(worker)?.cubes ?? 0,
+    };
+  }
+}
+
+export interface WorkerView {
+  id: string;
+  host: string;
+  solver: string;
+  slots: number;
+  busy: number;
+  cubesDone: number;
+  uptimeSec: number;
+  seenSec: number;
+  running: Array<{ run: string; cube: string; ageSec: number }>;
+  conflictsPerSec: number;
+  propagationsPerSec: number;
+  cubesPerMin: number;
+}
+
+export function workersView(c: Coordinator, speeds: WorkerSpeeds, now = Date.now()): WorkerView[] {
+  return c.liveWorkers(now)
+    .map((w) => {
+      const s = w.status;
+      const sp = speeds.speed(s.workerId, now);
+      return {
+        id: s.workerId, host: s.host, solver: s.solver, slots: s.slots, busy: s.busy, cubesDone: s.cubesDone, uptimeSec: s.uptimeSec,
+        seenSec: (now - w.seenMs) / 1000,
+        running: s.running.map((r) => ({ run: r.runId, cube: r.cubeId, ageSec: Math.max(0, (now - r.startedUnixMs) / 1000) })),
+        conflictsPerSec: sp.conflictsPerSec, propagationsPerSec: sp.propagationsPerSec, cubesPerMin: sp.cubesPerMin,
+      };
+    })
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** One sample of a run's cube counts over time. */
+export interface HistorySample {
+  t: number;
+  progress: number;
+  queued: number;
+  running: number;
+  unsat: number;
+  sat: number;
+  unknown: number;
+  failed: number;
+  resplit: number;
+}
+
+/** Cube counts of each run over time, sampled by the HTTP server; halves its resolution when full. */
+export class RunHistory {
+  private readonly samples = new Map<string, HistorySample[]>();
+
+  constructor(private readonly max = 600) {}
+
+  sample(run: RunController, now = Date.now()): void {
+    let list = this.samples.get(run.id);
+    if (!list) this.samples.set(run.id, (list = []));
+    const last = list[list.length - 1];
+    // A finished run gets one last sample, then stays as it is.
+    if (last && TERMINAL.has(run.state) && last.progress === Math.min(1, run.table.refutedWeight) && last.queued + last.running === 0) return;
+    const c = run.status(now).cubes!;
+    list.push({ t: now, progress: Math.min(1, run.table.refutedWeight), queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
+    if (list.length > this.max) {
+      const kept = list.filter((_, i) => i % 2 === 0 || i === list!.length - 1);
+      this.samples.set(run.id, kept);
+    }
+  }
+
+  get(id: string): HistorySample[] {
+    return this.samples.get(id) ?? [];
+  }
+}
+
+/** Everything the run page shows, except the map and the board (sent separately, when they change). */
+export function runDetail(c: Coordinator, run: RunController, speeds: WorkerSpeeds, now = Date.now()) {
+  const status = run.status(now);
+  const spec = run.spec;
+  return {
+    run: runSummary({ spec, status }, true),
+    spec: {
+      encoding: spec.encoding,
+      order: spec.order,
+      targetCubes: spec.cubing?.targetCubes ?? 0,
+      cellOrder: spec.cubing?.cellOrder ?? "",
+      solver: spec.solver?.solver ?? "",
+      timeLimitSec: spec.solver?.timeLimitSec ?? 0,
+      searchMs: spec.solver?.searchMs ?? 0,
+      resplitAfter: spec.resplit?.afterBudgets ?? 0,
+      mode: spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS ? "all" : "first",
+      numVars: spec.numVars,
+      numClauses: spec.numClauses,
+      pieces: run.puzzle.pieces.length,
+      hints: run.puzzle.hints.length,
+    },
+    running: runningCubes(run, now),
+    workers: workersView(c, speeds, now),
+    solutions: run.solutions.map((s) => ({ index: s.index, cube: s.cubeId, worker: s.workerId, foundMs: s.foundUnixMs })),
+    now,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The coordinator process: the one place that wires NATS, the coordinator and (later) its servers together.
+ */
+import type { NatsConnection } from "@nats-io/transport-node";
+import { connectNats, requireJetStream } from "../cluster/nats.js";
+import { createLogger, type Logger } from "../cluster/log.js";
+import { Coordinator } from "./coordinator.js";
+import { createService } from "./api.js";
+import { startGrpcServer, type GrpcServer } from "./grpc-server.js";
+import type { CoordinatorConfig } from "./config.js";
+import type { HttpServer } from "../cluster/http.js";
+import { startObservability } from "./http-server.js";
+
+export interface CoordinatorProcess {
+  readonly coordinator: Coordinator;
+  readonly nc: NatsConnection;
+  readonly log: Logger;
+  readonly grpc: GrpcServer | null;
+  /** The HTTP endpoint (metrics, dashboard), or null with `http: null`. */
+  readonly http: HttpServer | null;
+  /** Stops everything (idempotent). */
+  close(): Promise<void>;
+}
+
+export async function startCoordinatorProcess(config: CoordinatorConfig, log?: Logger): Promise<CoordinatorProcess> {
+  const logger = log ?? createLogger({ component: "coordinator", level: config.logLevel, format: config.logFormat });
+  const nc = await connectNats({ ...config.nats, name: config.nats.name ?? "cubist-coordinator" });
+  let closing: Promise<void> | null = null;
+  try {
+    const jsm = await requireJetStream(nc);
+    const coordinator = new Coordinator({
+      nc,
+      jsm,
+      names: config.names,
+      log: logger,
+      replicas: config.replicas,
+      settings: { ackWaitMs: config.ackWaitMs, maxDeliver: config.maxDeliver },
+    });
+    await coordinator.start();
+    let grpc: GrpcServer | null = null;
+    if (config.grpc) {
+      try {
+        grpc = await startGrpcServer(createService(coordinator), {
+          listen: config.grpc,
+          token: config.authToken,
+          authReads: config.authReads,
+          tlsCert: config.grpcTlsCert,
+          tlsKey: config.grpcTlsKey,
+          tlsClientCa: config.grpcTlsClientCa,
+          log: logger,
+        });
+      } catch (err) {
+        await coordinator.close();
+        throw err;
+      }
+    }
+    let http: HttpServer | null = null;
+    try {
+      http = await startObservability(config, coordinator, jsm, logger);
+    } catch (err) {
+      await grpc?.close();
+      await coordinator.close();
+      throw err;
+    }
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (s.type === "disconnect") logger.warn("NATS disconnected; reconnecting", { server: s.server });
+        else if (s.type === "reconnect") logger.info("NATS reconnected", { server: s.server });
+      }
+    })();
+    return {
+      coordinator,
+      nc,
+      log: logger,
+      grpc,
+      http,
+      close() {
+        if (!closing) {
+          closing = (async () => {
+            await http?.close();
+            await grpc?.close();
+            await coordinator.close();
+            await nc.drain().catch(() => nc.close());
+          })();
+        }
+        return closing;
+      },
+    };
+  } catch (err) {
+    await nc.close().catch(() => undefined);
+    throw err;
+  }
+}

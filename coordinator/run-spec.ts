@@ -1,0 +1,130 @@
+/**
+ * Building and validating a RunSpec: what a user asks for (from the CLI or the gRPC API), with defaults filled
+ * in and every value checked against its range. Invalid input is an InvalidOptionError / InvalidPuzzleError
+ * naming the field, which the API maps to INVALID_ARGUMENT.
+ */
+
+import { createHash, randomBytes } from "node:crypto";
+import { InvalidOptionError } from "../core/errors.js";
+import { parsePuzzle, writeCanonical, isFormatOption } from "../core/formats/index.js";
+import { isEncodingName, DEFAULT_ENCODING, variableOrders } from "../core/encode/index.js";
+import { cellOrders } from "../core/cubes/types.js";
+import type { Puzzle } from "../core/puzzle.js";
+import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
+import { RUN_ID_RE } from "../proto/contract.js";
+import { UnimplementedError } from "./api-errors.js";
+
+export const DEFAULT_TARGET_CUBES = 64;
+export const DEFAULT_CELL_ORDER = "most-constrained";
+export const DEFAULT_CUBE_TIME_LIMIT_SEC = 60;
+export const DEFAULT_RESPLIT_DEPTH = 1;
+export const MAX_PUZZLE_SIDE = 32;
+export const MAX_PUZZLE_TEXT_BYTES = 1 << 20;
+export const MAX_TARGET_CUBES = 2_000_000;
+
+/** What a caller may set; everything else is defaulted. */
+export interface RunRequest {
+  runId?: string;
+  name?: string;
+  puzzleText: string;
+  /** Label for error messages (a file name). */
+  puzzleLabel?: string;
+  format?: string;
+  encoding?: string;
+  order?: string;
+  targetCubes?: number;
+  maxDepth?: number;
+  cellOrder?: string;
+  solver?: string;
+  timeLimitSec?: number;
+  conflictLimit?: number;
+  seed?: number;
+  searchMs?: number;
+  resplitAfter?: number;
+  resplitDepth?: number;
+  resplitChildren?: number;
+  priority?: number;
+  mode?: "first" | "all";
+}
+
+function int(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (!Number.isInteger(v) || v < min || v > max) throw new InvalidOptionError(field, `must be an integer in ${min}..${max}, got ${v}`);
+  return v;
+}
+
+function num(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (!Number.isFinite(v) || v < min || v > max) throw new InvalidOptionError(field, `must be a number in ${min}..${max}, got ${v}`);
+  return v;
+}
+
+export function newRunId(): string {
+  return `r${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. */
+export function buildRunSpec(req: RunRequest, now: number = Date.now()): { spec: RunSpec; puzzle: Puzzle } {
+  if (typeof req.puzzleText !== "string" || req.puzzleText.trim() === "") throw new InvalidOptionError("puzzle", "is empty");
+  if (Buffer.byteLength(req.puzzleText) > MAX_PUZZLE_TEXT_BYTES) {
+    throw new InvalidOptionError("puzzle", `is larger than ${MAX_PUZZLE_TEXT_BYTES} bytes`);
+  }
+  const format = req.format ?? "auto";
+  if (!isFormatOption(format)) throw new InvalidOptionError("format", `unknown format "${format}"`);
+  const label = req.puzzleLabel ?? "<puzzle>";
+  const puzzle = parsePuzzle(req.puzzleText, label, format);
+  if (puzzle.rows > MAX_PUZZLE_SIDE || puzzle.cols > MAX_PUZZLE_SIDE) {
+    throw new InvalidOptionError("puzzle", `${puzzle.rows}x${puzzle.cols} is larger than the ${MAX_PUZZLE_SIDE}x${MAX_PUZZLE_SIDE} limit`);
+  }
+  const runId = req.runId ?? newRunId();
+  if (!RUN_ID_RE.test(runId)) throw new InvalidOptionError("run id", `"${runId.slice(0, 80)}" must be 1-64 characters of A-Z a-z 0-9 _ -`);
+  const encoding = req.encoding ?? DEFAULT_ENCODING;
+  if (!isEncodingName(encoding)) throw new InvalidOptionError("encoding", `unknown encoding "${encoding}"`);
+  const order = req.order ?? "";
+  if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
+  const cellOrder = req.cellOrder ?? DEFAULT_CELL_ORDER;
+  if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
+  const solver = req.solver ?? "kissat";
+  if (solver !== "kissat" && solver !== "cadical") throw new InvalidOptionError("solver", `must be kissat or cadical, got "${solver}"`);
+  if (req.mode === "all") {
+    throw new UnimplementedError("all-solutions mode is not available yet: runs stop at the first verified solution");
+  }
+  const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
+  const puzzleText = writeCanonical({ ...puzzle, name });
+  const spec: RunSpec = {
+    runId,
+    name,
+    puzzleText,
+    encoding,
+    order,
+    cubing: {
+      targetCubes: int("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, DEFAULT_TARGET_CUBES),
+      maxDepth: int("max depth", req.maxDepth, 0, 1024, 0),
+      cellOrder,
+    },
+    solver: {
+      solver,
+      timeLimitSec: num("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
+      conflictLimit: int("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
+      seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
+      searchMs: int("search ms", req.searchMs, 0, 3_600_000, 0),
+    },
+    resplit: {
+      afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),
+      depth: int("resplit depth", req.resplitDepth, 1, 64, DEFAULT_RESPLIT_DEPTH),
+      targetChildren: int("resplit children", req.resplitChildren, 0, 1_000_000, 0),
+    },
+    priority: int("priority", req.priority, -1000, 1000, 0),
+    mode: RunMode.RUN_MODE_FIRST_SOLUTION,
+    createdUnixMs: now,
+    puzzleSha256: sha256Hex(puzzleText),
+    formulaSha256: "",
+    numVars: 0,
+    numClauses: 0,
+  };
+  return { spec, puzzle: parsePuzzle(puzzleText, label, "canonical") };
+}
