@@ -1,0 +1,128 @@
+/**
+ * A small declarative layer over node:util parseArgs: each command declares its options once, and the
+ * same declaration drives parsing, validation, environment-variable fallbacks and `--help` text.
+ */
+
+import { parseArgs } from "node:util";
+import { InvalidOptionError } from "../core/errors.js";
+
+export type OptionType = "string" | "boolean" | "number" | "integer";
+
+export interface OptionSpec {
+  type: OptionType;
+  /** One-letter alias. */
+  short?: string;
+  /** Shown in --help. */
+  description: string;
+  /** Placeholder in --help (`--time S`). */
+  arg?: string;
+  default?: string | number | boolean;
+  /** Environment variable consulted when the flag is absent. */
+  env?: string;
+  /** Allowed values (strings). */
+  choices?: readonly string[];
+  min?: number;
+  max?: number;
+  multiple?: boolean;
+}
+
+export interface CommandSpec {
+  /** e.g. "solve" or "run submit". */
+  name: string;
+  summary: string;
+  usage: string;
+  options: Record<string, OptionSpec>;
+  /** Extra help text after the options (exit codes, examples). */
+  details?: string;
+  /** Positional argument count bounds. */
+  positionals?: { min: number; max: number };
+}
+
+export type ParsedValues = Record<string, string | number | boolean | string[] | undefined>;
+
+export const COMMON_OPTIONS: Record<string, OptionSpec> = {
+  help: { type: "boolean", short: "h", description: "show this help" },
+  debug: { type: "boolean", description: "print stack traces and debug logs", env: "CUBIST_DEBUG" },
+};
+
+/** Thrown for a command line that cannot be parsed; exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+function convert(name: string, spec: OptionSpec, raw: string): string | number {
+  if (spec.type === "number" || spec.type === "integer") {
+    const n = Number(raw);
+    if (raw.trim() === "" || !Number.isFinite(n)) throw new InvalidOptionError(`--${name}`, `expected a number, got "${raw}"`);
+    if (spec.type === "integer" && !Number.isInteger(n)) throw new InvalidOptionError(`--${name}`, `expected an integer, got "${raw}"`);
+    if (spec.min !== undefined && n < spec.min) throw new InvalidOptionError(`--${name}`, `must be at least ${spec.min}, got ${n}`);
+    if (spec.max !== undefined && n > spec.max) throw new InvalidOptionError(`--${name}`, `must be at most ${spec.max}, got ${n}`);
+    return n;
+  }
+  if (spec.choices && !spec.choices.includes(raw)) {
+    throw new InvalidOptionError(`--${name}`, `must be one of ${spec.choices.join(", ")}; got "${raw}"`);
+  }
+  return raw;
+}
+
+/** Parses argv (after the command words) against the spec; env fallbacks from `env`. */
+export function parseCommand(
+  spec: CommandSpec,
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { values: ParsedValues; positionals: string[] } {
+  const all = { ...COMMON_OPTIONS, ...spec.options };
+  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {};
+  for (const [name, o] of Object.entries(all)) {
+    options[name] = { type: o.type === "boolean" ? "boolean" : "string" };
+    if (o.short) options[name].short = o.short;
+    if (o.multiple) options[name].multiple = true;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message.replace(/^.*?: /, "")} (see cubist ${spec.name} --help)`);
+  }
+  const values: ParsedValues = {};
+  for (const [name, o] of Object.entries(all)) {
+    let raw = parsed.values[name] as string | boolean | string[] | undefined;
+    if (raw === undefined && o.env && env[o.env] !== undefined && env[o.env] !== "") {
+      const e = env[o.env] as string;
+      raw = o.type === "boolean" ? !/^(0|false|no)$/i.test(e) : e;
+    }
+    if (raw === undefined) {
+      values[name] = o.default;
+      continue;
+    }
+    if (Array.isArray(raw)) values[name] = raw.map((r) => String(convert(name, o, r)));
+    else if (typeof raw === "boolean") values[name] = raw;
+    else values[name] = convert(name, o, raw);
+  }
+  const positionals = parsed.positionals;
+  if (!values.help && spec.positionals) {
+    if (positionals.length < spec.positionals.min) {
+      throw new UsageError(`missing argument: usage: ${spec.usage}`);
+    }
+    if (positionals.length > spec.positionals.max) {
+      throw new UsageError(`unexpected argument "${positionals[spec.positionals.max]}": usage: ${spec.usage}`);
+    }
+  }
+  return { values, positionals };
+}
+
+/** The --help text of a command. */
+export function formatHelp(spec: CommandSpec): string {
+  const all = { ...spec.options, ...COMMON_OPTIONS };
+  const rows = Object.entries(all).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${o.type === "boolean" ? "" : ` ${o.arg ?? "VALUE"}`}`;
+    const extra: string[] = [];
+    if (o.choices) extra.push(`one of: ${o.choices.join(", ")}`);
+    if (o.default !== undefined && o.default !== false) extra.push(`default: ${o.default}`);
+    if (o.env) extra.push(`env: ${o.env}`);
+    return [flag, o.description + (extra.length ? ` (${extra.join("; ")})` : "")];
+  });
+  const width = Math.min(34, Math.max(...rows.map((r) => r[0].length)) + 2);
+  const lines = rows.map(([f, d]) => (f.length >= width ? `  ${f}\n  ${" ".repeat(width)}${d}` : `  ${f.padEnd(width)}${d}`));
+  return `${spec.summary}\n\nUsage: ${spec.usage}\n\nOptions:\n${lines.join("\n")}\n${spec.details ? `\n${spec.details.trimEnd()}\n` : ""}`;
+}

@@ -1,0 +1,104 @@
+/**
+ * The `cubist` command line. Each command lives in cli/commands/<name>.ts and exports `spec` (its options,
+ * which also drive --help) and `run`. Commands are loaded lazily so `cubist --help` and small commands start fast.
+ *
+ * Errors: expected failures (bad input, missing solver, unreachable NATS) print one line `cubist: <message>` and
+ * exit non-zero with no stack trace; `--debug` (or CUBIST_DEBUG=1) adds the stack.
+ */
+
+import { formatHelp, parseCommand, UsageError, type CommandSpec, type ParsedValues } from "./args.js";
+import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
+import { describeError, exitCodeFor } from "./errors.js";
+
+export interface CommandModule {
+  spec: CommandSpec;
+  /** Returns the exit code. */
+  run(values: ParsedValues, positionals: string[]): Promise<number>;
+}
+
+/** Command words -> module loader. Longest match wins ("run submit" before "run"). */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  "solve": () => import("./commands/solve.js"),
+  "coordinator": () => import("./commands/coordinator.js"),
+  "worker": () => import("./commands/worker.js"),
+  "encode": () => import("./commands/encode.js"),
+  "verify": () => import("./commands/verify.js"),
+  "render": () => import("./commands/render.js"),
+  "puzzle gen": () => import("./commands/puzzle-gen.js"),
+  "puzzle shuffle": () => import("./commands/puzzle-shuffle.js"),
+  "puzzle convert": () => import("./commands/puzzle-convert.js"),
+  "puzzle show": () => import("./commands/puzzle-show.js"),
+  "run submit": () => import("./commands/run-submit.js"),
+  "run list": () => import("./commands/run-list.js"),
+  "run show": () => import("./commands/run-show.js"),
+  "run watch": () => import("./commands/run-watch.js"),
+  "run pause": () => import("./commands/run-pause.js"),
+  "run resume": () => import("./commands/run-resume.js"),
+  "run cancel": () => import("./commands/run-cancel.js"),
+  "cubes list": () => import("./commands/cubes-list.js"),
+  "cube resplit": () => import("./commands/cube-resplit.js"),
+  "solution show": () => import("./commands/solution-show.js"),
+};
+
+const VERSION = "0.1.0";
+
+function topHelp(): string {
+  const groups = Object.keys(COMMANDS).sort();
+  return `cubist ${VERSION}: cube-and-conquer SAT solving of edge-matching puzzles (Eternity II and friends)
+
+Usage: cubist <command> [options]     (cubist <command> --help for its options)
+
+Commands:
+${groups.map((g) => `  ${g}`).join("\n")}
+
+${EXIT_CODES_HELP}
+`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
+    process.stdout.write(topHelp());
+    return argv.length === 0 ? EXIT.USAGE : EXIT.OK;
+  }
+  if (argv[0] === "--version" || argv[0] === "-V") {
+    process.stdout.write(`cubist ${VERSION}\n`);
+    return EXIT.OK;
+  }
+  let key: string | undefined;
+  let words = 0;
+  for (let n = Math.min(3, argv.length); n >= 1; n--) {
+    const candidate = argv.slice(0, n).join(" ");
+    if (COMMANDS[candidate]) {
+      key = candidate;
+      words = n;
+      break;
+    }
+  }
+  const debug = argv.includes("--debug") || /^(1|true|yes)$/i.test(process.env.CUBIST_DEBUG ?? "");
+  if (!key) {
+    const prefix = argv[0];
+    const subs = Object.keys(COMMANDS).filter((k) => k.startsWith(prefix + " "));
+    if (subs.length > 0) {
+      process.stderr.write(`cubist: "${argv.slice(0, 2).join(" ")}" is not a command; try one of: ${subs.join(", ")}\n`);
+    } else {
+      process.stderr.write(`cubist: unknown command "${prefix}" (see cubist --help)\n`);
+    }
+    return EXIT.USAGE;
+  }
+  try {
+    const mod = await COMMANDS[key]();
+    const { values, positionals } = parseCommand(mod.spec, argv.slice(words));
+    if (values.help) {
+      process.stdout.write(formatHelp(mod.spec));
+      return EXIT.OK;
+    }
+    return await mod.run(values, positionals);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`cubist ${key}: ${err.message}\n`);
+      return EXIT.USAGE;
+    }
+    process.stderr.write(`cubist ${key}: ${describeError(err, debug)}\n`);
+    return exitCodeFor(err);
+  }
+}

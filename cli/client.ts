@@ -1,0 +1,72 @@
+/**
+ * The gRPC client the control commands use: `--coordinator HOST:PORT` (or CUBIST_COORDINATOR), optional TLS
+ * and bearer token. Calls return promises; gRPC errors become one-line ClusterError messages with the status name.
+ */
+
+import { readFileSync } from "node:fs";
+import { credentials, Metadata, status as Status, type ServiceError, type ChannelCredentials } from "@grpc/grpc-js";
+import { CubistServiceClient } from "../proto/gen/cubist/v1/api.js";
+import type { OptionSpec, ParsedValues } from "./args.js";
+
+export const CLIENT_OPTIONS: Record<string, OptionSpec> = {
+  coordinator: { type: "string", arg: "HOST:PORT", description: "coordinator gRPC address", env: "CUBIST_COORDINATOR", default: "127.0.0.1:50051" },
+  token: { type: "string", arg: "TOKEN", description: "bearer token for the API", env: "CUBIST_AUTH_TOKEN" },
+  tls: { type: "boolean", description: "connect with TLS", env: "CUBIST_TLS" },
+  "tls-ca": { type: "string", arg: "FILE", description: "CA certificate to trust (implies --tls)", env: "CUBIST_TLS_CA" },
+  "tls-cert": { type: "string", arg: "FILE", description: "client certificate for mutual TLS", env: "CUBIST_TLS_CERT" },
+  "tls-key": { type: "string", arg: "FILE", description: "client key for mutual TLS", env: "CUBIST_TLS_KEY" },
+  json: { type: "boolean", description: "print JSON (for scripts)" },
+};
+
+/** A failed API call, with the gRPC status name. */
+export class ClusterError extends Error {
+  override readonly name = "ClusterError";
+  constructor(readonly code: Status, message: string) {
+    super(message);
+  }
+}
+
+type Callback<T> = (err: ServiceError | null, res: T) => void;
+
+export interface Api {
+  readonly client: CubistServiceClient;
+  readonly metadata: Metadata;
+  call<Req, Res>(method: (req: Req, md: Metadata, cb: Callback<Res>) => unknown, req: Req): Promise<Res>;
+  close(): void;
+}
+
+function channelCredentials(values: ParsedValues): ChannelCredentials {
+  const ca = values["tls-ca"] as string | undefined;
+  const cert = values["tls-cert"] as string | undefined;
+  const key = values["tls-key"] as string | undefined;
+  if (!values.tls && !ca && !cert) return credentials.createInsecure();
+  const read = (f: string | undefined): Buffer | null => (f ? readFileSync(f) : null);
+  return credentials.createSsl(read(ca), read(key), read(cert));
+}
+
+export function connectApi(values: ParsedValues): Api {
+  const address = String(values.coordinator ?? "127.0.0.1:50051");
+  const client = new CubistServiceClient(address, channelCredentials(values), {
+    "grpc.max_receive_message_length": 64 * 1024 * 1024,
+  });
+  const metadata = new Metadata();
+  if (typeof values.token === "string" && values.token) metadata.set("authorization", `Bearer ${values.token}`);
+  return {
+    client,
+    metadata,
+    call<Req, Res>(method: (req: Req, md: Metadata, cb: Callback<Res>) => unknown, req: Req): Promise<Res> {
+      return new Promise<Res>((resolve, reject) => {
+        method.call(client, req, metadata, (err: ServiceError | null, res: Res) => {
+          if (err) reject(clusterError(err, address));
+          else resolve(res);
+        });
+      });
+    },
+    close: () => client.close(),
+  };
+}
+
+export function clusterError(err: ServiceError, address: string): ClusterError {
+  if (err.code === Status.UNAVAILABLE) return new ClusterError(err.code, `coordinator at ${address} is unreachable (${err.details})`);
+  return new ClusterError(err.code, `${Status[err.code] ?? err.code}: ${err.details || err.message}`);
+}

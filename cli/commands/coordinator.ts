@@ -1,0 +1,74 @@
+import type { CommandSpec, ParsedValues } from "../args.js";
+import { EXIT } from "../exit-codes.js";
+import { NATS_OPTIONS, natsOptionsFrom } from "../nats-options.js";
+import { ENCODING_OPTIONS } from "../encode-options.js";
+import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
+import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { writeCanonical } from "../../core/formats/index.js";
+import { loadCoordinatorConfig } from "../../coordinator/config.js";
+import { startCoordinatorProcess } from "../../coordinator/main.js";
+import { SOLVER_NAMES } from "../../worker/solver/index.js";
+import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
+
+export const spec: CommandSpec = {
+  name: "coordinator",
+  summary: "Run the coordinator: it keeps the runs, splits puzzles into cubes, dispatches them over NATS JetStream and verifies every answer. Long-running; stop with SIGTERM.",
+  usage: "cubist coordinator --nats URL [--puzzle FILE ...run options]",
+  positionals: { min: 0, max: 0 },
+  options: {
+    ...NATS_OPTIONS,
+    replicas: { type: "integer", arg: "R", description: "JetStream replicas of streams and buckets (1, 3 or 5)", env: "CUBIST_REPLICAS", default: 1 },
+    "ack-wait": { type: "number", arg: "S", description: "seconds a worker may hold a cube without a heartbeat", env: "CUBIST_ACK_WAIT", default: 30 },
+    "max-deliver": { type: "integer", arg: "N", description: "deliveries of a cube before it is marked failed", env: "CUBIST_MAX_DELIVER", default: 8 },
+    "log-level": { type: "string", arg: "L", description: "log level", choices: ["debug", "info", "warn", "error"], env: "CUBIST_LOG_LEVEL", default: "info" },
+    "log-format": { type: "string", arg: "F", description: "log format", choices: ["text", "json"], env: "CUBIST_LOG_FORMAT", default: "text" },
+    grpc: { type: "string", arg: "HOST:PORT", description: "gRPC API address (\"off\" for none)", env: "CUBIST_GRPC", default: "127.0.0.1:50051" },
+    "auth-token": { type: "string", arg: "TOKEN", description: "bearer token required for mutating API calls", env: "CUBIST_AUTH_TOKEN" },
+    "auth-token-file": { type: "string", arg: "FILE", description: "read the bearer token from a file", env: "CUBIST_AUTH_TOKEN_FILE" },
+    "auth-reads": { type: "boolean", description: "require the token for read calls too", env: "CUBIST_AUTH_READS" },
+    "grpc-tls-cert": { type: "string", arg: "FILE", description: "gRPC TLS certificate (PEM)", env: "CUBIST_GRPC_TLS_CERT" },
+    "grpc-tls-key": { type: "string", arg: "FILE", description: "gRPC TLS private key (PEM)", env: "CUBIST_GRPC_TLS_KEY" },
+    "grpc-tls-client-ca": { type: "string", arg: "FILE", description: "CA of client certificates (mutual TLS)", env: "CUBIST_GRPC_TLS_CLIENT_CA" },
+    http: { type: "string", arg: "HOST:PORT", description: `HTTP address of /metrics and the web dashboard ("off" for none; default ${DEFAULT_COORDINATOR_HTTP}, skipped with a warning when taken)`, env: "CUBIST_HTTP" },
+    puzzle: { type: "string", arg: "FILE", description: "submit a run for this puzzle at start" },
+    ...PUZZLE_OPTIONS,
+    ...ENCODING_OPTIONS,
+    solver: { type: "string", arg: "NAME", description: "SAT solver the workers run", choices: SOLVER_NAMES, default: "kissat" },
+    seed: { type: "integer", arg: "N", description: "solver seed", min: 0, max: 2147483647 },
+    ...RUN_OPTIONS,
+  },
+};
+
+export async function run(values: ParsedValues): Promise<number> {
+  const config = loadCoordinatorConfig({
+    nats: natsOptionsFrom(values, "cubist-coordinator"),
+    prefix: values.prefix as string,
+    replicas: values.replicas as number,
+    ackWaitSec: values["ack-wait"] as number,
+    maxDeliver: values["max-deliver"] as number,
+    logLevel: values["log-level"] as string,
+    logFormat: values["log-format"] as string,
+    grpc: values.grpc === "off" ? null : (values.grpc as string),
+    authToken: values["auth-token"] as string | undefined,
+    authTokenFile: values["auth-token-file"] as string | undefined,
+    authReads: values["auth-reads"] === true,
+    grpcTlsCert: values["grpc-tls-cert"] as string | undefined,
+    grpcTlsKey: values["grpc-tls-key"] as string | undefined,
+    grpcTlsClientCa: values["grpc-tls-client-ca"] as string | undefined,
+    http: (values.http as string | undefined) ?? DEFAULT_COORDINATOR_HTTP,
+    httpOptional: values.http === undefined,
+  });
+  const proc = await startCoordinatorProcess(config);
+  if (typeof values.puzzle === "string") {
+    const puzzle = await loadPuzzle(values.puzzle, { format: values.format as string, hints: values.hints as string | undefined });
+    const run = await proc.coordinator.submitRun({ ...runRequestFrom(values, writeCanonical(puzzle), values.puzzle), format: "canonical" });
+    proc.log.info("run submitted", { run: run.id, puzzle: values.puzzle });
+  }
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+  proc.log.info("stopping");
+  await proc.close();
+  return EXIT.OK;
+}

@@ -1,0 +1,75 @@
+/**
+ * `cubist cubes list RUN`: the run's cubes as a table (id, state, weight, worker, running time, unknown
+ * budgets, errors, reason), filtered by state, by how long they have been running (`--stuck 10m`) or by worker.
+ */
+import type { CommandSpec, ParsedValues } from "../args.js";
+import { EXIT } from "../exit-codes.js";
+import { CLIENT_OPTIONS } from "../client.js";
+import { withControlApi } from "../control-client.js";
+import { CUBE_STATE_NAMES, formatDuration, formatTable, formatWeight, parseDuration } from "../control-format.js";
+import { formatPlacements } from "../watch-view.js";
+import type { GetRunRequest, ListCubesRequest, ListCubesResponse, RunInfo } from "../../proto/gen/cubist/v1/api.js";
+
+export const spec: CommandSpec = {
+  name: "cubes list",
+  summary: "List a run's cubes: id, state, weight (fraction of the search space), worker, running time, unknowns, errors.",
+  usage: "cubist cubes list <run> [--state S] [--stuck 10m] [--worker W] [--limit N] [--placements] [--json]",
+  positionals: { min: 1, max: 1 },
+  options: {
+    state: { type: "string", arg: "S", description: "only cubes in this state", choices: CUBE_STATE_NAMES },
+    stuck: { type: "string", arg: "DURATION", description: "only cubes running for at least this long (30s, 10m, 2h, 1h30m)" },
+    worker: { type: "string", arg: "W", description: "only cubes running on this worker" },
+    limit: { type: "integer", arg: "N", description: "show at most N cubes", min: 1, max: 100_000, default: 1000 },
+    placements: { type: "boolean", description: "also show each cube's placements (rROWcCOL=pPIECE/ROT, 0-based, piece = index in the puzzle)" },
+    ...CLIENT_OPTIONS,
+  },
+  details: `Cube ids are paths in the cube tree: "17" is a cube of the initial split, "17.3" a child of 17 after a re-split.
+WORKER is the worker running the cube (running), or the one that answered it. UNKNOWNS counts budgets that ran out.
+--json prints {"run","total","cubes":[{"cube","state","weight","worker","runningSec","unknowns","errors","reason",
+"placements"?:[{"cell","row","col","piece","rot"}]}]}; total counts the matching cubes before --limit.
+
+Exit codes: 0 listed, 1 error (NOT_FOUND: no such run; bad --stuck; unreachable coordinator), 2 usage error.`,
+};
+
+export async function run(values: ParsedValues, [runId]: string[]): Promise<number> {
+  const minRunningSec = typeof values.stuck === "string" ? parseDuration(values.stuck, "--stuck") : 0;
+  const placements = values.placements === true;
+  return withControlApi(values, async (api) => {
+    const request: ListCubesRequest = {
+      runId,
+      state: typeof values.state === "string" ? values.state : "",
+      minRunningSec,
+      workerId: typeof values.worker === "string" ? values.worker : "",
+      limit: values.limit as number,
+      placements,
+    };
+    const res = await api.call<ListCubesRequest, ListCubesResponse>(api.client.listCubes, request);
+    const cols = placements ? (await api.call<GetRunRequest, RunInfo>(api.client.getRun, { runId })).cols : 0;
+    if (values.json) {
+      const cubes = res.cubes.map((c) => ({
+        cube: c.cubeId, state: c.state, weight: c.weight, worker: c.workerId, runningSec: c.runningSec,
+        unknowns: c.unknowns, errors: c.errors, reason: c.reason,
+        ...(placements ? { placements: c.placements.map((p) => ({ cell: p.cell, row: Math.floor(p.cell / cols), col: p.cell % cols, piece: p.piece, rot: p.rot })) } : {}),
+      }));
+      process.stdout.write(`${JSON.stringify({ run: runId, total: res.total, cubes })}\n`);
+      return EXIT.OK;
+    }
+    if (res.cubes.length === 0) {
+      process.stdout.write("no matching cubes\n");
+      return EXIT.OK;
+    }
+    const header = ["CUBE", "STATE", "WEIGHT", "WORKER", "RUNNING", "UNKNOWNS", "ERRORS", "REASON"];
+    if (placements) header.push("PLACEMENTS");
+    const rows = res.cubes.map((c) => {
+      const row = [
+        c.cubeId, c.state, formatWeight(c.weight), c.workerId || "-", c.state === "running" ? formatDuration(c.runningSec) : "-",
+        String(c.unknowns), String(c.errors), c.reason || "-",
+      ];
+      if (placements) row.push(formatPlacements(c.placements, cols));
+      return row;
+    });
+    process.stdout.write(formatTable(header, rows));
+    if (res.total > res.cubes.length) process.stdout.write(`(${res.cubes.length} of ${res.total} matching cubes shown; raise --limit for more)\n`);
+    return EXIT.OK;
+  });
+}

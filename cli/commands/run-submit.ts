@@ -1,0 +1,99 @@
+/**
+ * `cubist run submit PUZZLE`: sends a puzzle to the coordinator as a new run and prints its id (`--json`: the
+ * run). The puzzle text goes as it is, so the coordinator validates it and a bad line comes back as
+ * INVALID_ARGUMENT naming file:line; with `--hints` the puzzle is read here, the hints applied, and the
+ * canonical text sent. `--watch` follows the run to its end (exit code like `cubist solve`).
+ */
+import type { CommandSpec, ParsedValues } from "../args.js";
+import { EXIT } from "../exit-codes.js";
+import { loadPuzzle, PUZZLE_OPTIONS, readText } from "../io.js";
+import { ENCODING_OPTIONS } from "../encode-options.js";
+import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
+import { CLIENT_OPTIONS } from "../client.js";
+import { withControlApi } from "../control-client.js";
+import { runJSON } from "../control-format.js";
+import { followRunFromCli, WATCH_EXIT_CODES, WATCH_OPTIONS } from "../control-watch.js";
+import { writeCanonical } from "../../core/formats/index.js";
+import { SOLVER_NAMES } from "../../worker/solver/index.js";
+import type { RunRequest } from "../../coordinator/run-spec.js";
+import { RunMode } from "../../proto/gen/cubist/v1/run.js";
+import type { SubmitRunRequest, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
+
+export const spec: CommandSpec = {
+  name: "run submit",
+  summary: "Submit a puzzle to the cluster's coordinator as a new run; prints the run id.",
+  usage: "cubist run submit <puzzle> [--coordinator HOST:PORT] [--token T] [--cubes N] [--cube-time S] [--encoding E] [--watch] [--json]",
+  positionals: { min: 1, max: 1 },
+  options: {
+    ...PUZZLE_OPTIONS,
+    encoding: ENCODING_OPTIONS.encoding,
+    order: ENCODING_OPTIONS.order,
+    solver: { type: "string", arg: "NAME", description: "SAT solver the workers run", choices: SOLVER_NAMES, default: "kissat" },
+    seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
+    ...RUN_OPTIONS,
+    name: { type: "string", arg: "NAME", description: "run name (default: the puzzle file as given)" },
+    id: { type: "string", arg: "RUN", description: "choose the run id (letters, digits, _ and -; must be new)" },
+    watch: { type: "boolean", short: "w", description: "follow the run until it ends (like cubist run watch)" },
+    ...WATCH_OPTIONS,
+    ...CLIENT_OPTIONS,
+  },
+  details: `The puzzle file is read here and sent as text ("-" reads stdin); the coordinator parses and validates it,
+so a bad line is reported as INVALID_ARGUMENT naming file:line. The run is named after the file (--name to change;
+with --name or --hints the file is checked here first, and a bad line is reported the same way without the status).
+Prints the run id on stdout (--json: the run as JSON), a summary on stderr.
+
+Exit codes:
+  0    submitted (with --watch: see below)
+  1    refused (INVALID_ARGUMENT: bad puzzle or option; UNAUTHENTICATED: pass --token or set CUBIST_AUTH_TOKEN;
+       ALREADY_EXISTS: --id is taken), or the coordinator is unreachable
+  2    usage error
+
+${WATCH_EXIT_CODES}`,
+};
+
+/** The API request for a run request built from the run flags. */
+export function submitRequestOf(r: RunRequest, runId: string | undefined): SubmitRunRequest {
+  return {
+    puzzleText: r.puzzleText,
+    puzzleName: r.name ?? r.puzzleLabel ?? "",
+    format: r.format ?? "auto",
+    encoding: r.encoding ?? "",
+    order: r.order ?? "",
+    cubing: { targetCubes: r.targetCubes ?? 0, maxDepth: r.maxDepth ?? 0, cellOrder: r.cellOrder ?? "" },
+    solver: { solver: r.solver ?? "", timeLimitSec: r.timeLimitSec ?? 0, conflictLimit: r.conflictLimit ?? 0, seed: r.seed ?? 0, searchMs: r.searchMs ?? 0 },
+    resplit: { afterBudgets: r.resplitAfter ?? 0, depth: r.resplitDepth ?? 0, targetChildren: r.resplitChildren ?? 0 },
+    priority: r.priority ?? 0,
+    mode: RunMode.RUN_MODE_FIRST_SOLUTION,
+    runId: runId ?? "",
+  };
+}
+
+export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
+  const label = path === "-" ? "<stdin>" : path;
+  let text: string;
+  let format = values.format as string;
+  // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read
+  // and validated here, so its errors still name file:line.
+  if (typeof values.hints === "string" || typeof values.name === "string") {
+    const puzzle = await loadPuzzle(path, { format, hints: values.hints as string | undefined });
+    text = writeCanonical(puzzle);
+    format = "canonical";
+  } else {
+    text = await readText(path);
+  }
+  const request = submitRequestOf({ ...runRequestFrom(values, text, label), format }, values.id as string | undefined);
+  return withControlApi(values, async (api) => {
+    const res = await api.call<SubmitRunRequest, SubmitRunResponse>(api.client.submitRun, request);
+    const info = res.run!;
+    if (values.json) process.stdout.write(`${JSON.stringify(runJSON(info))}\n`);
+    else process.stdout.write(`${info.runId}\n`);
+    if (!values.json) {
+      process.stderr.write(
+        `run ${info.runId} submitted: ${info.name}, ${info.rows}x${info.cols}, ${info.encoding} (${info.numVars} vars, ${info.numClauses} clauses), ` +
+        `${info.cubing?.targetCubes ?? "?"} cubes` + (values.watch ? "\n" : `; follow it with: cubist run watch ${info.runId}\n`),
+      );
+    }
+    if (!values.watch) return EXIT.OK;
+    return followRunFromCli(api, info.runId, info.name, values);
+  });
+}

@@ -1,0 +1,186 @@
+import type { CommandSpec, ParsedValues } from "../args.js";
+import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
+import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
+import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
+import { solveLocal, type LocalSolveResult } from "../solve-local.js";
+import { boardToJSON } from "../../core/formats/index.js";
+import { SOLVER_NAMES, type SolverName } from "../../worker/solver/index.js";
+import type { Puzzle } from "../../core/puzzle.js";
+import { writeCanonical } from "../../core/formats/index.js";
+import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
+import { solveOnLocalCluster, type LocalClusterResult } from "../local-cluster.js";
+
+export const spec: CommandSpec = {
+  name: "solve",
+  summary: "Solve a puzzle: encode it, run Kissat (or CaDiCaL), decode and verify the answer, print the board.",
+  usage: "cubist solve <puzzle> [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical] [--time S] [--json]",
+  positionals: { min: 1, max: 1 },
+  options: {
+    ...PUZZLE_OPTIONS,
+    ...ENCODING_OPTIONS,
+    solver: { type: "string", arg: "NAME", description: "SAT solver", choices: SOLVER_NAMES, default: "kissat", env: "CUBIST_SOLVER" },
+    "solver-path": { type: "string", arg: "PATH", description: "solver binary (default: looked up on PATH)", env: "CUBIST_SOLVER_PATH" },
+    time: { type: "number", arg: "S", description: "time limit in seconds (then the answer is unknown)", min: 0 },
+    seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
+    json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
+    ...BOARD_OUTPUT_OPTIONS,
+    workers: { type: "integer", arg: "N", description: "solve on an embedded local cluster: a private nats-server, a coordinator and N worker processes", min: 1, max: 256 },
+    concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker process", min: 1, max: 256, default: 1 },
+    nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
+    verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
+    ...RUN_OPTIONS,
+  },
+  details: `The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
+format has no ids), rot = clockwise quarter turns applied to the piece as listed.
+
+${EXIT_CODES_HELP}`,
+};
+
+function statsJSON(r: LocalSolveResult): Record<string, unknown> {
+  const s = r.stats;
+  return {
+    conflicts: s.conflicts ?? null,
+    decisions: s.decisions ?? null,
+    propagations: s.propagations ?? null,
+    solverSeconds: s.solverSeconds ?? null,
+    wallMs: Math.round(s.wallMs),
+    maxRssBytes: s.maxRssBytes ?? null,
+    encodeMs: Math.round(r.encodeMs),
+    vars: r.numVars,
+    clauses: r.numClauses,
+  };
+}
+
+function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, extra: Record<string, unknown>): Promise<void> | void {
+  if (values.json) {
+    const out = {
+      status: r.status,
+      rows: puzzle.rows,
+      cols: puzzle.cols,
+      board: r.status === "sat" ? boardToJSON(r.board, puzzle) : null,
+      ...(r.status === "unknown" ? { reason: r.reason } : {}),
+      puzzle: puzzle.name ?? null,
+      ...extra,
+      stats: statsJSON(r),
+    };
+    process.stdout.write(JSON.stringify(out) + "\n");
+    return;
+  }
+  const secs = (r.stats.wallMs / 1000).toFixed(2);
+  if (r.status === "sat") {
+    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s:\n`);
+    return showBoard(puzzle, r.board, values);
+  }
+  if (r.status === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s)\n`);
+  else process.stdout.write(`unknown: no answer (${r.reason}) after ${secs} s\n`);
+}
+
+function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: ParsedValues, seconds: number): Promise<void> | void {
+  const status = r.state === "sat" ? "sat" : r.state === "unsat" ? "unsat" : "unknown";
+  const c = r.status.cubes!;
+  if (values.json) {
+    const out = {
+      status,
+      rows: puzzle.rows,
+      cols: puzzle.cols,
+      board: r.board ? boardToJSON(r.board, puzzle) : null,
+      ...(status === "unknown" ? { reason: r.message } : {}),
+      puzzle: puzzle.name ?? null,
+      encoding: values.encoding,
+      solver: values.solver,
+      workers: r.workers,
+      run: r.runId,
+      stats: {
+        wallMs: Math.round(seconds * 1000),
+        progress: r.status.progress,
+        cubes: { sat: c.sat, unsat: c.unsat, unknown: c.unknown, failed: c.failed, resplit: c.resplit, refutedBySplit: c.refutedBySplit, queued: c.queued + c.running, purged: c.purged },
+        rejectedModels: r.status.rejectedModels,
+      },
+    };
+    process.stdout.write(JSON.stringify(out) + "\n");
+    return;
+  }
+  const secs = seconds.toFixed(2);
+  const summary = `${c.unsat} cubes refuted, ${c.resplit} re-split, ${c.refutedBySplit} branches refuted by the splitter`;
+  if (r.state === "sat" && r.board) {
+    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
+    return showBoard(puzzle, r.board, values);
+  }
+  if (r.state === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
+  else process.stdout.write(`unknown: ${r.state}: ${r.message} after ${secs} s\n`);
+}
+
+async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): Promise<number> {
+  const abort = new AbortController();
+  let interrupted = false;
+  const onSignal = (): void => {
+    interrupted = true;
+    abort.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const t0 = performance.now();
+  const tty = process.stderr.isTTY && !values.json;
+  try {
+    const request = { ...runRequestFrom(values, writeCanonical(puzzle), label), format: "canonical" };
+    // --time bounds the whole run; --cube-time is the per-cube budget.
+    let timedOut = false;
+    const deadline = typeof values.time === "number" && values.time > 0
+      ? setTimeout(() => { timedOut = true; abort.abort(); }, values.time * 1000)
+      : undefined;
+    const result = await solveOnLocalCluster(request, {
+      workers: values.workers as number,
+      concurrency: values.concurrency as number,
+      natsUrl: values.nats as string | undefined,
+      solverPath: values["solver-path"] as string | undefined,
+      verbose: values.verbose === true,
+      signal: abort.signal,
+      onStatus: tty
+        ? (s) => process.stderr.write(`\r${(s.progress * 100).toFixed(1)}% closed, ${s.cubes!.unsat} refuted, ${s.cubes!.running} running, ${s.cubes!.queued} queued   `)
+        : undefined,
+    });
+    clearTimeout(deadline);
+    if (tty) process.stderr.write("\n");
+    if (interrupted) return EXIT.INTERRUPTED;
+    if (timedOut && result.state === "cancelled") result.message = "time-limit";
+    await printClusterResult(puzzle, result, values, (performance.now() - t0) / 1000);
+    return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  if (values.workers !== undefined || values.nats !== undefined) {
+    if (values.workers === undefined) values.workers = 1;
+    return runCluster(puzzle, values, path);
+  }
+  const abort = new AbortController();
+  let interrupted = false;
+  const onSignal = (): void => {
+    interrupted = true;
+    abort.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const result = await solveLocal(puzzle, {
+      encoding: values.encoding as string,
+      encodeOptions: encodeOptionsFrom(values),
+      solver: values.solver as SolverName,
+      binary: values["solver-path"] as string | undefined,
+      timeLimitSec: values.time as number | undefined,
+      seed: values.seed as number | undefined,
+      signal: abort.signal,
+    });
+    if (interrupted) return EXIT.INTERRUPTED;
+    await printResult(puzzle, result, values, { encoding: values.encoding, solver: values.solver, workers: 0 });
+    return result.status === "sat" ? EXIT.OK : result.status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

@@ -1,0 +1,98 @@
+import type { CommandSpec, ParsedValues } from "../args.js";
+import { EXIT } from "../exit-codes.js";
+import { NATS_OPTIONS, natsOptionsFrom } from "../nats-options.js";
+import { loadWorkerConfig } from "../../worker/config.js";
+import { LayoutUnavailableError, startWorkerProcess } from "../../worker/main.js";
+import { SOLVER_NAMES } from "../../worker/solver/index.js";
+
+export const spec: CommandSpec = {
+  name: "worker",
+  summary:
+    "Run a worker: it pulls cubes from NATS JetStream, solves them with Kissat (or CaDiCaL) and publishes the verdicts. Long-running; SIGTERM or SIGINT stops it gracefully (a second one at once).",
+  usage: "cubist worker --nats URL [--concurrency N] [--solver kissat|cadical] [--solver-path PATH] [--cache-dir DIR] [--id ID]",
+  positionals: { min: 0, max: 0 },
+  options: {
+    ...NATS_OPTIONS,
+    concurrency: { type: "integer", arg: "N", description: "solver slots (cubes solved at once); default: the number of CPUs", env: "CUBIST_CONCURRENCY", min: 1, max: 1024 },
+    solver: { type: "string", arg: "NAME", description: "solver for tasks that name none, and the one --solver-path is", choices: SOLVER_NAMES, env: "CUBIST_SOLVER", default: "kissat" },
+    "solver-path": { type: "string", arg: "PATH", description: "solver binary (default: --solver looked up on PATH)", env: "CUBIST_SOLVER_PATH" },
+    "solver-arg": { type: "string", arg: "ARG", description: "extra solver argument (repeatable), e.g. --solver-arg=--tier1=3", multiple: true },
+    "cache-dir": { type: "string", arg: "DIR", description: "formula cache (default: $XDG_CACHE_HOME/cubist/formulas or ~/.cache/cubist/formulas)", env: "CUBIST_CACHE_DIR" },
+    id: { type: "string", arg: "ID", description: "worker id: letters, digits, _ and - (default: <hostname>-<pid>)", env: "CUBIST_WORKER_ID" },
+    grace: { type: "number", arg: "S", description: "on SIGTERM: seconds running cubes may go on before they are stopped and handed back", env: "CUBIST_WORKER_GRACE", min: 0, default: 20 },
+    "status-interval": { type: "number", arg: "S", description: "seconds between status heartbeats", min: 0.1, max: 3600, default: 2 },
+    "layout-wait": { type: "number", arg: "S", description: "give up when the coordinator has not created the streams within S seconds (0 = wait forever)", env: "CUBIST_LAYOUT_WAIT", min: 0, default: 0 },
+    http: { type: "string", arg: "HOST:PORT", description: "serve /metrics and /healthz here, e.g. 127.0.0.1:9465 or 0.0.0.0:9465 (default: off)", env: "CUBIST_WORKER_HTTP" },
+    "log-level": { type: "string", arg: "L", description: "log level", choices: ["debug", "info", "warn", "error"], env: "CUBIST_LOG_LEVEL", default: "info" },
+    "log-format": { type: "string", arg: "F", description: "log format: text or json (one object per line)", choices: ["text", "json"], env: "CUBIST_LOG_FORMAT", default: "text" },
+  },
+  details: `Environment: every option with an "env:" note reads that variable when the flag is absent.
+Start-up fails with a clear message when NATS is unreachable, JetStream is disabled or the solver is missing;
+a worker started before the coordinator waits for it ("waiting for the coordinator" in the log).`,
+};
+
+export async function run(values: ParsedValues): Promise<number> {
+  const seconds = (k: string): number | undefined => (typeof values[k] === "number" ? Math.round((values[k] as number) * 1000) : undefined);
+  const config = loadWorkerConfig({
+    // Unnamed: the connection is then named after the worker id.
+    nats: { ...natsOptionsFrom(values, "cubist-worker"), name: undefined },
+    prefix: values.prefix as string,
+    concurrency: values.concurrency as number | undefined,
+    solver: values.solver as string,
+    solverPath: values["solver-path"] as string | undefined,
+    solverArgs: (values["solver-arg"] as string[] | undefined) ?? [],
+    cacheDir: values["cache-dir"] as string | undefined,
+    workerId: values.id as string | undefined,
+    shutdownGraceMs: seconds("grace"),
+    statusIntervalMs: seconds("status-interval"),
+    layoutWaitMs: seconds("layout-wait"),
+    logLevel: values.debug === true ? "debug" : (values["log-level"] as string),
+    logFormat: values["log-format"] as string,
+    http: values.http as string | undefined,
+  });
+
+  // Signals: the first stops gracefully (also while waiting for the layout), a second one at once.
+  const abort = new AbortController();
+  let signals = 0;
+  let onStop: (() => void) | null = null;
+  const onSignal = (): void => {
+    signals++;
+    abort.abort();
+    onStop?.();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    let proc;
+    try {
+      proc = await startWorkerProcess(config, { signal: abort.signal });
+    } catch (err) {
+      if (err instanceof LayoutUnavailableError) {
+        if (abort.signal.aborted) return EXIT.OK;
+        process.stderr.write(`cubist worker: ${err.message}\n`);
+        return EXIT.ERROR;
+      }
+      throw err;
+    }
+    const p = proc;
+    const lost = await new Promise<Error | null>((resolve) => {
+      onStop = () => {
+        if (signals > 1) p.worker.hurry();
+        resolve(null);
+      };
+      if (abort.signal.aborted) resolve(null);
+      void p.connectionLost.then(resolve);
+    });
+    if (lost) {
+      await p.close(0);
+      process.stderr.write(`cubist worker: ${lost.message}\n`);
+      return EXIT.ERROR;
+    }
+    p.log.info("stopping", { graceMs: config.shutdownGraceMs });
+    await p.close();
+    return EXIT.OK;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

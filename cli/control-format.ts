@@ -1,0 +1,173 @@
+/**
+ * Pure helpers of the control commands (`cubist run ...`, `cubes list`, `cube resplit`, `solution show`):
+ * run-state names, durations (`30s`, `10m`, `1h30m` in; `12m05s` out), the exit code a run's end maps to,
+ * plain-text tables, and the JSON shapes printed by `--json`. No I/O, no clock (callers pass `now`).
+ */
+
+import { InvalidOptionError } from "../core/errors.js";
+import { RunState, type CubeCounts, type RunStatus } from "../proto/gen/cubist/v1/run.js";
+import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
+import { EXIT } from "./exit-codes.js";
+
+/** Run states as the CLI names them (the proto enum without its prefix, lower case). */
+export const RUN_STATE_NAMES = ["splitting", "running", "paused", "sat", "unsat", "failed", "cancelled"] as const;
+export type RunStateName = (typeof RUN_STATE_NAMES)[number];
+
+/** Cube states as ListCubes reports them. */
+export const CUBE_STATE_NAMES = ["queued", "running", "unknown", "unsat", "sat", "failed", "resplit"] as const;
+
+const TERMINAL_STATES: ReadonlySet<RunState> = new Set([
+  RunState.RUN_STATE_SAT, RunState.RUN_STATE_UNSAT, RunState.RUN_STATE_FAILED, RunState.RUN_STATE_CANCELLED,
+]);
+
+export function runStateName(state: RunState | undefined): string {
+  const name = RunState[state ?? RunState.RUN_STATE_UNSPECIFIED];
+  return name ? name.replace(/^RUN_STATE_/, "").toLowerCase() : `state-${String(state)}`;
+}
+
+export function runStateOf(name: string): RunState {
+  const key = `RUN_STATE_${name.toUpperCase()}` as keyof typeof RunState;
+  const v = RunState[key];
+  if (typeof v !== "number" || v === RunState.RUN_STATE_UNSPECIFIED) {
+    throw new InvalidOptionError("--state", `must be one of ${RUN_STATE_NAMES.join(", ")}; got "${name}"`);
+  }
+  return v;
+}
+
+export function isTerminal(state: RunState | undefined): boolean {
+  return state !== undefined && TERMINAL_STATES.has(state);
+}
+
+/** The exit code of a run that ended (like `cubist solve`): 0 sat, 20 unsat, 30 cancelled, 1 failed. */
+export function exitCodeOfRun(state: RunState | undefined): number {
+  switch (state) {
+    case RunState.RUN_STATE_SAT: return EXIT.OK;
+    case RunState.RUN_STATE_UNSAT: return EXIT.UNSAT;
+    case RunState.RUN_STATE_CANCELLED: return EXIT.UNKNOWN;
+    case RunState.RUN_STATE_FAILED: return EXIT.ERROR;
+    default: return EXIT.UNKNOWN;
+  }
+}
+
+const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
+
+/**
+ * Parses a duration: a number of seconds (`90`, `2.5`) or unit parts (`30s`, `10m`, `2h`, `1h30m`, `1.5h`,
+ * `500ms`, `1d`). Returns seconds; an InvalidOptionError naming `flag` otherwise.
+ */
+export function parseDuration(text: string, flag = "--duration"): number {
+  const t = text.trim().toLowerCase();
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t);
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+  let total = 0;
+  let end = 0;
+  let parts = 0;
+  for (let m = re.exec(t); m; m = re.exec(t)) {
+    total += Number(m[1]) * UNIT_SECONDS[m[2]];
+    end = re.lastIndex;
+    parts++;
+  }
+  if (parts === 0 || end !== t.length) {
+    throw new InvalidOptionError(flag, `expected a duration like 30s, 10m, 2h or 1h30m; got "${text}"`);
+  }
+  return total;
+}
+
+/** A duration for people: `850ms`, `45s`, `12m05s`, `3h04m`, `2d03h`; "?" for a negative or non-finite one. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return "?";
+  if (seconds < 1) return `${Math.round(seconds * 1000)}ms`;
+  if (seconds < 60) return seconds < 10 ? `${seconds.toFixed(1)}s` : `${Math.round(seconds)}s`;
+  const s = Math.round(seconds);
+  const two = (n: number): string => String(n).padStart(2, "0");
+  if (s < 3600) return `${Math.floor(s / 60)}m${two(s % 60)}s`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h${two(Math.floor((s % 3600) / 60))}m`;
+  return `${Math.floor(s / 86400)}d${two(Math.floor((s % 86400) / 3600))}h`;
+}
+
+/** The ETA of a status: "done" when ended, "?" when unknown. */
+export function formatEta(status: Pick<RunStatus, "etaSeconds" | "state">): string {
+  if (isTerminal(status.state)) return "done";
+  return status.etaSeconds < 0 ? "?" : formatDuration(status.etaSeconds);
+}
+
+export function formatPercent(fraction: number, digits = 1): string {
+  const p = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0)) * 100;
+  // Never show 100% for a run that is not complete, nor 0.0% once something closed.
+  let text = p.toFixed(digits);
+  if (p < 100 && Number(text) >= 100) text = (100 - 10 ** -digits).toFixed(digits);
+  if (p > 0 && Number(text) === 0) text = `<${(10 ** -digits).toFixed(digits)}`;
+  return `${text}%`;
+}
+
+/** A fraction of the search space: `0.25`, `1/1024`, `3.05e-7`. */
+export function formatWeight(w: number): string {
+  if (w <= 0) return "0";
+  if (w >= 0.001) return String(Number(w.toPrecision(3)));
+  const inv = 1 / w;
+  if (Math.abs(inv - Math.round(inv)) < 1e-6 * inv && inv < 1e9) return `1/${Math.round(inv)}`;
+  return w.toExponential(2);
+}
+
+/** UTC time `2026-11-22 04:13:24`; "-" for 0. */
+export function formatTime(unixMs: number): string {
+  if (!unixMs) return "-";
+  return new Date(unixMs).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+}
+
+export function emptyCounts(): CubeCounts {
+  return { queued: 0, running: 0, sat: 0, unsat: 0, unknown: 0, failed: 0, resplit: 0, refutedBySplit: 0, purged: 0 };
+}
+
+/** `12 queued, 2 running, 30 unsat, ...` (every count, in a fixed order). */
+export function formatCounts(c: CubeCounts | undefined): string {
+  const k = c ?? emptyCounts();
+  return `${k.queued} queued, ${k.running} running, ${k.unsat} unsat, ${k.sat} sat, ${k.unknown} unknown, ${k.failed} failed, ${k.resplit} re-split, ${k.refutedBySplit} refuted by the splitter${k.purged ? `, ${k.purged} purged` : ""}`;
+}
+
+/** Left-aligned columns separated by two spaces; the last column is not padded. */
+export function formatTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+/** `--json` shape of a run's status. */
+export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
+  const st = s ?? ({ state: RunState.RUN_STATE_UNSPECIFIED } as RunStatus);
+  return {
+    state: runStateName(st.state),
+    progress: st.progress ?? 0,
+    cubes: { ...emptyCounts(), ...(st.cubes ?? {}) },
+    cubesPerSecond: st.cubesPerSecond ?? 0,
+    etaSeconds: isTerminal(st.state) ? 0 : st.etaSeconds ?? -1,
+    solutions: st.solutions ?? 0,
+    rejectedModels: st.rejectedModels ?? 0,
+    message: st.message ?? "",
+    priority: st.priority ?? 0,
+    startedUnixMs: st.startedUnixMs ?? 0,
+    finishedUnixMs: st.finishedUnixMs ?? 0,
+    updatedUnixMs: st.updatedUnixMs ?? 0,
+  };
+}
+
+/** `--json` shape of a run (`run show`, `run list`, `run submit`). */
+export function runJSON(r: RunInfo): Record<string, unknown> {
+  return {
+    run: r.runId,
+    name: r.name,
+    ...statusJSON(r.status),
+    rows: r.rows,
+    cols: r.cols,
+    encoding: r.encoding,
+    vars: r.numVars,
+    clauses: r.numClauses,
+    cubing: r.cubing ? { targetCubes: r.cubing.targetCubes, maxDepth: r.cubing.maxDepth, cellOrder: r.cubing.cellOrder } : null,
+    solver: r.solver
+      ? { solver: r.solver.solver, timeLimitSec: r.solver.timeLimitSec, conflictLimit: r.solver.conflictLimit, seed: r.solver.seed, searchMs: r.solver.searchMs }
+      : null,
+    resplit: r.resplit ? { afterBudgets: r.resplit.afterBudgets, depth: r.resplit.depth, targetChildren: r.resplit.targetChildren } : null,
+    createdUnixMs: r.createdUnixMs,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Text views of runs for `cubist run show` and `cubist run list` (pure: the caller passes `now`).
+ */
+import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
+import {
+  emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatTable, formatTime, isTerminal, runStateName,
+} from "./control-format.js";
+
+function age(now: number, unixMs: number): string {
+  return unixMs ? `${formatDuration(Math.max(0, now - unixMs) / 1000)} ago` : "-";
+}
+
+/** `paused`, `paused (running cubes stopped)`, `cancelled (by ops)`: the message unless it only repeats the state. */
+export function stateWithMessage(state: string, message: string): string {
+  if (!message || message === state) return state;
+  return message.startsWith(`${state} `) ? message : `${state} (${message})`;
+}
+
+/** The `run show` block: one `label  value` line per fact. */
+export function renderRunDetails(r: RunInfo, now: number): string {
+  const s = r.status;
+  const c = s?.cubes ?? emptyCounts();
+  const solver = r.solver;
+  const budget = solver
+    ? [solver.timeLimitSec > 0 ? `${formatDuration(solver.timeLimitSec)} per cube` : "no time budget",
+      solver.conflictLimit > 0 ? `${solver.conflictLimit} conflicts per cube` : "",
+      solver.searchMs > 0 ? `${solver.searchMs} ms placement search first` : "",
+      `seed ${solver.seed}`].filter(Boolean).join(", ")
+    : "";
+  const rs = r.resplit;
+  const resplit = rs
+    ? `after ${rs.afterBudgets} unknown budget(s), ${rs.targetChildren > 0 ? `into ${rs.targetChildren} children` : `${rs.depth} placement(s) deeper`}`
+    : "-";
+  // An ended run without a finish time (older records) has no known duration.
+  const end = isTerminal(s?.state) ? s?.finishedUnixMs ?? 0 : now;
+  const running = s?.startedUnixMs && end ? (end - s.startedUnixMs) / 1000 : -1;
+  const rows: Array<[string, string]> = [
+    ["run", r.runId],
+    ["name", r.name],
+    ["state", stateWithMessage(runStateName(s?.state), s?.message ?? "")],
+    ["puzzle", `${r.rows}x${r.cols}, encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses`],
+    ["solver", `${solver?.solver ?? "?"}: ${budget}`],
+    ["cubing", `${r.cubing?.targetCubes ?? "?"} cubes${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order; re-split ${resplit}`],
+    ["progress", `${formatPercent(s?.progress ?? 0, 2)} of the search space closed`],
+    ["cubes", formatCounts(c)],
+    ["open", `${c.queued + c.running + c.unknown} cube(s) open`],
+    ["rate", `${(s?.cubesPerSecond ?? 0).toFixed(2)} cubes/s, ETA ${s ? formatEta(s) : "?"}`],
+    ["solutions", `${s?.solutions ?? 0}${s?.solutions ? ` (cubist solution show ${r.runId})` : ""}${s?.rejectedModels ? `; ${s.rejectedModels} SAT answer(s) rejected by the verifier` : ""}`],
+    ["priority", String(s?.priority ?? 0)],
+    ["created", `${formatTime(r.createdUnixMs)} (${age(now, r.createdUnixMs)})`],
+    [isTerminal(s?.state) ? "ran for" : "running for", running >= 0 ? formatDuration(running) : "-"],
+  ];
+  if (s?.finishedUnixMs) rows.push(["finished", `${formatTime(s.finishedUnixMs)} (${age(now, s.finishedUnixMs)})`]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n") + "\n";
+}
+
+/** The `run list` table, newest first (as the coordinator sends them). */
+export function renderRunTable(runs: readonly RunInfo[], now: number): string {
+  if (runs.length === 0) return "no runs\n";
+  return formatTable(
+    ["RUN", "STATE", "PROGRESS", "OPEN", "DONE", "SOLUTIONS", "SIZE", "CREATED", "NAME"],
+    runs.map((r) => {
+      const c = r.status?.cubes ?? emptyCounts();
+      return [
+        r.runId,
+        runStateName(r.status?.state),
+        formatPercent(r.status?.progress ?? 0),
+        String(c.queued + c.running + c.unknown),
+        String(c.unsat + c.sat + c.failed),
+        String(r.status?.solutions ?? 0),
+        `${r.rows}x${r.cols}`,
+        age(now, r.createdUnixMs),
+        r.name,
+      ];
+    }),
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * Starts a private nats-server child process with JetStream: on a free port (the server picks it, `-p -1`, and
+ * reports it in a ports file), with a temporary store directory unless one is given. Used by the embedded local
+ * cluster (`cubist solve --workers N`) and by the integration tests. `restart()` keeps the port and the store, so
+ * clients reconnect to the same URL and JetStream state survives, as after a real server restart.
+ */
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export interface NatsServerOptions {
+  /** Binary path; default `nats-server` on PATH. */
+  binary?: string;
+  /** Client port; default: a free port chosen by the server. */
+  port?: number;
+  /** JetStream store directory; default: a new temp dir, removed on stop(). */
+  storeDir?: string;
+  /** Host to bind; default 127.0.0.1. */
+  host?: string;
+  /** Extra configuration file text (nats-server config syntax), e.g. authorization or cluster blocks. */
+  config?: string;
+  /** Extra command-line arguments. */
+  args?: string[];
+  /** Time to wait for the server to come up. Default 10 s. */
+  startTimeoutMs?: number;
+  /** Where the server's log goes; default: kept in memory (last 64 KB) and shown when start fails. */
+  logFile?: string;
+}
+
+export interface NatsServer {
+  readonly url: string;
+  readonly port: number;
+  readonly storeDir: string;
+  readonly pid: number;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and removes the temp store if we created it. */
+  stop(): Promise<void>;
+  /** Stops the server and starts it again on the same port with the same store. */
+  restart(): Promise<void>;
+  /** Kills the server with SIGKILL (a crash) without cleaning up; `start()` brings it back. */
+  kill(): Promise<void>;
+  /** Starts a stopped or killed server again (same port, same store). */
+  start(): Promise<void>;
+  /** The server's recent output (for error messages). */
+  log(): string;
+}
+
+export class NatsServerStartError extends Error {
+  override readonly name = "NatsServerStartError";
+}
+
+function waitExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
+  const binary = options.binary ?? "nats-server";
+  const host = options.host ?? "127.0.0.1";
+  const ownStore = options.storeDir === undefined;
+  const workDir = await mkdtemp(join(tmpdir(), "cubist-nats-"));
+  const storeDir = options.storeDir ?? join(workDir, "store");
+  await mkdir(storeDir, { recursive: true });
+  const portsDir = join(workDir, "ports");
+  await mkdir(portsDir, { recursive: true });
+  let configPath: string | undefined;
+  if (options.config) {
+    configPath = join(workDir, "nats.conf");
+    await writeFile(configPath, options.config);
+  }
+
+  let port = options.port ?? -1;
+  let child: ChildProcess | undefined;
+  let logText = "";
+  let stopped = false;
+
+  const launch = async (): Promise<void> => {
+    for (const f of await readdir(portsDir)) await rm(join(portsDir, f), { force: true });
+    const args = ["-a", host, "-p", String(port), "-js", "-sd", storeDir, "--ports_file_dir", portsDir];
+    if (configPath) args.push("-c", configPath);
+    if (options.logFile) args.push("-l", options.logFile);
+    args.push(...(options.args ?? []));
+    const proc = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    const onData = (d: Buffer): void => {
+      logText = (logText + d.toString()).slice(-65536);
+    };
+    proc.stdout?.on("data", onData);
+    proc.stderr?.on("data", onData);
+    const spawnError = new Promise<never>((_, reject) => {
+      proc.once("error", (err: NodeJS.ErrnoException) => {
+        reject(
+          err.code === "ENOENT"
+            ? new NatsServerStartError(`nats-server not found ("${binary}"); run scripts/setup.sh to install it`)
+            : new NatsServerStartError(`cannot start nats-server: ${err.message}`),
+        );
+      });
+    });
+    spawnError.catch(() => undefined);
+    const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+    for (;;) {
+      if (proc.exitCode !== null || proc.signalCode !== null) {
+        throw new NatsServerStartError(`nats-server exited during start (code ${proc.exitCode}):\n${logText.trim()}`);
+      }
+      const file = join(portsDir, `nats-server_${proc.pid}.ports`);
+      if (existsSync(file)) {
+        try {
+          const info = JSON.parse(await readFile(file, "utf8")) as { nats?: string[] };
+          const u = info.nats?.[0];
+          if (u) {
+            port = Number(new URL(u).port);
+            return;
+          }
+        } catch {
+          // partially written: retry
+        }
+      }
+      if (Date.now() > deadline) {
+        proc.kill("SIGKILL");
+        throw new NatsServerStartError(`nats-server did not report its port within the start timeout:\n${logText.trim()}`);
+      }
+      await Promise.race([sleep(20), spawnError]);
+    }
+  };
+
+  const terminate = async (signal: NodeJS.Signals): Promise<void> => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill(signal);
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+    await waitExit(proc);
+    clearTimeout(timer);
+  };
+
+  await launch();
+
+  const handle: NatsServer = {
+    get url() {
+      return `nats://${host}:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    storeDir,
+    get pid() {
+      return child?.pid ?? -1;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await terminate("SIGTERM");
+      if (ownStore) await rm(workDir, { recursive: true, force: true });
+      else await rm(portsDir, { recursive: true, force: true }).then(() => rm(workDir, { recursive: true, force: true }));
+    },
+    async restart() {
+      await terminate("SIGTERM");
+      await launch();
+    },
+    async kill() {
+      await terminate("SIGKILL");
+    },
+    async start() {
+      if (child && child.exitCode === null && child.signalCode === null) return;
+      await launch();
+    },
+    log() {
+      return logText;
+    },
+  };
+  return handle;
+}

@@ -1,0 +1,34 @@
+/**
+ * The NATS flags every long-running process accepts (and their environment variables).
+ */
+import type { OptionSpec, ParsedValues } from "./args.js";
+import type { NatsOptions } from "../cluster/nats.js";
+
+
+export const NATS_OPTIONS: Record<string, OptionSpec> = {
+  nats: { type: "string", arg: "URL", description: "NATS server URL(s), comma-separated", env: "CUBIST_NATS_URL", default: "nats://127.0.0.1:4222" },
+  "nats-user": { type: "string", arg: "USER", description: "NATS user name", env: "CUBIST_NATS_USER" },
+  "nats-pass": { type: "string", arg: "PASS", description: "NATS password", env: "CUBIST_NATS_PASS" },
+  "nats-token": { type: "string", arg: "TOKEN", description: "NATS token", env: "CUBIST_NATS_TOKEN" },
+  "nats-creds": { type: "string", arg: "FILE", description: "NATS credentials file (JWT + nkey)", env: "CUBIST_NATS_CREDS" },
+  "nats-tls-ca": { type: "string", arg: "FILE", description: "CA certificate(s) to trust for NATS TLS", env: "CUBIST_NATS_TLS_CA" },
+  "nats-tls-cert": { type: "string", arg: "FILE", description: "client certificate for NATS mutual TLS", env: "CUBIST_NATS_TLS_CERT" },
+  "nats-tls-key": { type: "string", arg: "FILE", description: "client key for NATS mutual TLS", env: "CUBIST_NATS_TLS_KEY" },
+  prefix: { type: "string", arg: "P", description: "name prefix of the streams, buckets and subjects", env: "CUBIST_PREFIX", default: "cubist" },
+};
+
+export function natsOptionsFrom(values: ParsedValues, name: string): NatsOptions {
+  const s = (k: string): string | undefined => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  return {
+    servers: s("nats") ?? "nats://127.0.0.1:4222",
+    name,
+    user: s("nats-user"),
+    pass: s("nats-pass"),
+    token: s("nats-token"),
+    credsFile: s("nats-creds"),
+    tlsCa: s("nats-tls-ca"),
+    tlsCert: s("nats-tls-cert"),
+    tlsKey: s("nats-tls-key"),
+  };
+}
+

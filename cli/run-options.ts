@@ -1,0 +1,49 @@
+/**
+ * The flags that describe a run (cubing, per-cube solver budget, re-split policy, priority), shared by
+ * `cubist solve --workers N`, `cubist coordinator --puzzle FILE` and `cubist run submit`.
+ */
+import { cellOrders } from "../core/cubes/types.js";
+import type { RunRequest } from "../coordinator/run-spec.js";
+import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES } from "../coordinator/run-spec.js";
+import type { OptionSpec, ParsedValues } from "./args.js";
+import { encodeOptionsFrom } from "./encode-options.js";
+
+export const RUN_OPTIONS: Record<string, OptionSpec> = {
+  cubes: { type: "integer", arg: "N", description: "initial split: this many cubes", min: 1, max: 2_000_000, default: DEFAULT_TARGET_CUBES },
+  "max-depth": { type: "integer", arg: "D", description: "initial split: at most this many placements per cube (0 = no limit)", min: 0, max: 1024 },
+  "cell-order": { type: "string", arg: "O", description: "how the splitter picks cells", choices: cellOrders, default: DEFAULT_CELL_ORDER },
+  "cube-time": { type: "number", arg: "S", description: "per-cube solver time budget in seconds (0 = none); a cube over budget is re-split", min: 0, default: DEFAULT_CUBE_TIME_LIMIT_SEC },
+  "cube-conflicts": { type: "integer", arg: "N", description: "per-cube solver conflict budget (0 = none)", min: 0 },
+  "search-ms": { type: "integer", arg: "MS", description: "per-cube placement search before the SAT solver (0 = SAT solver only)", min: 0, max: 3_600_000 },
+  "resplit-after": { type: "integer", arg: "N", description: "re-split a cube after this many budgets came back unknown", min: 1, max: 1000, default: 1 },
+  "resplit-depth": { type: "integer", arg: "D", description: "re-split this many placements deeper", min: 1, max: 64, default: 1 },
+  "resplit-children": { type: "integer", arg: "N", description: "or: re-split until this many children exist", min: 0, max: 1_000_000 },
+  priority: { type: "integer", arg: "P", description: "run priority (higher first)", min: -1000, max: 1000, default: 0 },
+  name: { type: "string", arg: "NAME", description: "run name (default: the puzzle's)" },
+};
+
+export function runRequestFrom(values: ParsedValues, puzzleText: string, label: string): RunRequest {
+  const n = (k: string): number | undefined => (typeof values[k] === "number" ? (values[k] as number) : undefined);
+  const s = (k: string): string | undefined => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  const enc = encodeOptionsFrom(values);
+  return {
+    name: s("name"),
+    puzzleText,
+    puzzleLabel: label,
+    format: s("format"),
+    encoding: s("encoding"),
+    order: enc.order,
+    targetCubes: n("cubes"),
+    maxDepth: n("max-depth"),
+    cellOrder: s("cell-order"),
+    solver: s("solver"),
+    timeLimitSec: n("cube-time"),
+    conflictLimit: n("cube-conflicts"),
+    seed: n("seed"),
+    searchMs: n("search-ms"),
+    resplitAfter: n("resplit-after"),
+    resplitDepth: n("resplit-depth"),
+    resplitChildren: n("resplit-children"),
+    priority: n("priority"),
+  };
+}
