@@ -1,0 +1,321 @@
+/**
+ * The control-plane CLI against a real cluster: a private nats-server, a `cubist coordinator` process (gRPC on a
+ * free port), one `cubist worker` process running real Kissat, and every `cubist run ...`, `cubes list`,
+ * `cube resplit`, `solution show` invocation as its own process. A second coordinator (another prefix on the same
+ * NATS) requires a bearer token. Boards are checked with the verifier; nothing may be left running afterwards.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startTestNats, type TestNats } from "../helpers/nats.js";
+import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
+import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
+import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
+import { verifySolution } from "../../core/verify.js";
+
+const TOKEN = "ctl-test-token-1234";
+const marker = newMarker();
+let nats: TestNats;
+let temp: string;
+let coordinator: CubistProcess;
+let authCoordinator: CubistProcess;
+let worker: CubistProcess;
+let address: string;
+let authAddress: string;
+let stopping = false;
+
+interface Result { code: number | null; stdout: string; stderr: string }
+
+/** Runs one `cubist` command against `coord` (the open coordinator unless named) without a token. */
+async function cubist(args: string[], env: Record<string, string> = {}, coord?: string): Promise<Result> {
+  const p = spawnCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: coord ?? address, CUBIST_AUTH_TOKEN: "", ...env } });
+  const { code } = await p.exited;
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+function json<T = Record<string, unknown>>(r: Result): T {
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+async function startCoordinator(extra: string[]): Promise<{ proc: CubistProcess; address: string }> {
+  const proc = spawnCubist(["coordinator", "--nats", nats.url, "--grpc", "127.0.0.1:0", "--http", "off", "--ack-wait", "10", ...extra], { env: marker.env });
+  void proc.exited.then(({ code, signal }) => {
+    if (!stopping) process.stderr.write(`coordinator ${extra.join(" ")} exited early (${code ?? signal}):\n${proc.stderr()}\n`);
+  });
+  const line = await proc.waitForLog(/gRPC API listening/, 20_000);
+  const m = /address=(\S+:\d+)/.exec(line);
+  assert.ok(m, line);
+  return { proc, address: m[1] };
+}
+
+/** Polls `fn` every 300 ms until it returns a value, or fails after `ms`. */
+async function until<T>(what: string, ms: number, fn: () => Promise<T | undefined>): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(300);
+  }
+}
+
+async function stop(p: CubistProcess | undefined): Promise<void> {
+  if (!p) return;
+  p.kill("SIGTERM");
+  const timer = setTimeout(() => p.kill("SIGKILL"), 8000);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+before(async () => {
+  temp = mkdtempSync(join(tmpdir(), "cubist-cli-control-"));
+  nats = await startTestNats({ layout: false });
+  ({ proc: coordinator, address } = await startCoordinator([]));
+  ({ proc: authCoordinator, address: authAddress } = await startCoordinator(["--prefix", "ctlauth", "--auth-token", TOKEN]));
+  worker = spawnCubist([
+    "worker", "--nats", nats.url, "--id", "cw1", "--concurrency", "1", "--cache-dir", join(temp, "cache"),
+    "--status-interval", "0.5", "--grace", "0", "--log-level", "warn",
+  ], { env: marker.env });
+});
+
+after(async () => {
+  stopping = true;
+  await stop(worker);
+  await stop(coordinator);
+  await stop(authCoordinator);
+  await nats?.close();
+  rmSync(temp, { recursive: true, force: true });
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+});
+
+test("cli control - a satisfiable puzzle: submit prints the run, watch follows it to SAT, show/list report it, solution show verifies", async () => {
+  const sub = json<{ run: string; state: string; rows: number; cols: number; cubing: { targetCubes: number } }>(
+    await cubist(["run", "submit", "examples/clue1.txt", "--cubes", "8", "--json"]),
+  );
+  assert.match(sub.run, /^[A-Za-z0-9_-]+$/);
+  assert.ok(["splitting", "running", "sat"].includes(sub.state), sub.state);
+  assert.deepEqual([sub.rows, sub.cols, sub.cubing.targetCubes], [6, 6, 8]);
+  const run = sub.run;
+
+  // Not a terminal: plain lines (one per printed status), the solution, and how the run ended.
+  const w = await cubist(["run", "watch", run, "--interval", "1"]);
+  assert.equal(w.code, 0, w.stderr);
+  const lines = w.stdout.trimEnd().split("\n");
+  assert.ok(lines.some((l) => new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${run} (running|sat) [\\d.<]+% closed \\| cubes: \\d+ queued, \\d+ running, `).test(l)), w.stdout);
+  assert.ok(lines.some((l) => l.startsWith(`solution 0 found in cube `)), w.stdout);
+  assert.match(lines[lines.length - 1], new RegExp(`^run ${run} sat: solution found in cube \\S+`));
+  assert.doesNotMatch(w.stdout, /\x1b\[/, "no terminal escapes in a pipe");
+
+  const shown = json<{ run: string; state: string; solutions: number; name: string }>(await cubist(["run", "show", run, "--json"]));
+  assert.deepEqual([shown.run, shown.state, shown.solutions, shown.name], [run, "sat", 1, "clue1"]);
+  const text = await cubist(["run", "show", run]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^state\s+sat \(solution found in cube \S+\)$/m);
+  assert.match(text.stdout, /^solutions\s+1 \(cubist solution show /m);
+  // (Not "0 running": the coordinator counts running cubes from worker heartbeats, which lag the end by up to one beat.)
+  assert.match(text.stdout, /^cubes\s+\d+ queued, \d+ running, \d+ unsat, 1 sat, /m);
+
+  const all = json<Array<{ run: string }>>(await cubist(["run", "list", "--json"]));
+  assert.ok(all.some((r) => r.run === run));
+  const sat = await cubist(["run", "list", "--state", "sat"]);
+  assert.match(sat.stdout, /^RUN\s+STATE\s+PROGRESS/);
+  assert.match(sat.stdout, new RegExp(`^${run}\\s+sat\\s`, "m"));
+  assert.ok(!json<Array<{ run: string }>>(await cubist(["run", "list", "--state", "unsat", "--json"])).some((r) => r.run === run));
+
+  const svg = join(temp, "clue1.svg");
+  const sol = json<{ status: string; rows: number; cols: number; board: unknown; run: string; index: number }>(
+    await cubist(["solution", "show", run, "--json", "--svg", svg]),
+  );
+  assert.deepEqual([sol.status, sol.rows, sol.cols, sol.run, sol.index], ["sat", 6, 6, run, 0]);
+  const puzzle = parsePuzzle(readFileSync("examples/clue1.txt", "utf8"), "examples/clue1.txt");
+  assert.deepEqual(verifySolution(puzzle, readBoardJSON(sol.board, puzzle)), { ok: true });
+  assert.match(readFileSync(svg, "utf8"), /<svg[\s>]/);
+  const grid = await cubist(["solution", "show", run]);
+  assert.equal(grid.code, 0, grid.stderr);
+  assert.match(grid.stdout, new RegExp(`^solution 0 \\(verified\\) of run ${run} \\(clue1, 6x6\\)`));
+  assert.match(grid.stdout, /^\+------\+/m);
+
+  const none = await cubist(["solution", "show", run, "--index", "3"]);
+  assert.equal(none.code, 1);
+  assert.equal(none.stderr, `cubist solution show: NOT_FOUND: run ${run} has 1 solution(s); no index 3\n`);
+});
+
+test("cli control - submit --watch on an unsatisfiable puzzle: verdict lines, exit 20, every cube refuted", async () => {
+  const r = await cubist(["run", "submit", "test/fixtures/cluster/unsat-5x5.txt", "--cubes", "6", "--watch", "--verdicts", "--interval", "1"]);
+  assert.equal(r.code, 20, r.stderr + r.stdout);
+  const lines = r.stdout.trimEnd().split("\n");
+  const run = lines[0];
+  assert.match(run, /^[A-Za-z0-9_-]+$/, "the run id comes first");
+  assert.ok(lines.some((l) => /^verdict cube \S+: unsat by cw1 in \S+ \(\d+ conflicts\)$/.test(l)), r.stdout);
+  assert.match(lines[lines.length - 1], new RegExp(`^run ${run} unsat: every cube refuted; closed weights sum to 1( after \\S+)? \\(100\\.0% closed, 0 solution\\(s\\)\\)$`));
+
+  const s = json<{ state: string; progress: number; cubes: Record<string, number> }>(await cubist(["run", "show", run, "--json"]));
+  assert.equal(s.state, "unsat");
+  assert.ok(Math.abs(s.progress - 1) < 1e-9);
+  assert.deepEqual([s.cubes.queued, s.cubes.running, s.cubes.failed], [0, 0, 0]);
+  const cubes = json<{ total: number; cubes: Array<{ state: string; worker: string }> }>(await cubist(["cubes", "list", run, "--state", "unsat", "--json"]));
+  assert.equal(cubes.total, s.cubes.unsat);
+  assert.ok(cubes.cubes.length > 0 && cubes.cubes.every((c) => c.state === "unsat" && c.worker === "cw1"), JSON.stringify(cubes));
+
+  // Watching a run that already ended prints its end and exits with its code.
+  const again = await cubist(["run", "watch", run]);
+  assert.equal(again.code, 20, again.stderr);
+  assert.match(again.stdout, new RegExp(`^run ${run} unsat: `, "m"));
+});
+
+test("cli control - a long run: cubes list filters, Ctrl-C on watch, pause/resume (--now), cube resplit, cancel", async () => {
+  const run = "ctl-slow";
+  const sub = await cubist(["run", "submit", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--cubes", "4", "--cube-time", "300", "--id", run]);
+  assert.equal(sub.code, 0, sub.stderr);
+  assert.equal(sub.stdout, `${run}\n`);
+  assert.match(sub.stderr, new RegExp(`^run ${run} submitted: .*16x16.*; follow it with: cubist run watch ${run}\\n$`));
+
+  type Cubes = { total: number; cubes: Array<{ cube: string; state: string; worker: string; runningSec: number; placements?: Array<{ row: number; col: number; piece: number; rot: number }> }> };
+  const list = async (...args: string[]): Promise<Cubes> => json<Cubes>(await cubist(["cubes", "list", run, "--json", ...args]));
+  const running = await until("a running cube", 20_000, async () => (await list("--state", "running")).cubes[0]);
+  assert.equal(running.worker, "cw1");
+  const stuck = await until("a cube running for 1s", 10_000, async () => (await list("--stuck", "1s")).cubes[0]);
+  assert.equal(stuck.cube, running.cube);
+  assert.ok(stuck.runningSec >= 1);
+  assert.equal((await list("--stuck", "10m")).total, 0);
+  assert.equal((await cubist(["cubes", "list", run, "--stuck", "10m"])).stdout, "no matching cubes\n");
+  assert.deepEqual((await list("--worker", "cw1")).cubes.map((c) => c.cube), [running.cube]);
+  assert.equal((await list("--worker", "nobody")).total, 0);
+  const limited = await list("--limit", "2", "--placements");
+  assert.equal(limited.cubes.length, 2);
+  assert.ok(limited.total >= 4, `total ${limited.total}`);
+  assert.ok(limited.cubes.every((c) => (c.placements?.length ?? 0) > 0 && c.placements!.every((p) => p.row >= 0 && p.row < 9 && p.col >= 0 && p.col < 9)));
+  const table = await cubist(["cubes", "list", run, "--placements", "--limit", "2"]);
+  assert.match(table.stdout, /^CUBE\s+STATE\s+WEIGHT\s+WORKER\s+RUNNING\s+UNKNOWNS\s+ERRORS\s+REASON\s+PLACEMENTS$/m);
+  assert.match(table.stdout, /r\dc\d=p\d+\/[0-3]/);
+  assert.match(table.stdout, /^\(2 of \d+ matching cubes shown; raise --limit for more\)$/m);
+  const badStuck = await cubist(["cubes", "list", run, "--stuck", "10x"]);
+  assert.equal(badStuck.code, 1);
+  assert.match(badStuck.stderr, /--stuck: expected a duration like 30s, 10m, 2h or 1h30m; got "10x"/);
+
+  // Ctrl-C only stops the watching.
+  const watch = spawnCubist(["run", "watch", run, "--interval", "1"], { env: { ...marker.env, CUBIST_COORDINATOR: address } });
+  await until("a watch line", 15_000, async () => (watch.stdout().includes(" closed | cubes: ") ? true : undefined));
+  watch.kill("SIGINT");
+  assert.equal((await watch.exited).code, 130, watch.stderr());
+  assert.match(watch.stderr(), new RegExp(`stopped watching; run ${run} is still running`));
+
+  const state = async (): Promise<string> => json<{ state: string }>(await cubist(["run", "show", run, "--json"])).state;
+  assert.equal(await state(), "running");
+  assert.equal((await cubist(["run", "pause", run])).stdout, `run ${run} paused\n`);
+  assert.equal(await state(), "paused");
+  const twice = await cubist(["run", "pause", run]);
+  assert.equal(twice.code, 1);
+  assert.match(twice.stderr, new RegExp(`^cubist run pause: FAILED_PRECONDITION: run ${run} is paused, not running\\n$`));
+  assert.equal((await cubist(["run", "resume", run])).stdout, `run ${run} running\n`);
+  assert.equal(await state(), "running");
+  const resumeAgain = await cubist(["run", "resume", run]);
+  assert.equal(resumeAgain.code, 1);
+  assert.match(resumeAgain.stderr, /FAILED_PRECONDITION: .*not paused/);
+
+  // --now stops the running cube; it is queued again, and runs again after resume.
+  await until("a running cube", 15_000, async () => (await list("--state", "running")).cubes[0]);
+  const now = await cubist(["run", "pause", run, "--now"]);
+  assert.equal(now.code, 0, now.stderr);
+  await until("no running cube after pause --now", 15_000, async () => ((await list("--state", "running")).total === 0 ? true : undefined));
+  const shown = await cubist(["run", "show", run]);
+  assert.match(shown.stdout, /^state\s+paused \(running cubes stopped\)$/m);
+  assert.match(shown.stdout, /^cubes\s+\d+ queued, 0 running, /m);
+  assert.equal((await cubist(["run", "resume", run])).code, 0);
+
+  // Re-split a queued cube: its children are printed; it is closed as resplit and cannot be re-split again.
+  const queued = (await list("--state", "queued")).cubes.find((c) => !c.cube.includes("."));
+  assert.ok(queued, "a queued cube of the initial split");
+  const rs = await cubist(["cube", "resplit", run, queued.cube, "--depth", "1"]);
+  assert.equal(rs.code, 0, rs.stderr);
+  const children = rs.stdout.trimEnd().split("\n");
+  assert.ok(children.length >= 1);
+  children.forEach((c, k) => assert.equal(c, `${queued.cube}.${k}`));
+  assert.match(rs.stderr, new RegExp(`^cube ${queued.cube.replace(".", "\\.")} re-split into ${children.length} children`));
+  assert.ok((await list("--state", "resplit")).cubes.some((c) => c.cube === queued.cube));
+  const all = await list();
+  for (const c of children) assert.ok(all.cubes.some((x) => x.cube === c), `child ${c} listed`);
+  const closed = await cubist(["cube", "resplit", run, queued.cube]);
+  assert.equal(closed.code, 1);
+  assert.match(closed.stderr, /^cubist cube resplit: FAILED_PRECONDITION: cube \S+ is resplit: /);
+  const missing = await cubist(["cube", "resplit", run, "99"]);
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, `cubist cube resplit: NOT_FOUND: run ${run} has no cube "99"\n`);
+  const both = await cubist(["cube", "resplit", run, "1", "--depth", "1", "--children", "4"]);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--depth and --children exclude each other/);
+  const jsonSplit = json<{ run: string; cube: string; children: string[]; refuted: number }>(
+    await cubist(["cube", "resplit", run, children[0], "--children", "3", "--json"]),
+  );
+  assert.equal(jsonSplit.cube, children[0]);
+  assert.ok(jsonSplit.children.length + jsonSplit.refuted >= 1);
+
+  const cancel = await cubist(["run", "cancel", run, "--reason", "test over"]);
+  assert.equal(cancel.stdout, `run ${run} cancelled: test over\n`);
+  const after = json<{ state: string; message: string }>(await cubist(["run", "show", run, "--json"]));
+  assert.deepEqual([after.state, after.message], ["cancelled", "test over"]);
+  const again = await cubist(["run", "cancel", run]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /FAILED_PRECONDITION: run ctl-slow already ended/);
+  const ended = await cubist(["run", "watch", run]);
+  assert.equal(ended.code, 30, ended.stderr);
+  assert.match(ended.stdout, /^run ctl-slow cancelled: test over/m);
+});
+
+test("cli control - with --auth-token: mutating calls without the token are UNAUTHENTICATED (exit 1); reads need none", async () => {
+  const bare = await cubist(["run", "submit", "examples/clue1.txt", "--cubes", "2"], {}, authAddress);
+  assert.equal(bare.code, 1);
+  assert.match(bare.stderr, /^cubist run submit: UNAUTHENTICATED: .*; pass --token TOKEN or set CUBIST_AUTH_TOKEN\n$/);
+  const wrong = await cubist(["run", "submit", "examples/clue1.txt", "--token", "not-the-token"], {}, authAddress);
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /UNAUTHENTICATED/);
+  assert.deepEqual(json(await cubist(["run", "list", "--json"], {}, authAddress)), [], "nothing was submitted");
+
+  const ok = await cubist(["run", "submit", "examples/clue1.txt", "--cubes", "2", "--id", "authed", "--name", "clue one"], { CUBIST_AUTH_TOKEN: TOKEN }, authAddress);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.stdout, "authed\n");
+  // Reads without a token.
+  assert.deepEqual(json<Array<{ run: string }>>(await cubist(["run", "list", "--json"], {}, authAddress)).map((r) => r.run), ["authed"]);
+  const shown = json<{ state: string; name: string }>(await cubist(["run", "show", "authed", "--json"], {}, authAddress));
+  assert.deepEqual([shown.state, shown.name], ["running", "clue one"], "no worker serves this prefix");
+  assert.ok(json<{ total: number }>(await cubist(["cubes", "list", "authed", "--json"], {}, authAddress)).total >= 1);
+
+  const cancelBare = await cubist(["run", "cancel", "authed"], {}, authAddress);
+  assert.equal(cancelBare.code, 1);
+  assert.match(cancelBare.stderr, /^cubist run cancel: UNAUTHENTICATED: .*CUBIST_AUTH_TOKEN\n$/);
+  const cancel = await cubist(["run", "cancel", "authed", "--token", TOKEN], {}, authAddress);
+  assert.equal(cancel.code, 0, cancel.stderr);
+});
+
+test("cli control - bad input: a malformed puzzle is INVALID_ARGUMENT naming file:line; the coordinator keeps serving", async () => {
+  const file = "test/fixtures/cluster/malformed-line5.txt";
+  const bad = await cubist(["run", "submit", file]);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr, `cubist run submit: INVALID_ARGUMENT: ${file}:5: expected a piece \`id N E S W\` (5 fields), found 2\n`);
+  // With --name the file is checked before it is sent: the same file:line, without a status.
+  const named = await cubist(["run", "submit", file, "--name", "x"]);
+  assert.equal(named.code, 1);
+  assert.equal(named.stderr, `cubist run submit: ${file}:5: expected a piece \`id N E S W\` (5 fields), found 2\n`);
+  const badId = await cubist(["run", "submit", "examples/clue1.txt", "--id", "no spaces"]);
+  assert.equal(badId.code, 1);
+  assert.match(badId.stderr, /^cubist run submit: INVALID_ARGUMENT: run id: "no spaces" must be/);
+  const taken = await cubist(["run", "submit", "examples/clue1.txt", "--id", "ctl-slow"]);
+  assert.equal(taken.code, 1);
+  assert.match(taken.stderr, /^cubist run submit: ALREADY_EXISTS: /);
+  const noRun = await cubist(["run", "show", "nosuch"]);
+  assert.equal(noRun.code, 1);
+  assert.equal(noRun.stderr, 'cubist run show: NOT_FOUND: no run "nosuch"\n');
+
+  // Still serving.
+  assert.ok(json<unknown[]>(await cubist(["run", "list", "--json"])).length >= 3);
+
+  const down = await cubist(["run", "list", "--coordinator", "127.0.0.1:1"]);
+  assert.equal(down.code, 1);
+  assert.match(down.stderr, /^cubist run list: coordinator at 127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\)\n$/);
+  const usage = await cubist(["run", "show"]);
+  assert.equal(usage.code, 2);
+});

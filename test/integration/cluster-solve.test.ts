@@ -1,0 +1,95 @@
+/**
+ * End to end through the embedded local cluster (`cubist solve --workers N`): a private nats-server, the
+ * coordinator and real worker processes running real Kissat. Answers are checked by the verifier; nothing may
+ * be left behind (processes, temp dirs), also after Ctrl-C.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { spawnCubist } from "../helpers/processes.js";
+import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
+import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
+import { verifySolution } from "../../core/verify.js";
+
+function localTempDirs(): string[] {
+  return readdirSync(tmpdir()).filter((d) => d.startsWith("cubist-local-"));
+}
+
+async function solve(args: string[], marker: { env: Record<string, string> }) {
+  const p = spawnCubist(["solve", ...args], { env: marker.env });
+  const { code } = await p.exited;
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+test("cluster solve - a shuffled clue puzzle is solved on 2 workers and the board verifies", async () => {
+  const marker = newMarker();
+  const before = new Set(localTempDirs());
+  const file = "test/fixtures/cluster/clue1-shuffled-s11.txt";
+  const r = await solve([file, "--workers", "2", "--json", "--cubes", "16"], marker);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "sat");
+  assert.equal(out.workers, 2);
+  const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
+  const board = readBoardJSON(out.board, puzzle);
+  assert.deepEqual(verifySolution(puzzle, board), { ok: true });
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+  assert.deepEqual(localTempDirs().filter((d) => !before.has(d)), []);
+});
+
+test("cluster solve - an unsatisfiable puzzle is proved UNSAT: every cube refuted, weights sum to 1", async () => {
+  const marker = newMarker();
+  const r = await solve(["test/fixtures/cluster/unsat-6x6.txt", "--workers", "2", "--json", "--cubes", "24"], marker);
+  assert.equal(r.code, 20, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "unsat");
+  assert.equal(out.board, null);
+  assert.ok(Math.abs(out.stats.progress - 1) < 1e-9, `progress ${out.stats.progress}`);
+  assert.equal(out.stats.cubes.failed, 0);
+  assert.equal(out.stats.cubes.queued, 0);
+  assert.ok(out.stats.cubes.unsat + out.stats.cubes.refutedBySplit > 0);
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+});
+
+test("cluster solve - Ctrl-C tears the whole cluster down: exit 130, no process or temp dir left", async () => {
+  const marker = newMarker();
+  const before = new Set(localTempDirs());
+  // A puzzle that keeps the workers busy for longer than the test waits.
+  const p = spawnCubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--workers", "2", "-v", "--cubes", "8"], { env: marker.env });
+  await p.waitForLog(/worker running/, 20_000);
+  await new Promise((r) => setTimeout(r, 1500));
+  p.kill("SIGINT");
+  const { code } = await p.exited;
+  assert.equal(code, 130, p.stderr());
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+  assert.deepEqual(localTempDirs().filter((d) => !before.has(d)), []);
+});
+
+test("cluster solve - a whole-run time limit gives unknown (exit 30)", async () => {
+  const marker = newMarker();
+  const r = await solve(["test/fixtures/eternity2/e2_pieces.txt", "--workers", "1", "--json", "--time", "4", "--cubes", "4"], marker);
+  assert.equal(r.code, 30, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "unknown");
+  assert.equal(out.reason, "time-limit");
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+});
+
+test("cluster solve - Eternity II with its 5 hints: split into 100,000 cubes, dispatched, cubes close and progress rises", async () => {
+  const marker = newMarker();
+  const r = await solve([
+    "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt",
+    "--workers", "2", "--json", "--cubes", "100000", "--cube-time", "3", "--search-ms", "300", "--time", "35",
+  ], marker);
+  assert.equal(r.code, 30, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "unknown");
+  const c = out.stats.cubes;
+  const total = c.sat + c.unsat + c.unknown + c.failed + c.resplit + c.queued + c.purged;
+  assert.ok(total >= 100_000, `only ${total} cubes`);
+  assert.ok(c.unsat + c.resplit > 0, `no cube closed: ${JSON.stringify(c)}`);
+  assert.ok(out.stats.progress > 0, "progress above zero");
+  assert.ok(out.stats.progress < 1);
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+});

@@ -1,0 +1,199 @@
+/**
+ * The progress display of `cubist run watch` (cli/watch-view.ts) and the formatting helpers of the control
+ * commands (cli/control-format.ts): pure functions of a RunStatus, tested without a cluster.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  clearFrame, fitWidth, formatPlacements, redrawFrame, renderEndLine, renderProgressBar, renderStatusLine, renderVerdictLine,
+  renderWatchView, StatusThrottle,
+} from "../../cli/watch-view.js";
+import {
+  exitCodeOfRun, formatDuration, formatEta, formatPercent, formatTable, formatWeight, parseDuration, runStateName, runStateOf,
+} from "../../cli/control-format.js";
+import { renderRunDetails, renderRunTable, stateWithMessage } from "../../cli/control-run-view.js";
+import { RunState, type RunStatus } from "../../proto/gen/cubist/v1/run.js";
+import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
+import { InvalidOptionError } from "../../core/errors.js";
+
+function status(extra: Partial<RunStatus> = {}): RunStatus {
+  return {
+    runId: "r1",
+    state: RunState.RUN_STATE_RUNNING,
+    cubes: { queued: 12, running: 2, sat: 0, unsat: 30, unknown: 1, failed: 0, resplit: 4, refutedBySplit: 7, purged: 0 },
+    progress: 0.362,
+    etaSeconds: 80,
+    cubesPerSecond: 3.25,
+    solutions: 0,
+    rejectedModels: 0,
+    startedUnixMs: Date.UTC(2026, 10, 22, 4, 0, 0),
+    finishedUnixMs: 0,
+    updatedUnixMs: 0,
+    priority: 0,
+    message: "",
+    generation: 0,
+    ...extra,
+  };
+}
+
+const visible = (s: string): number => Array.from(s).length;
+
+test("watch view - the progress bar is width cells between brackets at every fraction", () => {
+  for (const f of [0, 0.01, 0.125, 0.5, 0.77, 0.999, 1, -1, 2, NaN]) {
+    for (const w of [1, 7, 10, 40]) {
+      const bar = renderProgressBar(f, w);
+      assert.equal(visible(bar), w + 2, `fraction ${f} width ${w}: ${bar}`);
+      assert.ok(bar.startsWith("[") && bar.endsWith("]"));
+    }
+  }
+  assert.equal(renderProgressBar(0, 10), `[${"░".repeat(10)}]`);
+  assert.equal(renderProgressBar(1, 10), `[${"█".repeat(10)}]`);
+  assert.equal(renderProgressBar(0.5, 10), `[${"█".repeat(5)}${"░".repeat(5)}]`);
+  // An eighth-cell step shows as a partial block.
+  assert.equal(renderProgressBar(0.55, 10), `[${"█".repeat(5)}▌${"░".repeat(4)}]`);
+});
+
+test("watch view - the block shows state, closed fraction, cubes by state, cubes/s, ETA and solutions", () => {
+  const lines = renderWatchView(status(), { runId: "r1", name: "clue1", width: 120 });
+  assert.equal(lines.length, 2);
+  assert.match(lines[0], /^r1 \(clue1\) {2}running {2}\[█+.*░+\] +36\.2% {2}ETA 1m20s$/);
+  assert.match(lines[1], /^cubes: 12 queued · 2 running · 30 unsat · 1 unknown · 4 re-split · 7 split-refuted {3}3\.3 cubes\/s {3}0 solutions$/);
+  const done = renderWatchView(status({ state: RunState.RUN_STATE_SAT, solutions: 1 }), { runId: "r1", width: 120 });
+  assert.match(done[0], /^r1 {2}sat {2}\[/);
+  assert.match(done[0], /ETA done$/);
+  assert.match(done[1], /1 solution$/);
+});
+
+test("watch view - no line reaches the terminal width, so the redraw never wraps; a long name is cut first", () => {
+  const name = "test/fixtures/some/very/long/directory/name/and/a/long/puzzle-file-name.txt";
+  for (const width of [20, 40, 60, 80, 100, 200]) {
+    const lines = renderWatchView(status(), { runId: "rmwrbusace8dc5c", name, width });
+    for (const l of lines) assert.ok(visible(l) <= width - 1, `width ${width}: ${visible(l)} chars: ${l}`);
+    if (width >= 60) assert.match(lines[0], /36\.2% {2}ETA 1m20s$/, `width ${width}: the figures survive: ${lines[0]}`);
+  }
+  assert.equal(fitWidth("abcdef", 4), "ab…");
+  assert.equal(fitWidth("abc", 4), "abc");
+});
+
+test("watch view - a redraw moves up over the previous block, clears it, prints permanent lines above the new one", () => {
+  assert.equal(redrawFrame(0, ["a", "b"]), "\r\x1b[Ja\nb\n");
+  assert.equal(redrawFrame(2, ["c", "d"]), "\x1b[2A\r\x1b[Jc\nd\n");
+  assert.equal(redrawFrame(2, ["c", "d"], ["verdict cube 3: unsat"]), "\x1b[2A\r\x1b[Jverdict cube 3: unsat\nc\nd\n");
+  assert.equal(clearFrame(2), "\x1b[2A\r\x1b[J");
+  assert.equal(clearFrame(0), "");
+});
+
+test("watch view - the plain line carries the time, run, state, closed fraction, every count, rate, ETA and solutions", () => {
+  const now = Date.UTC(2026, 10, 22, 4, 13, 24);
+  assert.equal(
+    renderStatusLine(status(), { runId: "r1", now }),
+    "04:13:24 r1 running 36.2% closed | cubes: 12 queued, 2 running, 30 unsat, 0 sat, 1 unknown, 0 failed, 4 re-split, 7 refuted by the splitter | 3.3 cubes/s | ETA 1m20s | 0 solution(s)",
+  );
+  assert.match(renderStatusLine(status({ etaSeconds: -1 }), { runId: "r1", now }), /\| ETA \? \|/);
+});
+
+test("watch view - plain lines are throttled to the interval, but state changes, solutions and the end print at once", () => {
+  const t = new StatusThrottle(5000);
+  assert.equal(t.shouldPrint(status(), 0), true, "the first status");
+  assert.equal(t.shouldPrint(status({ progress: 0.4 }), 1000), false, "within the interval");
+  assert.equal(t.shouldPrint(status({ progress: 0.5 }), 4999), false);
+  assert.equal(t.shouldPrint(status({ progress: 0.6 }), 5000), true, "the interval passed");
+  assert.equal(t.shouldPrint(status(), 5100), false);
+  assert.equal(t.shouldPrint(status({ state: RunState.RUN_STATE_PAUSED }), 5200), true, "paused");
+  assert.equal(t.shouldPrint(status({ state: RunState.RUN_STATE_PAUSED }), 5300), false);
+  assert.equal(t.shouldPrint(status({ state: RunState.RUN_STATE_PAUSED, solutions: 1 }), 5400), true, "a solution");
+  assert.equal(t.shouldPrint(status({ state: RunState.RUN_STATE_SAT, solutions: 1 }), 5500), true, "the end");
+  assert.equal(t.shouldPrint(status({ state: RunState.RUN_STATE_SAT, solutions: 1 }), 5600), true, "an ended run always prints");
+});
+
+test("watch view - verdict, end and placement lines", () => {
+  assert.equal(
+    renderVerdictLine({ cubeId: "17.3", kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: "w1", wallMs: 1234, conflicts: 5678, reason: "" }),
+    "verdict cube 17.3: unsat by w1 in 1.2s (5678 conflicts)",
+  );
+  assert.equal(
+    renderVerdictLine({ cubeId: "2", kind: VerdictKind.VERDICT_KIND_UNKNOWN, workerId: "w2", wallMs: 60_000, conflicts: 9, reason: "time-limit" }),
+    "verdict cube 2: unknown: time-limit by w2 in 1m00s (9 conflicts)",
+  );
+  const end = renderEndLine("r1", status({
+    state: RunState.RUN_STATE_UNSAT, progress: 1, message: "every cube refuted", finishedUnixMs: Date.UTC(2026, 10, 22, 4, 0, 18),
+  }));
+  assert.equal(end, "run r1 unsat: every cube refuted after 18s (100.0% closed, 0 solution(s))");
+  assert.equal(formatPlacements([{ cell: 7, piece: 12, rot: 3 }, { cell: 0, piece: 0, rot: 0 }], 6), "r1c1=p12/3 r0c0=p0/0");
+});
+
+test("control format - durations parse from 30s, 10m, 2h, 1h30m, 1.5h, 500ms and plain seconds", () => {
+  assert.equal(parseDuration("30s"), 30);
+  assert.equal(parseDuration("10m"), 600);
+  assert.equal(parseDuration("2h"), 7200);
+  assert.equal(parseDuration("1h30m"), 5400);
+  assert.equal(parseDuration("1.5h"), 5400);
+  assert.equal(parseDuration("500ms"), 0.5);
+  assert.equal(parseDuration("1d"), 86400);
+  assert.equal(parseDuration("90"), 90);
+  assert.equal(parseDuration(" 2M "), 120);
+  for (const bad of ["", "m", "10x", "10 m", "-5s", "1h30", "s10"]) {
+    assert.throws(() => parseDuration(bad, "--stuck"), (e: unknown) => e instanceof InvalidOptionError && /^--stuck: expected a duration/.test(e.message), bad);
+  }
+});
+
+test("control format - durations, percentages, weights and ETAs print for people", () => {
+  assert.equal(formatDuration(0.25), "250ms");
+  assert.equal(formatDuration(4.56), "4.6s");
+  assert.equal(formatDuration(45), "45s");
+  assert.equal(formatDuration(725), "12m05s");
+  assert.equal(formatDuration(3 * 3600 + 4 * 60), "3h04m");
+  assert.equal(formatDuration(2 * 86400 + 3 * 3600), "2d03h");
+  assert.equal(formatDuration(-1), "?");
+  assert.equal(formatPercent(0.362), "36.2%");
+  assert.equal(formatPercent(0.99999), "99.9%", "an open run never shows 100%");
+  assert.equal(formatPercent(1), "100.0%");
+  assert.equal(formatPercent(1e-9), "<0.1%", "something closed never shows 0%");
+  assert.equal(formatPercent(0), "0.0%");
+  assert.equal(formatWeight(1 / 3), "0.333");
+  assert.equal(formatWeight(1 / 4096), "1/4096");
+  assert.equal(formatWeight(0), "0");
+  assert.equal(formatEta(status({ etaSeconds: -1 })), "?");
+  assert.equal(formatEta(status({ state: RunState.RUN_STATE_CANCELLED })), "done");
+});
+
+test("control format - run states map to names, exit codes like cubist solve, and messages that do not repeat the state", () => {
+  assert.equal(runStateName(RunState.RUN_STATE_PAUSED), "paused");
+  assert.equal(runStateOf("unsat"), RunState.RUN_STATE_UNSAT);
+  assert.throws(() => runStateOf("nope"), InvalidOptionError);
+  assert.throws(() => runStateOf("unspecified"), InvalidOptionError);
+  assert.equal(exitCodeOfRun(RunState.RUN_STATE_SAT), 0);
+  assert.equal(exitCodeOfRun(RunState.RUN_STATE_UNSAT), 20);
+  assert.equal(exitCodeOfRun(RunState.RUN_STATE_CANCELLED), 30);
+  assert.equal(exitCodeOfRun(RunState.RUN_STATE_FAILED), 1);
+  assert.equal(stateWithMessage("paused", "paused"), "paused");
+  assert.equal(stateWithMessage("paused", "paused (running cubes stopped)"), "paused (running cubes stopped)");
+  assert.equal(stateWithMessage("cancelled", "by ops"), "cancelled (by ops)");
+  assert.equal(formatTable(["A", "BB"], [["xyz", "1"], ["k", ""]]), "A    BB\nxyz  1\nk\n");
+});
+
+test("run views - run show lists state, settings, progress, counts, rate and solutions; an ended run has no growing duration", () => {
+  const info = {
+    runId: "r1", name: "clue1", status: status(), encoding: "heule-all", rows: 6, cols: 6, numVars: 728, numClauses: 8256,
+    cubing: { targetCubes: 64, maxDepth: 0, cellOrder: "most-constrained" },
+    solver: { solver: "kissat", timeLimitSec: 60, conflictLimit: 0, seed: 0, searchMs: 0 },
+    resplit: { afterBudgets: 1, depth: 1, targetChildren: 0 },
+    mode: 1, createdUnixMs: Date.UTC(2026, 10, 22, 4, 0, 0),
+  };
+  const now = Date.UTC(2026, 10, 22, 4, 2, 0);
+  const text = renderRunDetails(info, now);
+  assert.match(text, /^run\s+r1$/m);
+  assert.match(text, /^state\s+running$/m);
+  assert.match(text, /^puzzle\s+6x6, encoding heule-all, 728 vars, 8256 clauses$/m);
+  assert.match(text, /^solver\s+kissat: 1m00s per cube, seed 0$/m);
+  assert.match(text, /^progress\s+36\.20% of the search space closed$/m);
+  assert.match(text, /^cubes\s+12 queued, 2 running, 30 unsat, 0 sat, 1 unknown, 0 failed, 4 re-split, 7 refuted by the splitter$/m);
+  assert.match(text, /^rate\s+3\.25 cubes\/s, ETA 1m20s$/m);
+  assert.match(text, /^running for\s+2m00s$/m);
+  const ended = renderRunDetails({ ...info, status: status({ state: RunState.RUN_STATE_CANCELLED, message: "enough", finishedUnixMs: 0 }) }, now);
+  assert.match(ended, /^state\s+cancelled \(enough\)$/m);
+  assert.match(ended, /^ran for\s+-$/m);
+  const table = renderRunTable([info], now);
+  assert.match(table, /^RUN\s+STATE\s+PROGRESS\s+OPEN\s+DONE\s+SOLUTIONS\s+SIZE\s+CREATED\s+NAME\nr1\s+running\s+36\.2%\s+15\s+30\s+0\s+6x6\s+2m00s ago\s+clue1\n$/);
+  assert.equal(renderRunTable([], now), "no runs\n");
+});

@@ -1,0 +1,169 @@
+/**
+ * The worker's pure parts, without NATS: configuration defaults and errors, the ack-subject parser, cancel
+ * parsing and memory, run records that must be ignored, task validation outcomes (term / nak / ack / run), and the
+ * placement search under a time budget.
+ */
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { silentLogger } from "../../cluster/log.js";
+import { InvalidOptionError } from "../../core/errors.js";
+import { encode } from "../../core/encode/index.js";
+import { readBrendan, readBrendanSolution, writeCanonical } from "../../core/formats/index.js";
+import { createNames } from "../../proto/contract.js";
+import { Cancel, CubeTask } from "../../proto/gen/cubist/v1/cube.js";
+import { RunRecord, RunState, type RunSpec } from "../../proto/gen/cubist/v1/run.js";
+import { CancelMemory, parseCancel } from "../../worker/cancels.js";
+import { defaultCacheDir, defaultWorkerId, loadWorkerConfig } from "../../worker/config.js";
+import { parseAckSubject, type DeliveryInfo } from "../../worker/pull.js";
+import { RunTable, runInfoFromRecord, type RunInfo } from "../../worker/run-table.js";
+import { searchWithBudget } from "../../worker/search-budget.js";
+import { SolverNotFoundError } from "../../worker/solver/index.js";
+import { validateTask } from "../../worker/validate-task.js";
+import { sha256Hex } from "../helpers/runs.js";
+
+const names = createNames();
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/brendan/${name}`, import.meta.url), "utf8");
+const puzzle = readBrendan(fixture("pieces_04x04.txt"), "pieces_04x04.txt");
+const solution = readBrendanSolution(fixture("solutions_04x04.txt"), "solutions_04x04.txt", puzzle);
+const puzzleText = writeCanonical(puzzle);
+const formula = encode("heule-all", puzzle);
+
+test("config - defaults: CPUs, kissat on PATH, XDG cache dir, a sanitised <host>-<pid> id; frozen", () => {
+  const c = loadWorkerConfig({ nats: { servers: "nats://x:4222" } }, { ...process.env, XDG_CACHE_HOME: "/var/cache/xdg" });
+  assert.ok(c.concurrency >= 1);
+  assert.equal(c.solver, "kissat");
+  assert.match(c.solverPath, /^\/.*kissat$/);
+  assert.equal(c.cacheDir, "/var/cache/xdg/cubist/formulas");
+  assert.equal(c.statusIntervalMs, 2000);
+  assert.ok(Object.isFrozen(c));
+  assert.equal(defaultWorkerId("gpu-7.lab.example.org", 42), "gpu-7-lab-example-org-42");
+  assert.equal(defaultWorkerId("...", 1), "worker-1");
+  assert.equal(defaultWorkerId("h".repeat(100), 123).length, 64);
+  assert.match(defaultCacheDir({ HOME: "/home/u", XDG_CACHE_HOME: "relative" }), /\.cache\/cubist\/formulas$/);
+});
+
+test("config - bad values are InvalidOptionError naming the flag; a missing solver names scripts/setup.sh", () => {
+  const nats = { servers: "nats://x:4222" };
+  const bad: [object, string][] = [
+    [{ concurrency: 0 }, "--concurrency"],
+    [{ solver: "minisat" }, "--solver"],
+    [{ workerId: "has.dot" }, "--id"],
+    [{ prefix: "Bad Prefix" }, "--prefix"],
+    [{ logLevel: "loud" }, "--log-level"],
+    [{ logFormat: "xml" }, "--log-format"],
+    [{ longPollMs: 10 }, "longPollMs"],
+  ];
+  for (const [input, option] of bad) {
+    assert.throws(() => loadWorkerConfig({ nats, ...input }), (e: unknown) => e instanceof InvalidOptionError && e.option === option, option);
+  }
+  assert.throws(() => loadWorkerConfig({ nats, solverPath: "/no/such/kissat" }), (e: unknown) => e instanceof SolverNotFoundError && /scripts\/setup\.sh/.test((e as Error).message));
+});
+
+test("pull - ack subjects parse in both forms; anything else is null", () => {
+  assert.deepEqual(parseAckSubject("$JS.ACK.CUBIST_CUBES.run-a.3.17.9.1795318899218258019.2"), {
+    stream: "CUBIST_CUBES", consumer: "run-a", deliveryCount: 3, streamSequence: 17, consumerSequence: 9, pending: 2,
+  });
+  assert.equal(parseAckSubject("$JS.ACK.hub.ACCHASH.CUBIST_CUBES.run-a.1.5.5.1795318899218258019.0.abc")?.streamSequence, 5);
+  for (const s of ["", "t.a", "$JS.ACK.S.c.x.1.1.1.0", "$JS.API.CONSUMER.INFO.S.c.1.1.1"]) assert.equal(parseAckSubject(s), null, s);
+});
+
+test("cancels - subject and payload must agree; the memory forgets after its TTL and ignores pauses", () => {
+  const enc = (runId: string, cubeId: string, reason: string): Uint8Array => Cancel.encode({ runId, cubeId, reason }).finish();
+  assert.deepEqual(parseCancel(names, "cubist.cancel.r1", enc("r1", "", "sat")), { ok: true, cancel: { run: "r1", cube: "", reason: "sat" } });
+  assert.deepEqual(parseCancel(names, "cubist.cancel.r1.17.3", enc("r1", "17.3", "")), { ok: true, cancel: { run: "r1", cube: "17.3", reason: "cancelled" } });
+  assert.equal(parseCancel(names, "cubist.cancel.r1", enc("r2", "", "x")).ok, false);
+  assert.equal(parseCancel(names, "cubist.cancel.r1.5", enc("r1", "6", "x")).ok, false);
+  assert.equal(parseCancel(names, "cubist.cancel.r1", new Uint8Array([0xff, 0xff])).ok, false);
+  let now = 0;
+  const memory = new CancelMemory(1000, 10, () => now);
+  memory.remember({ run: "r1", cube: "", reason: "sat" });
+  memory.remember({ run: "r2", cube: "4", reason: "resplit" });
+  memory.remember({ run: "r3", cube: "", reason: "pause-now" });
+  assert.deepEqual([memory.cancelled("r1", "9"), memory.cancelled("r2", "4"), memory.cancelled("r2", "5"), memory.cancelled("r3", "1")], [true, true, false, false]);
+  now = 1001;
+  assert.equal(memory.cancelled("r1", "9"), false);
+});
+
+function spec(overrides: Partial<RunSpec> = {}): RunSpec {
+  return {
+    runId: "r1", name: "r1", puzzleText, encoding: "heule-all", order: "", cubing: undefined, solver: undefined, resplit: undefined,
+    priority: 3, mode: 1, createdUnixMs: 1, puzzleSha256: sha256Hex(puzzleText), formulaSha256: "a".repeat(64), numVars: formula.numVars,
+    numClauses: 0, ...overrides,
+  };
+}
+
+function record(s: RunSpec, state = RunState.RUN_STATE_RUNNING): Uint8Array {
+  return RunRecord.encode({ spec: s, status: { runId: s.runId, state, cubes: undefined, progress: 0, etaSeconds: 0, cubesPerSecond: 0, solutions: 0, rejectedModels: 0, startedUnixMs: 0, finishedUnixMs: 0, updatedUnixMs: 0, priority: s.priority, message: "", generation: 0 } }).finish();
+}
+
+test("runs - records that do not hold together are ignored, the previous good one stays", () => {
+  assert.equal(runInfoFromRecord("r1", record(spec()), 1).ok, true);
+  const reasons = [
+    runInfoFromRecord("r1", new Uint8Array([0xff, 0xff, 0xff]), 1),
+    runInfoFromRecord("r2", record(spec()), 1),
+    runInfoFromRecord("r1", record(spec({ formulaSha256: "xyz" })), 1),
+    runInfoFromRecord("r1", record(spec({ numVars: 0 })), 1),
+    runInfoFromRecord("r1", record(spec({ puzzleText: puzzleText + "\n# edited" })), 1),
+    runInfoFromRecord("r1", record(spec(), RunState.RUN_STATE_UNSPECIFIED), 1),
+  ].map((r) => (r.ok ? "ok" : r.reason));
+  assert.deepEqual(reasons.map((r) => r !== "ok"), [true, true, true, true, true, true], reasons.join("; "));
+  const lines: string[] = [];
+  const log = { ...silentLogger, warn: (m: string, f?: object) => void lines.push(`${m} ${JSON.stringify(f)}`) };
+  const table = new RunTable(log);
+  const stopped: string[] = [];
+  table.onStopped((e) => stopped.push(`${e.run}:${e.reason}`));
+  table.put("r1", record(spec()), 1);
+  table.put("r1", new Uint8Array([1, 2, 3]), 2);
+  assert.equal(table.get("r1")?.revision, 1);
+  assert.equal(lines.length, 1);
+  table.put("r1", record(spec(), RunState.RUN_STATE_CANCELLED), 3);
+  table.delete("r1");
+  assert.deepEqual(stopped, ["r1:run cancelled"], "a deleted run that was already final is not stopped twice");
+});
+
+test("validate - term for foreign or malformed, nak while paused, ack when finished or cancelled, run otherwise", () => {
+  let state = RunState.RUN_STATE_RUNNING;
+  const info = (): RunInfo => ({ ...(runInfoFromRecord("r1", record(spec()), 1) as { run: RunInfo }).run, state });
+  let cancelled = false;
+  const ctx = { names, run: (id: string) => (id === "r1" ? info() : undefined), cancelled: () => cancelled };
+  const delivery: DeliveryInfo = { stream: "CUBIST_CUBES", consumer: "run-r1", deliveryCount: 1, streamSequence: 1, consumerSequence: 1, pending: 0 };
+  const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
+  const task: CubeTask = {
+    runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
+    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0 }, generation: 0, puzzleSha256: sha256Hex(puzzleText),
+  };
+  const check = (t: CubeTask, d: DeliveryInfo = delivery, subject = "cubist.cubes.r1") => validateTask(ctx, subject, CubeTask.encode(t).finish(), d);
+  const ok = check(task);
+  assert.equal(ok.action, "run");
+  if (ok.action === "run") assert.deepEqual(ok.limits, { solver: "kissat", timeLimitSec: 10, conflictLimit: undefined, seed: 7, searchMs: 0 });
+  assert.equal(check(task, { ...delivery, stream: "OTHER" }).action, "term");
+  assert.equal(check(task, { ...delivery, consumer: "coordinator" }).action, "term");
+  assert.equal(check(task, delivery, "cubist.cubes.r2").action, "term");
+  assert.equal(check({ ...task, numVars: task.numVars + 1 }).action, "term");
+  assert.equal(check({ ...task, solver: { ...task.solver!, solver: "minisat" } }).action, "term");
+  assert.equal(check({ ...task, solver: { ...task.solver!, seed: 2 ** 31 } }).action, "term");
+  assert.equal(check({ ...task, placements: [{ cell: 0, piece: 16, rot: 0 }] }).action, "term");
+  assert.equal(check({ ...task, puzzleSha256: "b".repeat(64) }).action, "term");
+  state = RunState.RUN_STATE_PAUSED;
+  assert.equal(check(task).action, "nak");
+  state = RunState.RUN_STATE_SAT;
+  assert.equal(check(task).action, "ack");
+  state = RunState.RUN_STATE_RUNNING;
+  cancelled = true;
+  assert.equal(check(task).action, "ack");
+});
+
+test("search budget - easy cubes are decided, hard ones stop near the budget with the nodes counted", () => {
+  const fixed = solution.cells.slice(0, 8).map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
+  const sat = searchWithBudget(puzzle, fixed, 1000);
+  assert.equal(sat.kind, "sat");
+  if (sat.kind === "sat") assert.equal(sat.board.length, 16);
+  const hard = readBrendan(fixture("pieces_10x10.txt"), "pieces_10x10.txt");
+  const t0 = performance.now();
+  const r = searchWithBudget(hard, [], 150);
+  const took = performance.now() - t0;
+  assert.equal(r.kind, "unknown");
+  assert.ok(r.nodes > 0 && took < 600, `${r.nodes} nodes in ${took} ms`);
+});
