@@ -78,16 +78,16 @@ function runOne(instance: string, file: string, seed: number, config: string): v
 const configs = values.configs!.split(",");
 try {
   if (!values.summary) {
-    for (const seed of values.seeds!.split(",").map(Number)) {
-      for (const inst of values.instances!.split(",").filter(Boolean)) {
-        const file = shuffled(`test/fixtures/heule2008/${inst}.txt`, seed);
-        for (const c of configs) runOne(inst, file, seed, c);
-      }
-    }
     if (values.unsat && existsSync(values.unsat)) {
       for (const seed of values["unsat-seeds"]!.split(",").map(Number)) {
         const file = shuffled(values.unsat, seed);
         for (const c of configs) runOne("unsat-hard", file, seed, c);
+      }
+    }
+    for (const seed of values.seeds!.split(",").map(Number)) {
+      for (const inst of values.instances!.split(",").filter(Boolean)) {
+        const file = shuffled(`test/fixtures/heule2008/${inst}.txt`, seed);
+        for (const c of configs) runOne(inst, file, seed, c);
       }
     }
   }
