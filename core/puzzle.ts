@@ -121,6 +121,17 @@ export function pieceKind(piece: Piece): PieceKind {
   return grey >= 2 ? "corner" : grey === 1 ? "border" : "center";
 }
 
+/** How many corner (two grey sides) and border (one grey side) pieces a piece list holds. */
+export function countPieceKinds(pieces: readonly Piece[]): { corners: number; borders: number } {
+  let corners = 0, borders = 0;
+  for (const p of pieces) {
+    const kind = pieceKind(p);
+    if (kind === "corner") corners++;
+    else if (kind === "border") borders++;
+  }
+  return { corners, borders };
+}
+
 /** The sides of a cell that lie on the rim (must be grey in a bounded puzzle). */
 export function rimSides(puzzle: { rows: number; cols: number }, cell: number): boolean[] {
   const r = Math.floor(cell / puzzle.cols);

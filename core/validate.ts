@@ -19,6 +19,7 @@ import { InvalidPuzzleError } from "./errors.js";
 import {
   cellKind,
   isBounded,
+  countPieceKinds,
   pieceKind,
   rimSides,
   rotatedEdge,
@@ -113,12 +114,7 @@ export function validatePuzzle(puzzle: Puzzle, file = "<puzzle>", lines: SourceL
     );
   }
   if (isBounded(puzzle)) {
-    let corners = 0, borders = 0;
-    for (const p of pieces) {
-      const kind = pieceKind(p);
-      if (kind === "corner") corners++;
-      else if (kind === "border") borders++;
-    }
+    const { corners, borders } = countPieceKinds(pieces);
     if (corners !== 4) {
       throw new InvalidPuzzleError(
         file, 0, `found ${corners} corner pieces (2 grey sides), a bounded board needs exactly 4`,

@@ -111,7 +111,8 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
   else process.stdout.write(`unknown: ${r.state}: ${r.message} after ${secs} s\n`);
 }
 
-async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): Promise<number> {
+/** Ctrl-C or SIGTERM aborts the solve (the solver's process group, or the whole embedded cluster). */
+function onInterrupt(): { abort: AbortController; readonly interrupted: boolean; dispose(): void } {
   const abort = new AbortController();
   let interrupted = false;
   const onSignal = (): void => {
@@ -120,6 +121,19 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+  return {
+    abort,
+    get interrupted() { return interrupted; },
+    dispose() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
+async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): Promise<number> {
+  const stop = onInterrupt();
+  const abort = stop.abort;
   const t0 = performance.now();
   const tty = process.stderr.isTTY && !values.json;
   try {
@@ -142,13 +156,12 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
     });
     clearTimeout(deadline);
     if (tty) process.stderr.write("\n");
-    if (interrupted) return EXIT.INTERRUPTED;
+    if (stop.interrupted) return EXIT.INTERRUPTED;
     if (timedOut && result.state === "cancelled") result.message = "time-limit";
     await printClusterResult(puzzle, result, values, (performance.now() - t0) / 1000);
     return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    stop.dispose();
   }
 }
 
@@ -158,14 +171,8 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     if (values.workers === undefined) values.workers = 1;
     return runCluster(puzzle, values, path);
   }
-  const abort = new AbortController();
-  let interrupted = false;
-  const onSignal = (): void => {
-    interrupted = true;
-    abort.abort();
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  const stop = onInterrupt();
+  const abort = stop.abort;
   try {
     const result = await solveLocal(puzzle, {
       encoding: values.encoding as string,
@@ -176,11 +183,10 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       seed: values.seed as number | undefined,
       signal: abort.signal,
     });
-    if (interrupted) return EXIT.INTERRUPTED;
+    if (stop.interrupted) return EXIT.INTERRUPTED;
     await printResult(puzzle, result, values, { encoding: values.encoding, solver: values.solver, workers: 0 });
     return result.status === "sat" ? EXIT.OK : result.status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    stop.dispose();
   }
 }

@@ -17,6 +17,7 @@ import { rotatedEdge, type Board, type Hint, type Placement } from "../puzzle.js
 import type { VarMap } from "./formula.js";
 import type { PlacementModel } from "./placement-model.js";
 import type { PlacementNumbering } from "./placement-numbering.js";
+import { checkPlacementRange } from "./varmap.js";
 
 const SIDES = ["N", "E", "S", "W"] as const;
 
@@ -89,16 +90,8 @@ export function createPlacementVarMap(model: PlacementModel, num: PlacementNumbe
     },
 
     placementLiterals(placement: Placement): number[] {
+      checkPlacementRange(placement, layout.rows, cols, pieces.length);
       const { cell, piece, rot } = placement;
-      if (!Number.isInteger(cell) || cell < 0 || cell >= cells) {
-        throw new InvalidOptionError("placement", `cell ${cell} is not on the ${layout.rows}x${cols} board`);
-      }
-      if (!Number.isInteger(piece) || piece < 0 || piece >= pieces.length) {
-        throw new InvalidOptionError("placement", `piece index ${piece} is not in 0..${pieces.length - 1}`);
-      }
-      if (!Number.isInteger(rot) || rot < 0 || rot > 3) {
-        throw new InvalidOptionError("placement", `rotation ${rot} is not in 0..3`);
-      }
       const edges = pieces[piece].edges;
       const id = pieces[piece].id;
       const u = unitOf[piece];

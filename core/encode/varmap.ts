@@ -17,6 +17,20 @@ import type { Numbering } from "./numbering.js";
 const SIDES = ["N", "E", "S", "W"] as const;
 
 /** Creates the VarMap of a layout and its numbering. */
+/** Throws InvalidOptionError unless the placement names a cell of the board, a piece index and a rotation 0..3. */
+export function checkPlacementRange(placement: Placement, rows: number, cols: number, pieceCount: number): void {
+  const { cell, piece, rot } = placement;
+  if (!Number.isInteger(cell) || cell < 0 || cell >= rows * cols) {
+    throw new InvalidOptionError("placement", `cell ${cell} is not on the ${rows}x${cols} board`);
+  }
+  if (!Number.isInteger(piece) || piece < 0 || piece >= pieceCount) {
+    throw new InvalidOptionError("placement", `piece index ${piece} is not in 0..${pieceCount - 1}`);
+  }
+  if (!Number.isInteger(rot) || rot < 0 || rot > 3) {
+    throw new InvalidOptionError("placement", `rotation ${rot} is not in 0..3`);
+  }
+}
+
 export function createHeuleVarMap(layout: Layout, num: Numbering): VarMap {
   const { cells, cols, cellClass, classPieces, cellDia, diaClass, colourIndex, classColours, diaCells } = layout;
   const { x, yBase } = num;
@@ -81,16 +95,8 @@ export function createHeuleVarMap(layout: Layout, num: Numbering): VarMap {
     },
 
     placementLiterals(placement: Placement): number[] {
+      checkPlacementRange(placement, layout.rows, cols, pieces.length);
       const { cell, piece, rot } = placement;
-      if (!Number.isInteger(cell) || cell < 0 || cell >= cells) {
-        throw new InvalidOptionError("placement", `cell ${cell} is not on the ${layout.rows}x${cols} board`);
-      }
-      if (!Number.isInteger(piece) || piece < 0 || piece >= pieces.length) {
-        throw new InvalidOptionError("placement", `piece index ${piece} is not in 0..${pieces.length - 1}`);
-      }
-      if (!Number.isInteger(rot) || rot < 0 || rot > 3) {
-        throw new InvalidOptionError("placement", `rotation ${rot} is not in 0..3`);
-      }
       const xv = x[piece * cells + cell];
       const id = pieces[piece].id;
       if (xv === 0) {

@@ -5,7 +5,7 @@
  */
 
 import { InvalidPuzzleError } from "../errors.js";
-import { pieceKind, type Piece } from "../puzzle.js";
+import { countPieceKinds, type Piece } from "../puzzle.js";
 
 /**
  * Infers rows x cols (rows <= cols) from piece kinds: 4 corners, 2(r-2)+2(c-2) border pieces, r*c pieces.
@@ -21,12 +21,7 @@ export function inferBoardSize(pieces: readonly Piece[], file: string): { rows: 
       file, 0, `cannot infer the board size: ${n} pieces without grey is not a square number (use the canonical format)`,
     );
   }
-  let corners = 0, borders = 0;
-  for (const p of pieces) {
-    const kind = pieceKind(p);
-    if (kind === "corner") corners++;
-    else if (kind === "border") borders++;
-  }
+  const { corners, borders } = countPieceKinds(pieces);
   if (corners !== 4) {
     throw new InvalidPuzzleError(
       file, 0, `found ${corners} corner pieces (2 grey sides), a bounded board needs exactly 4`,

@@ -9,7 +9,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
-import { cubistCommand, REPO_ROOT } from "./processes.js";
+import { cubistCommand, REPO_ROOT, trackChild, type CubistProcess } from "./processes.js";
 
 const run = promisify(execFile);
 
@@ -100,16 +100,8 @@ export interface NetnsHost {
 }
 
 /** A process running in a namespace. */
-export interface NetnsProcess {
-  readonly child: ChildProcess;
-  readonly pid: number;
-  stderr(): string;
-  stdout(): string;
-  /** Resolves with the first stderr line matching `re` (after `from` characters of stderr, default 0). */
-  waitForLog(re: RegExp, timeoutMs?: number, from?: number): Promise<string>;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  kill(signal?: NodeJS.Signals): void;
-}
+/** A process in a namespace: the same handle as a local `cubist` process. */
+export type NetnsProcess = CubistProcess;
 
 export interface NetnsLab {
   /** The first three octets of the /24, e.g. "10.213.7". */
@@ -205,61 +197,5 @@ export async function createNetnsLab(count: number): Promise<NetnsLab> {
 
 /** Spawns `command...` in namespace `ns` (ip netns exec replaces itself with the command: same pid). */
 export function spawnInNamespace(ns: string, command: string[], env: NodeJS.ProcessEnv = {}): NetnsProcess {
-  const child = spawn("ip", ["netns", "exec", ns, ...command], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let err = "";
-  let out = "";
-  const listeners = new Set<() => void>();
-  child.stderr!.on("data", (d: Buffer) => {
-    err += d.toString();
-    for (const l of listeners) l();
-  });
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once("exit", (code, signal) => resolve({ code, signal }));
-  });
-  return {
-    child,
-    pid: child.pid ?? -1,
-    stderr: () => err,
-    stdout: () => out,
-    exited,
-    kill(signal: NodeJS.Signals = "SIGTERM") {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    },
-    waitForLog(re, timeoutMs = 15_000, from = 0) {
-      return new Promise<string>((resolve, reject) => {
-        const find = (): string | undefined => err.slice(from).split("\n").find((l) => re.test(l));
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`no stderr line matching ${re} within ${timeoutMs} ms; stderr:\n${err.slice(-4000)}`));
-        }, timeoutMs);
-        const onExit = (): void => {
-          cleanup();
-          const line = find();
-          if (line !== undefined) resolve(line);
-          else reject(new Error(`process exited before a stderr line matched ${re}; stderr:\n${err.slice(-4000)}`));
-        };
-        const listener = (): void => {
-          const line = find();
-          if (line === undefined) return;
-          cleanup();
-          resolve(line);
-        };
-        const cleanup = (): void => {
-          clearTimeout(timer);
-          listeners.delete(listener);
-          child.off("exit", onExit);
-        };
-        const line = find();
-        if (line !== undefined) {
-          cleanup();
-          resolve(line);
-          return;
-        }
-        listeners.add(listener);
-        child.once("exit", onExit);
-      });
-    },
-  };
+  return trackChild(spawn("ip", ["netns", "exec", ns, ...command], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }));
 }

@@ -24,8 +24,11 @@ export interface CubistProcess {
   /** Everything written to stderr so far. */
   stderr(): string;
   stdout(): string;
-  /** Resolves with the first stderr line matching `re` (throws after `timeoutMs`, with the stderr so far). */
-  waitForLog(re: RegExp, timeoutMs?: number): Promise<string>;
+  /**
+   * Resolves with the first stderr line matching `re`, looking after `from` characters of stderr (default 0);
+   * throws after `timeoutMs`, or when the process exits first, with the stderr so far.
+   */
+  waitForLog(re: RegExp, timeoutMs?: number, from?: number): Promise<string>;
   /** Resolves with the exit code (null when killed by a signal) and signal. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Sends a signal if it is still running. */
@@ -34,11 +37,15 @@ export interface CubistProcess {
 
 /** Spawns `node <cli> ...args`. */
 export function spawnCubist(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CubistProcess {
-  const child = spawn(process.execPath, [...cubistCommand(), ...args], {
+  return trackChild(spawn(process.execPath, [...cubistCommand(), ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
+}
+
+/** Collects a piped child's stdout and stderr and lets a test wait for a stderr line. */
+export function trackChild(child: ChildProcess): CubistProcess {
   let err = "";
   let out = "";
   const listeners = new Set<() => void>();
@@ -48,7 +55,8 @@ export function spawnCubist(args: string[], options: { env?: NodeJS.ProcessEnv; 
   });
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once("exit", (code, signal) => resolve({ code, signal }));
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => resolve({ code, signal }));
   });
   return {
     child,
@@ -59,31 +67,36 @@ export function spawnCubist(args: string[], options: { env?: NodeJS.ProcessEnv; 
     kill(signal: NodeJS.Signals = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
-    waitForLog(re: RegExp, timeoutMs = 15_000) {
+    waitForLog(re: RegExp, timeoutMs = 15_000, from = 0) {
       return new Promise<string>((resolve, reject) => {
-        const check = (): boolean => {
-          const line = err.split("\n").find((l) => re.test(l));
-          if (line === undefined) return false;
-          cleanup();
-          resolve(line);
-          return true;
-        };
+        const find = (): string | undefined => err.slice(from).split("\n").find((l) => re.test(l));
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`no stderr line matching ${re} within ${timeoutMs} ms; stderr:\n${err}`));
+          reject(new Error(`no stderr line matching ${re} within ${timeoutMs} ms; stderr:\n${err.slice(-4000)}`));
         }, timeoutMs);
         const onExit = (): void => {
-          if (check()) return;
           cleanup();
-          reject(new Error(`process exited before a stderr line matched ${re}; stderr:\n${err}`));
+          const line = find();
+          if (line !== undefined) resolve(line);
+          else reject(new Error(`process exited before a stderr line matched ${re}; stderr:\n${err.slice(-4000)}`));
+        };
+        const listener = (): void => {
+          const line = find();
+          if (line === undefined) return;
+          cleanup();
+          resolve(line);
         };
         const cleanup = (): void => {
           clearTimeout(timer);
           listeners.delete(listener);
           child.off("exit", onExit);
         };
-        const listener = (): void => void check();
-        if (check()) return;
+        const line = find();
+        if (line !== undefined) {
+          cleanup();
+          resolve(line);
+          return;
+        }
         listeners.add(listener);
         child.once("exit", onExit);
       });
