@@ -11,6 +11,7 @@
  *   single   `cubist solve FILE`                      (one Kissat process on the default encoding)
  *   w1       `cubist solve FILE --workers 1`           (embedded cluster, 1 worker process)
  *   w2       `cubist solve FILE --workers 2`           (embedded cluster, 2 worker processes)
+ *   w2s1000  `cubist solve FILE --workers 2 --search-ms 1000` (each cube: placement search first, then Kissat)
  * Wall time of the whole command (process start to exit) is recorded; a run over the limit counts as the limit.
  * Results are appended as JSON lines (an interrupted run resumes where it stopped) and summarised as medians.
  */
@@ -38,7 +39,13 @@ const { values, positionals } = parseArgs({
 interface Row { instance: string; seed: number; config: string; status: string; seconds: number; limit: number; load1: number; at: string }
 
 const limit = Number(values.limit);
-const CONFIG_ARGS: Record<string, string[]> = { single: [], w1: ["--workers", "1"], w2: ["--workers", "2"] };
+/** `single`, or `wN` (N worker processes), or `wNsMS` (N workers, placement search for MS ms per cube first). */
+function configArgs(config: string): string[] {
+  if (config === "single") return [];
+  const m = /^w(\d+)(?:s(\d+))?$/.exec(config);
+  if (!m) throw new Error(`unknown config "${config}": use single, wN or wNsMS`);
+  return ["--workers", m[1], ...(m[2] ? ["--search-ms", m[2]] : [])];
+}
 const out = values.out!;
 mkdirSync(dirname(out), { recursive: true });
 const done = new Set<string>();
@@ -57,7 +64,7 @@ function runOne(instance: string, file: string, seed: number, config: string): v
   const key = `${instance}|${seed}|${config}`;
   if (done.has(key)) return;
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ["dist/cli/main.js", "solve", file, "--json", "--time", String(limit), ...CONFIG_ARGS[config], ...positionals], {
+  const r = spawnSync(process.execPath, ["dist/cli/main.js", "solve", file, "--json", "--time", String(limit), ...configArgs(config), ...positionals], {
     encoding: "utf8",
     maxBuffer: 1 << 26,
     timeout: (limit + 60) * 1000,

@@ -47,7 +47,7 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
       `out=$(kissat "$@"); rc=$?\nif [ "$rc" -eq 10 ]; then while [ ! -e "${release}" ]; do sleep 0.2; done; fi\nprintf "%s\\n" "$out"\nexit $rc`);
     const port = await freePort();
     const coordinator = spawnCubist(["coordinator", "--nats", t.url, "--prefix", t.names.prefix, "--grpc", "off", "--http", `127.0.0.1:${port}`,
-      "--auth-token", TOKEN, "--puzzle", puzzleFile, "--cubes", "16", "--log-level", "debug"], { env: marker.env });
+      "--auth-token", TOKEN, "--puzzle", puzzleFile, "--cubes", "16", "--search-ms", "0", "--log-level", "debug"], { env: marker.env });
     procs.push(coordinator);
     await coordinator.waitForLog(/HTTP \(metrics, dashboard\) listening/, 20_000);
     const base = `http://127.0.0.1:${port}`;

@@ -44,8 +44,13 @@ export async function startTestCoordinator(t: TestNats, settings: Partial<Coordi
 }
 
 /** A run request for a puzzle file. */
+/**
+ * A run request for a puzzle file. The placement search is off (searchMs 0) unless `extra` sets it: these tests
+ * are about the SAT-solver path (its faults, its metrics, redeliveries), and on their tiny puzzles the default
+ * search would close every cube before a solver starts.
+ */
 export function requestFor(file: string, extra: Partial<RunRequest> = {}): RunRequest {
-  return { puzzleText: readFileSync(file, "utf8"), puzzleLabel: file, ...extra };
+  return { puzzleText: readFileSync(file, "utf8"), puzzleLabel: file, searchMs: 0, ...extra };
 }
 
 /** Resolves with the run's final state, or rejects after `timeoutMs` with its status. */

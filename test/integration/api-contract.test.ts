@@ -22,6 +22,8 @@ import { verifySolution } from "../../core/verify.js";
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8");
 const CLUE = readFileSync("test/fixtures/cluster/clue1-shuffled-s11.txt", "utf8");
+/** The SAT solver alone (no placement search first), with the default per-cube budget: for tests that need cubes to take a while. */
+const SOLVER_ONLY = { solver: "kissat", timeLimitSec: 60, searchMs: 0 };
 
 interface Env {
   t: TestNats;
@@ -186,7 +188,7 @@ test("api - pause stops leasing new cubes, resume continues; the run ends UNSAT 
   try {
     const slow = writeFakeSolver(env.dir, "slow-kissat", 'sleep 1\nexec kissat "$@"');
     env.worker("w1", slow);
-    const { run } = await env.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, cubing: { targetCubes: 10 } });
+    const { run } = await env.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, cubing: { targetCubes: 10 }, solver: SOLVER_ONLY });
     const id = run!.runId;
     // Let a few cubes close, then pause.
     const end = Date.now() + 30_000;
@@ -249,8 +251,8 @@ test("api - two runs at once: the higher priority run's cubes are taken first", 
   const env = await setup();
   try {
     const slow = writeFakeSolver(env.dir, "slow-kissat", 'sleep 0.3\nexec kissat "$@"');
-    const low = await env.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, puzzleName: "low", priority: 1, cubing: { targetCubes: 12 } });
-    const high = await env.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, puzzleName: "high", priority: 10, cubing: { targetCubes: 12 } });
+    const low = await env.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, puzzleName: "low", priority: 1, cubing: { targetCubes: 12 }, solver: SOLVER_ONLY });
+    const high = await env.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, puzzleName: "high", priority: 10, cubing: { targetCubes: 12 }, solver: SOLVER_ONLY });
     await new Promise((r) => setTimeout(r, 500));
     env.worker("w1", slow);
     const h = await waitState(env.call, high.run!.runId, [RunState.RUN_STATE_UNSAT], 120_000);

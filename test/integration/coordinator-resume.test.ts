@@ -40,7 +40,7 @@ for (const restartNats of [false, true]) {
     let b: Awaited<ReturnType<typeof spawnCoordinator>> | undefined;
     try {
       let api = apiClient(a.address);
-      const { run } = await api.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, cubing: { targetCubes: 16 } });
+      const { run } = await api.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, cubing: { targetCubes: 16 }, solver: { solver: "kissat", timeLimitSec: 60, searchMs: 0 } });
       const id = run!.runId;
       const total = async (): Promise<RunInfo> => api.call<unknown, RunInfo>("getRun", { runId: id });
       const end = Date.now() + 60_000;
