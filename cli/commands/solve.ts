@@ -31,7 +31,10 @@ export const spec: CommandSpec = {
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
     ...RUN_OPTIONS,
   },
-  details: `The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
+  details: `--search-ms: alone, the placement search runs beside the SAT solver (on a second core) for at most MS ms
+and whichever engine answers first wins; with --workers it runs on each cube before the SAT solver. 0 turns it off.
+
+The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
 
 ${EXIT_CODES_HELP}`,
@@ -46,6 +49,8 @@ function statsJSON(r: LocalSolveResult): Record<string, unknown> {
     solverSeconds: s.solverSeconds ?? null,
     wallMs: Math.round(s.wallMs),
     maxRssBytes: s.maxRssBytes ?? null,
+    engine: r.engine,
+    searchNodes: r.searchNodes,
     encodeMs: Math.round(r.encodeMs),
     vars: r.numVars,
     clauses: r.numClauses,
@@ -69,10 +74,10 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
   }
   const secs = (r.stats.wallMs / 1000).toFixed(2);
   if (r.status === "sat") {
-    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s:\n`);
+    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s${r.engine === "search" ? " (found by the placement search)" : ""}:\n`);
     return showBoard(puzzle, r.board, values);
   }
-  if (r.status === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s)\n`);
+  if (r.status === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s${r.engine === "search" ? " by the placement search" : ""})\n`);
   else process.stdout.write(`unknown: no answer (${r.reason}) after ${secs} s\n`);
 }
 
@@ -181,6 +186,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       binary: values["solver-path"] as string | undefined,
       timeLimitSec: values.time as number | undefined,
       seed: values.seed as number | undefined,
+      searchMs: values["search-ms"] as number | undefined,
       signal: abort.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;
