@@ -199,24 +199,34 @@ export function createService(c: Coordinator): CubistServiceServer {
   };
 }
 
+/** Unflushed WatchRun events (about 100 bytes each) beyond which verdict events are dropped for that client. */
+const WATCH_BACKLOG = 20_000;
+
 /** WatchRun: a status snapshot every interval, verdicts (if asked) and solutions, until the run ends. */
 async function watch(c: Coordinator, call: ServerWritableStream<WatchRunRequest, RunEvent>): Promise<void> {
   const run = await liveRun(c, call.request.runId);
   const intervalMs = Math.max(100, Math.min(60_000, (call.request.intervalSec || 1) * 1000));
   let dropped = 0;
   let closed = false;
+  // Events written but not yet flushed to the transport. Verdicts arrive in bursts (a batch at a time), which
+  // overflow the stream's small high-water mark even for a client that keeps up, so only a real backlog counts.
+  let pending = 0;
+  const flushed = (): void => void pending--;
   const write = (ev: RunEvent, droppable: boolean): void => {
     if (closed) return;
-    // A slow client: droppable events (verdicts) are counted and skipped while the stream is backed up.
-    if (droppable && call.writableNeedDrain) {
+    // A slow client: droppable events (verdicts) are counted and skipped while the backlog is full, so the
+    // coordinator's memory stays bounded; status snapshots and solutions always go out.
+    if (droppable && pending >= WATCH_BACKLOG) {
       dropped++;
       return;
     }
-    if (dropped > 0 && !call.writableNeedDrain) {
-      call.write({ event: { $case: "dropped", value: dropped } });
+    if (dropped > 0 && pending < WATCH_BACKLOG) {
+      pending++;
+      call.write({ event: { $case: "dropped", value: dropped } }, flushed);
       dropped = 0;
     }
-    call.write(ev);
+    pending++;
+    call.write(ev, flushed);
   };
   const onVerdict = (v: import("../proto/gen/cubist/v1/cube.js").Verdict): void => {
     if (!call.request.verdicts) return;
