@@ -8,7 +8,9 @@
  * For each instance (Heule's eight em-* files, shuffled with each recorded seed) and for the unsatisfiable
  * puzzle, the configurations run one after another, interleaved per instance so that machine noise hits them
  * alike:
- *   single   `cubist solve FILE`                      (one Kissat process on the default encoding)
+ *   single   `cubist solve FILE`                      (one Kissat process on the default encoding, and the placement
+ *                                                       search beside it for up to --search-ms, default 1000 ms)
+ *   kissat   `cubist solve FILE --search-ms 0`        (one Kissat process alone)
  *   w1       `cubist solve FILE --workers 1`           (embedded cluster, 1 worker process)
  *   w2       `cubist solve FILE --workers 2`           (embedded cluster, 2 worker processes)
  *   w2s1000  `cubist solve FILE --workers 2 --search-ms 1000` (each cube: placement search first, then Kissat)
@@ -39,9 +41,13 @@ const { values, positionals } = parseArgs({
 interface Row { instance: string; seed: number; config: string; status: string; seconds: number; limit: number; load1: number; at: string }
 
 const limit = Number(values.limit);
-/** `single`, or `wN` (N worker processes), or `wNsMS` (N workers, placement search for MS ms per cube first). */
+/**
+ * `single` (one machine: Kissat with the placement search beside it), `kissat` (one machine, Kissat alone), `wN`
+ * (N worker processes, default search), or `wNsMS` (N workers, placement search for MS ms per cube first).
+ */
 function configArgs(config: string): string[] {
   if (config === "single") return [];
+  if (config === "kissat") return ["--search-ms", "0"];
   const m = /^w(\d+)(?:s(\d+))?$/.exec(config);
   if (!m) throw new Error(`unknown config "${config}": use single, wN or wNsMS`);
   return ["--workers", m[1], ...(m[2] ? ["--search-ms", m[2]] : [])];

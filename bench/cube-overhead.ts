@@ -8,7 +8,8 @@
  * (the mean, not the median: slot time is the sum of solver time and overhead, cube by cube).
  *
  * The puzzle is an unsatisfiable 6x6 (every cube must be answered), split into N cubes, so each Kissat call is
- * small. Prints one JSON line per repeat and a summary (medians).
+ * small. The placement search is off (searchMs 0): every cube goes through Kissat. Prints one JSON line per
+ * repeat and a summary (medians).
  *
  *   node --import tsx bench/cube-overhead.ts [--cubes 1000] [--repeats 3]
  */
@@ -42,7 +43,7 @@ async function once(target: number, workers: number): Promise<Record<string, num
       procs.push(spawn(process.execPath, ["dist/cli/main.js", "worker", "--nats", nats.url, "--concurrency", "1", "--id", `b${i}`, "--log-level", "warn", "--grace", "0"], { stdio: "ignore" }));
     }
     await new Promise((r) => setTimeout(r, 1500));
-    const run = await c.submitRun({ puzzleText: readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8"), targetCubes: target, timeLimitSec: 0 });
+    const run = await c.submitRun({ puzzleText: readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8"), targetCubes: target, timeLimitSec: 0, searchMs: 0 });
     const solver: number[] = [];
     run.on("verdict", (v: Verdict) => solver.push(v.stats?.wallMs ?? 0));
     await run.splitDone();
