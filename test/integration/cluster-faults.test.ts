@@ -98,10 +98,13 @@ test("faults - malformed and foreign messages on the cube subject are terminated
   const f = await fixture();
   const c = await startTestCoordinator(f.t);
   try {
-    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 4 }));
-    const subject = f.t.names.cubesSubject(run.id);
+    // The junk goes onto the run's subject before the run's cubes, so the worker meets it first: published after
+    // them, it raced the run's end (a one-slot worker could finish the last cube before pulling it).
+    const runId = `junk-${process.pid}-${Date.now()}`;
+    const subject = f.t.names.cubesSubject(runId);
     await f.t.layout.js.publish(subject, new Uint8Array([1, 2, 3, 250, 251]));
     await f.t.layout.js.publish(subject, new TextEncoder().encode("not a cube at all"));
+    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 4, runId }));
     const w = startWorker(f.t, "w1", undefined, f.marker);
     f.workers.push(w);
     assert.equal(await waitForRunEnd(run, 90_000), RunState.RUN_STATE_UNSAT);
