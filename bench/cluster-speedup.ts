@@ -23,6 +23,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { median } from "./lib/summary.js";
 
 const { values, positionals } = parseArgs({
   options: {
@@ -109,10 +110,6 @@ try {
 }
 
 // Summary: median seconds per instance and config (over limit counted as the limit), and ratios.
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const time = (r: Row): number => (r.status === "sat" || r.status === "unsat" ? r.seconds : Math.max(r.seconds, r.limit));
 const instances = [...new Set(rows.map((r) => r.instance))];
 console.log(`\n| instance | ${configs.map((c) => `${c} median s`).join(" | ")} | single / w2 | w1 / w2 |\n|---|${configs.map(() => "---").join("|")}|---|---|`);

@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startNatsServer } from "../cli/nats-launcher.js";
+import { repeatsTable } from "./lib/repeats.js";
 
 const { values } = parseArgs({
   options: {
@@ -107,10 +108,6 @@ async function once(cubes: number): Promise<Record<string, number>> {
   }
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const results: Array<Record<string, number>> = [];
 for (let i = 0; i < Number(values.repeats); i++) {
@@ -118,6 +115,4 @@ for (let i = 0; i < Number(values.repeats); i++) {
   console.log(JSON.stringify(r));
   results.push(r);
 }
-const keys = Object.keys(results[0]);
-console.log(`\n| measure | median of ${results.length} | all |\n|---|---|---|`);
-for (const k of keys) console.log(`| ${k} | ${median(results.map((r) => r[k]))} | ${results.map((r) => r[k]).join(", ")} |`);
+console.log(`\n${repeatsTable(results)}`);

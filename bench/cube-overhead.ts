@@ -18,6 +18,8 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import { startNatsServer } from "../cli/nats-launcher.js";
+import { median } from "./lib/summary.js";
+import { repeatsTable } from "./lib/repeats.js";
 import { connectNats, requireJetStream } from "../cluster/nats.js";
 import { silentLogger } from "../cluster/log.js";
 import { Coordinator } from "../coordinator/coordinator.js";
@@ -26,10 +28,6 @@ import { createNames } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 
 const { values } = parseArgs({ options: { cubes: { type: "string", default: "1000" }, repeats: { type: "string", default: "3" }, workers: { type: "string", default: "2" } } });
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function once(target: number, workers: number): Promise<Record<string, number>> {
   const nats = await startNatsServer();
@@ -75,5 +73,4 @@ for (let i = 0; i < Number(values.repeats); i++) {
   console.log(JSON.stringify(r));
   rows.push(r);
 }
-console.log(`\n| measure | median of ${rows.length} | all |\n|---|---|---|`);
-for (const k of Object.keys(rows[0])) console.log(`| ${k} | ${median(rows.map((r) => r[k]))} | ${rows.map((r) => r[k]).join(", ")} |`);
+console.log(`\n${repeatsTable(rows)}`);

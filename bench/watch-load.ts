@@ -22,6 +22,7 @@ import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { credentials } from "@grpc/grpc-js";
 import { startNatsServer } from "../cli/nats-launcher.js";
+import { repeatsTable } from "./lib/repeats.js";
 import { CubistServiceClient, ListRunsRequest, WatchRunRequest, type RunEvent } from "../proto/gen/cubist/v1/api.js";
 
 const { values } = parseArgs({
@@ -131,15 +132,10 @@ async function once(): Promise<Record<string, number>> {
   }
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const results: Array<Record<string, number>> = [];
 for (let i = 0; i < Number(values.repeats); i++) {
   const r = await once();
   console.log(JSON.stringify(r));
   results.push(r);
 }
-console.log(`\n| measure | median of ${results.length} | all |\n|---|---|---|`);
-for (const k of Object.keys(results[0])) console.log(`| ${k} | ${median(results.map((r) => r[k]))} | ${results.map((r) => r[k]).join(", ")} |`);
+console.log(`\n${repeatsTable(results)}`);
