@@ -24,7 +24,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
   const budget = solver
     ? [solver.timeLimitSec > 0 ? `${formatDuration(solver.timeLimitSec)} per cube` : "no time budget",
       solver.conflictLimit > 0 ? `${solver.conflictLimit} conflicts per cube` : "",
-      solver.searchMs > 0 ? `${solver.searchMs} ms placement search first` : "",
+      (solver.searchMs ?? 0) > 0 ? `${solver.searchMs} ms placement search first` : "",
       `seed ${solver.seed}`].filter(Boolean).join(", ")
     : "";
   const rs = r.resplit;

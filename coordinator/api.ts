@@ -83,7 +83,7 @@ export function createService(c: Coordinator): CubistServiceServer {
         timeLimitSec: req.solver ? req.solver.timeLimitSec : undefined,
         conflictLimit: req.solver?.conflictLimit || undefined,
         seed: req.solver?.seed || undefined,
-        searchMs: req.solver ? req.solver.searchMs : undefined,
+        searchMs: req.solver?.searchMs,
         resplitAfter: req.resplit?.afterBudgets || undefined,
         resplitDepth: req.resplit?.depth || undefined,
         resplitChildren: req.resplit?.targetChildren || undefined,

@@ -18,10 +18,14 @@ export const DEFAULT_TARGET_CUBES = 64;
 export const DEFAULT_CELL_ORDER = "most-constrained";
 export const DEFAULT_CUBE_TIME_LIMIT_SEC = 60;
 /**
- * Per-cube placement search before the SAT solver. 1 s: on the shuffled Heule suite with 2 workers it cut the
- * median time from 3.6 to 2.4 s and the hard UNSAT 7x7 from 33 to 6 s (BENCHMARKS.md, "Cluster speed-up").
+ * Per-cube placement search before the SAT solver, by board size (BENCHMARKS.md). Up to 200 cells (every Heule em-*
+ * board; 14x14 is the largest), 1 s: on the shuffled Heule suite with 2 workers it cut the median time from 3.6 to
+ * 2.4 s and the hard UNSAT 7x7 from 33 to 4.4 s; 5 s was no better. Larger boards, 60 s: the 16x16 hint ladder at
+ * k = 150 is solved in 30 s with it and not in 600 s with 1 s, where Kissat gets nowhere on the cubes.
  */
-export const DEFAULT_SEARCH_MS = 1000;
+export function defaultSearchMs(puzzle: { rows: number; cols: number }): number {
+  return puzzle.rows * puzzle.cols <= 200 ? 1000 : 60_000;
+}
 export const DEFAULT_RESPLIT_DEPTH = 1;
 export const MAX_PUZZLE_SIDE = 32;
 export const MAX_PUZZLE_TEXT_BYTES = 1 << 20;
@@ -116,7 +120,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now()): { spec:
       timeLimitSec: num("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
       conflictLimit: int("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
       seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
-      searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
+      searchMs: int("search ms", req.searchMs, 0, 3_600_000, defaultSearchMs(puzzle)),
     },
     resplit: {
       afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),

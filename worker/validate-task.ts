@@ -65,13 +65,15 @@ function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
   if (!Number.isFinite(s.timeLimitSec) || s.timeLimitSec < 0 || s.timeLimitSec > MAX_TIME_LIMIT_SEC) return `time_limit_sec ${s.timeLimitSec} out of range`;
   if (!Number.isSafeInteger(s.conflictLimit) || s.conflictLimit < 0) return `conflict_limit ${s.conflictLimit} out of range`;
   if (!Number.isInteger(s.seed) || s.seed < 0 || s.seed > MAX_SEED) return `seed ${s.seed} out of range`;
-  if (!Number.isInteger(s.searchMs) || s.searchMs < 0 || s.searchMs > MAX_SEARCH_MS) return `search_ms ${s.searchMs} out of range`;
+  // The coordinator always sets search_ms on a task; unset means none.
+  const searchMs = s.searchMs ?? 0;
+  if (!Number.isInteger(searchMs) || searchMs < 0 || searchMs > MAX_SEARCH_MS) return `search_ms ${searchMs} out of range`;
   return {
     solver,
     timeLimitSec: s.timeLimitSec > 0 ? s.timeLimitSec : undefined,
     conflictLimit: s.conflictLimit > 0 ? s.conflictLimit : undefined,
     seed: s.seed,
-    searchMs: s.searchMs,
+    searchMs,
   };
 }
 

@@ -9,6 +9,7 @@ import { SOLVER_NAMES, type SolverName } from "../../worker/solver/index.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
+import { defaultSearchMs } from "../../coordinator/run-spec.js";
 import { solveOnLocalCluster, type LocalClusterResult } from "../local-cluster.js";
 
 export const spec: CommandSpec = {
@@ -32,7 +33,8 @@ export const spec: CommandSpec = {
     ...RUN_OPTIONS,
   },
   details: `--search-ms: alone, the placement search runs beside the SAT solver (on a second core) for at most MS ms
-and whichever engine answers first wins; with --workers it runs on each cube before the SAT solver. 0 turns it off.
+and whichever engine answers first wins; with --workers it runs on each cube before the SAT solver. 0 turns it off;
+the default is 1000 ms for boards of up to 200 cells and 60000 ms for larger ones.
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -186,7 +188,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       binary: values["solver-path"] as string | undefined,
       timeLimitSec: values.time as number | undefined,
       seed: values.seed as number | undefined,
-      searchMs: values["search-ms"] as number | undefined,
+      searchMs: (values["search-ms"] as number | undefined) ?? defaultSearchMs(puzzle),
       signal: abort.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;

@@ -222,7 +222,7 @@ test("api - manual re-split of a running cube and automatic re-split of cubes ov
     const gated = writeFakeSolver(env.dir, "gated-kissat", `n=$(( $(cat ${counter} 2>/dev/null || echo 0) + 1 ))\necho $n > ${counter}\nif [ "$n" -le 3 ]; then cat > /dev/null; sleep 5; echo "s UNKNOWN"; exit 0; fi\nexec kissat "$@"`);
     env.worker("w1", gated);
     const { run } = await env.call<unknown, SubmitRunResponse>("submitRun", {
-      puzzleText: UNSAT, cubing: { targetCubes: 4 }, solver: { solver: "kissat", timeLimitSec: 60 }, resplit: { afterBudgets: 1, depth: 1 },
+      puzzleText: UNSAT, cubing: { targetCubes: 4 }, solver: { solver: "kissat", timeLimitSec: 60, searchMs: 0 }, resplit: { afterBudgets: 1, depth: 1 },
     });
     const id = run!.runId;
     // Manually re-split a cube while it is queued or running.
