@@ -66,9 +66,10 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
     const common = { encodeMs, numVars: formula.numVars, numClauses: formula.clauses.count };
     let searchNodes = 0;
     if (searching) {
-      const first = await Promise.race([searching.then((r): SearchOutcome | "failed" => r, () => "failed" as const), solving.then(() => null)]);
-      if (first !== null && first !== "failed") searchNodes = first.nodes;
-      if (first !== null && first !== "failed" && (first.kind === "sat" || first.kind === "unsat")) {
+      // null: the solver ended first, or the search failed (then the solver alone decides).
+      const first = await Promise.race([searching.catch((): SearchOutcome | null => null), solving.then(() => null)]);
+      if (first) searchNodes = first.nodes;
+      if (first?.kind === "sat" || first?.kind === "unsat") {
         const searchMs = performance.now() - s0;
         stop.abort();
         await solving;
