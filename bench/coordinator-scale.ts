@@ -12,10 +12,9 @@
  * Needs the built CLI (npm run build).
  */
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startNatsServer } from "../cli/nats-launcher.js";
+import { spawnCoordinator, vmHwmBytes } from "./lib/coordinator-process.js";
 import { repeatsTable } from "./lib/repeats.js";
 
 const { values } = parseArgs({
@@ -25,49 +24,6 @@ const { values } = parseArgs({
     repeats: { type: "string", default: "3" },
   },
 });
-
-function vmHwmBytes(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function spawnCoordinator(args: string[]): { child: ChildProcess; lines: string[]; waitFor(re: RegExp, ms: number): Promise<{ line: string; at: number }> } {
-  const child = spawn(process.execPath, ["dist/cli/main.js", "coordinator", ...args], { stdio: ["ignore", "ignore", "pipe"] });
-  const lines: string[] = [];
-  const waiters: Array<{ re: RegExp; resolve: (v: { line: string; at: number }) => void }> = [];
-  let buf = "";
-  child.stderr!.on("data", (d: Buffer) => {
-    buf += d.toString();
-    let nl;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      lines.push(line);
-      for (const w of [...waiters]) {
-        if (w.re.test(line)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve({ line, at: performance.now() });
-        }
-      }
-    }
-  });
-  return {
-    child,
-    lines,
-    waitFor(re, ms) {
-      const hit = lines.find((l) => re.test(l));
-      if (hit) return Promise.resolve({ line: hit, at: performance.now() });
-      return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no log line ${re} within ${ms} ms:\n${lines.slice(-20).join("\n")}`)), ms);
-        waiters.push({ re, resolve: (v) => { clearTimeout(t); resolve(v); } });
-      });
-    },
-  };
-}
 
 const field = (line: string, name: string): number => Number(new RegExp(`${name}=(\\d+)`).exec(line)?.[1] ?? NaN);
 

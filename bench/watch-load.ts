@@ -16,13 +16,14 @@
  * Needs the built CLI (npm run build).
  */
 
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { credentials } from "@grpc/grpc-js";
 import { startNatsServer } from "../cli/nats-launcher.js";
+import { spawnCoordinator, vmHwmBytes } from "./lib/coordinator-process.js";
 import { repeatsTable } from "./lib/repeats.js";
+import { freePort } from "../test/helpers/api.js";
 import { CubistServiceClient, ListRunsRequest, WatchRunRequest, type RunEvent } from "../proto/gen/cubist/v1/api.js";
 
 const { values } = parseArgs({
@@ -39,45 +40,18 @@ function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime (fields 14 and 15 of stat)
 }
-function vmHwmMB(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Math.round(Number(m[1]) / 1024) : 0;
-}
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-function waitForLine(child: ChildProcess, re: RegExp, ms: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = "";
-    const t = setTimeout(() => reject(new Error(`no line ${re} within ${ms} ms:\n${buf.slice(-2000)}`)), ms);
-    const on = (d: Buffer): void => {
-      buf += d.toString();
-      const line = buf.split("\n").find((l) => re.test(l));
-      if (line === undefined) return;
-      clearTimeout(t);
-      child.stderr!.off("data", on);
-      resolve(line);
-    };
-    child.stderr!.on("data", on);
-  });
-}
 const quantile = (sorted: number[], q: number): number => sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN;
 
 async function once(): Promise<Record<string, number>> {
   const nats = await startNatsServer();
   const port = await freePort();
-  const coord = spawn(process.execPath, ["dist/cli/main.js", "coordinator", "--nats", nats.url, "--grpc", `127.0.0.1:${port}`, "--http", "off",
+  const coordinator = spawnCoordinator(["--nats", nats.url, "--grpc", `127.0.0.1:${port}`, "--http", "off",
     "--puzzle", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--cubes", values.cubes!,
-    "--ack-wait", "600"], { stdio: ["ignore", "ignore", "pipe"] });
+    "--ack-wait", "600"]);
+  const coord = coordinator.child;
   const client = new CubistServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
   try {
-    await waitForLine(coord, /cubes dispatched/, 300_000);
+    await coordinator.waitFor(/cubes dispatched/, 300_000);
     const runs = await new Promise<{ runs: Array<{ runId: string }> }>((resolve, reject) =>
       client.listRuns(ListRunsRequest.fromPartial({}), (err, res) => (err ? reject(err) : resolve(res as never))));
     const runId = runs.runs[0].runId;
@@ -121,7 +95,7 @@ async function once(): Promise<Record<string, number>> {
       lagP99Ms: quantile(lags, 0.99),
       lagMaxMs: lags.length ? lags[lags.length - 1] : NaN,
       coordinatorCpuCores: +((cpu1 - cpu0) / loadSeconds).toFixed(2),
-      coordinatorPeakRssMB: vmHwmMB(coord.pid!),
+      coordinatorPeakRssMB: Math.round(vmHwmBytes(coord.pid!) / 2 ** 20),
       closedInLastSnapshot: lastClosed,
     };
   } finally {
