@@ -1,20 +1,30 @@
 /**
- * Single-machine solving: encode, stream the CNF to one solver process, decode and verify the model.
- * A SAT answer is only returned after the verifier accepted the decoded board; a model that fails is an
- * EncoderBugError naming the first violated constraint.
+ * Single-machine solving: a portfolio of searches on the whole puzzle, one process per core, first proof wins.
  *
- * With `searchMs > 0` the placement search (the workers' backtracker, in a worker thread) runs beside the solver
- * for at most that long, a two-engine portfolio on two cores: whichever proves the answer first wins and the other
- * is stopped. Small boards fall to the search in milliseconds; where it stalls, Kissat carries on alone.
+ * The members (worker/engine/portfolio.ts) are configurations of the native placement engine and, optionally,
+ * the SAT solver on the encoded formula. Engines start at once (they need no encoding); the SAT member encodes
+ * after they are running. A SAT answer is only returned after the verifier accepted the board (an engine's board
+ * directly, the solver's model after decoding); a board that fails is an EncoderBugError naming the first violated
+ * constraint. UNSAT comes from a member that exhausted the whole space (every part of a split member) or from the
+ * SAT solver.
  */
 
+import { availableParallelism } from "node:os";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { acceptBoard, acceptModel, arrayValue } from "../core/accept.js";
-import { writeCanonical } from "../core/formats/index.js";
 import { EncoderBugError } from "../core/errors.js";
 import { dimacsChunks, encode, type EncodeOptions } from "../core/encode/index.js";
 import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
-import { PlacementSearcher, type SearchOutcome } from "../worker/search.js";
-import { runSolver, type SolverName, type SolverStats, type UnknownReason } from "../worker/solver/index.js";
+import {
+  engineContender,
+  engineProblem,
+  firstProof,
+  memberName,
+  type Contender,
+  type EngineMemberResult,
+  type MemberSpec,
+} from "../worker/engine/index.js";
+import { runSolver, type SolverName, type SolverOutcome, type SolverStats, type UnknownReason } from "../worker/solver/index.js";
 
 export interface LocalSolveOptions {
   encoding: string;
@@ -24,8 +34,10 @@ export interface LocalSolveOptions {
   timeLimitSec?: number;
   seed?: number;
   signal?: AbortSignal;
-  /** Placement search beside the solver for at most this many ms (0 or absent: the solver alone). */
-  searchMs?: number;
+  /** The members to run side by side (defaultPortfolio when absent). */
+  portfolio?: MemberSpec[];
+  /** Cores to use, for the default portfolio. @default every core */
+  threads?: number;
 }
 
 export type LocalSolveResult = (
@@ -34,64 +46,115 @@ export type LocalSolveResult = (
   | { status: "unknown"; reason: UnknownReason }
 ) & {
   stats: SolverStats;
-  /** Who decided: the SAT solver, or the placement search. */
+  /** Who decided: the SAT solver, or the placement engine. */
   engine: "solver" | "search";
-  /** Placements the search tried (0 without a search). */
+  /** The deciding member's name (e.g. "short", "spiral:s1:r100000", "sat"), or null. */
+  member: string | null;
+  /** Placements made by all engine members together. */
   searchNodes: number;
+  /** What members that failed said (an answer from another member still stands). */
+  errors: string[];
   encodeMs: number;
   numVars: number;
   numClauses: number;
 };
 
-export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Promise<LocalSolveResult> {
-  const t0 = performance.now();
-  const formula = encode(options.encoding, puzzle, options.encodeOptions);
-  const encodeMs = performance.now() - t0;
-  // One signal stops both engines: the caller's, or the other engine's answer.
-  const stop = new AbortController();
-  const onAbort = (): void => stop.abort();
-  if (options.signal?.aborted) stop.abort();
-  else options.signal?.addEventListener("abort", onAbort, { once: true });
-  const searcher = options.searchMs ? new PlacementSearcher() : null;
-  const s0 = performance.now();
-  const searching = searcher?.search("local", writeCanonical(puzzle), [], options.searchMs!, stop.signal);
-  const solving = runSolver(dimacsChunks(formula), formula.numVars, {
-    solver: options.solver,
-    binary: options.binary,
-    timeLimitSec: options.timeLimitSec,
-    seed: options.seed,
-    signal: stop.signal,
-  });
-  try {
-    const common = { encodeMs, numVars: formula.numVars, numClauses: formula.clauses.count };
-    let searchNodes = 0;
-    if (searching) {
-      // null: the solver ended first, or the search failed (then the solver alone decides).
-      const first = await Promise.race([searching.catch((): SearchOutcome | null => null), solving.then(() => null)]);
-      if (first) searchNodes = first.nodes;
-      if (first?.kind === "sat" || first?.kind === "unsat") {
-        const searchMs = performance.now() - s0;
-        stop.abort();
-        await solving;
-        const stats: SolverStats = { wallMs: searchMs, cpuMs: searchMs, exitCode: null, signal: null };
-        if (first.kind === "unsat") return { status: "unsat", stats, engine: "search", searchNodes, ...common };
-        const accepted = acceptBoard(puzzle, boardFromPlacements(puzzle, first.board));
-        if (!accepted.ok) throw new EncoderBugError(`placement search: ${accepted.reason}`);
-        return { status: "sat", board: accepted.board, stats, engine: "search", searchNodes, ...common };
-      }
-    }
-    const outcome = await solving;
-    const result = { stats: outcome.stats, engine: "solver" as const, searchNodes, ...common };
-    if (outcome.kind === "sat") {
-      const accepted = acceptModel(puzzle, formula.varMap, arrayValue(outcome.model));
-      if (!accepted.ok) throw new EncoderBugError(`${options.encoding}: ${accepted.reason}`);
-      return { status: "sat", board: accepted.board, ...result };
-    }
-    if (outcome.kind === "unsat") return { status: "unsat", ...result };
-    return { status: "unknown", reason: outcome.reason, ...result };
-  } finally {
-    options.signal?.removeEventListener("abort", onAbort);
-    stop.abort();
-    await searcher?.close();
-  }
+/**
+ * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine"): the complete
+ * scan along the board's short side first, then a restarting spiral (boards with many solutions), the long side,
+ * and the SAT solver (hard refutations, many-solution boards the engines miss).
+ */
+export function defaultPortfolio(threads: number): MemberSpec[] {
+  const short: MemberSpec = { kind: "engine", order: "short", seed: 0, restartBase: 0, parts: 1 };
+  const spiral: MemberSpec = { kind: "engine", order: "spiral", seed: 1, restartBase: 100_000, parts: 1 };
+  const long: MemberSpec = { kind: "engine", order: "long", seed: 0, restartBase: 0, parts: 1 };
+  const sat: MemberSpec = { kind: "sat" };
+  if (threads <= 1) return [short, sat];
+  if (threads === 2) return [short, spiral, long, sat];
+  const members: MemberSpec[] = [short, spiral, long, sat];
+  for (let i = 4, s = 2; i < threads; i++, s++) members.push({ kind: "engine", order: i % 2 ? "short" : "spiral", seed: s, restartBase: 100_000, parts: 1 });
+  return members;
 }
+
+export function defaultThreads(): number {
+  return availableParallelism();
+}
+
+type MemberOutcome = { engine: EngineMemberResult } | { sat: SolverOutcome };
+
+export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Promise<LocalSolveResult> {
+  const members = options.portfolio ?? defaultPortfolio(options.threads ?? defaultThreads());
+  const started = performance.now();
+  const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
+  const problem = engineProblem(puzzle, []);
+  if (problem === null) throw new EncoderBugError("the puzzle's hints contradict each other, which validation should have caught");
+  const encoded = { encodeMs: 0, numVars: 0, numClauses: 0 };
+  let formula: ReturnType<typeof encode> | null = null;
+  const timeLimitMs = options.timeLimitSec ? options.timeLimitSec * 1000 : undefined;
+
+  const contenders: Contender<MemberOutcome>[] = members.map((m): Contender<MemberOutcome> => {
+    if (m.kind === "engine") {
+      const c = engineContender(m, { problem, shape, symmetry: puzzle.hints.length === 0, timeLimitMs });
+      return { name: c.name, run: async (s) => ({ engine: await c.run(s) }), decided: (r) => "engine" in r && c.decided(r.engine) };
+    }
+    return {
+      name: memberName(m),
+      decided: (r) => "sat" in r && r.sat.kind !== "unknown",
+      async run(signal) {
+        await yieldToLoop(); // let the engines' problem text reach their pipes before encoding blocks the loop
+        const t0 = performance.now();
+        formula = encode(options.encoding, puzzle, options.encodeOptions);
+        Object.assign(encoded, { encodeMs: performance.now() - t0, numVars: formula.numVars, numClauses: formula.clauses.count });
+        if (signal.aborted) return { sat: { kind: "unknown", reason: "aborted", stats: { wallMs: 0, exitCode: null, signal: null } } };
+        return {
+          sat: await runSolver(dimacsChunks(formula), formula.numVars, {
+            solver: options.solver,
+            binary: options.binary,
+            timeLimitSec: options.timeLimitSec,
+            seed: options.seed,
+            signal,
+          }),
+        };
+      },
+    };
+  });
+  const { winner, entries } = await firstProof(contenders, options.signal);
+  const wallMs = performance.now() - started;
+  let searchNodes = 0;
+  let satStats: SolverStats | null = null;
+  for (const e of entries) {
+    if (e.result && "engine" in e.result) searchNodes += e.result.engine.nodes;
+    if (e.result && "sat" in e.result) satStats = e.result.sat.stats;
+  }
+  const errors = entries.filter((e) => e.error).map((e) => `${e.name}: ${e.error!.message}`);
+  const common = { searchNodes, errors, ...encoded };
+  const engineStats: SolverStats = { wallMs, cpuMs: undefined, exitCode: null, signal: null };
+
+  if (winner === null) {
+    const failed = entries.find((e) => e.error);
+    if (failed && entries.every((e) => e.error || (e.result && "engine" in e.result && e.result.engine.reason !== "time-limit" && e.result.engine.reason !== "aborted"))) {
+      throw failed.error!;
+    }
+    if (entries.every((e) => e.error)) throw entries[0].error!;
+    const reason: UnknownReason = options.signal?.aborted ? "aborted" : "time-limit";
+    return { status: "unknown", reason, stats: satStats ? { ...satStats, wallMs } : engineStats, engine: "solver", member: null, ...common };
+  }
+  const r = winner.result!;
+  if ("engine" in r) {
+    const stats = { ...engineStats, cpuMs: Math.round(r.engine.seconds * 1000) };
+    if (r.engine.kind === "unsat") return { status: "unsat", stats, engine: "search", member: winner.name, ...common };
+    const accepted = acceptBoard(puzzle, boardFromPlacements(puzzle, r.engine.board!));
+    if (!accepted.ok) throw new EncoderBugError(`placement engine (${winner.name}): ${accepted.reason}`);
+    return { status: "sat", board: accepted.board, stats, engine: "search", member: winner.name, ...common };
+  }
+  const outcome = r.sat;
+  const stats = { ...outcome.stats, wallMs };
+  if (outcome.kind === "sat") {
+    const accepted = acceptModel(puzzle, formula!.varMap, arrayValue(outcome.model));
+    if (!accepted.ok) throw new EncoderBugError(`${options.encoding}: ${accepted.reason}`);
+    return { status: "sat", board: accepted.board, stats, engine: "solver", member: winner.name, ...common };
+  }
+  return { status: "unsat", stats, engine: "solver", member: winner.name, ...common };
+}
+
+

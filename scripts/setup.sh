@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Cubist setup: installs what is missing on a Debian bookworm machine, then npm ci and the build.
+# Cubist setup: installs what is missing on a Debian bookworm machine, then npm ci and the build (TypeScript and
+# the native placement engine, compiled from engine/*.c with the machine's C compiler).
 #
 #   scripts/setup.sh              solver, NATS, Prometheus, Chromium, node modules, build
 #   scripts/setup.sh --quick      skip the system packages (node modules and build only)
@@ -100,6 +101,8 @@ if [ "$quick" -eq 0 ]; then
   install_pkg promtool prometheus
   install_pkg chromium chromium
   install_pkg ip iproute2
+  install_pkg cc gcc       # the native placement engine (engine/) is built from source
+  install_pkg make make
 fi
 
 command -v node >/dev/null 2>&1 || die "node not found: Cubist needs Node.js 20"

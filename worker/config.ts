@@ -10,6 +10,7 @@ import { InvalidOptionError } from "../core/errors.js";
 import type { NatsOptions } from "../cluster/nats.js";
 import type { LogFormat, LogLevel } from "../cluster/log.js";
 import { createNames, type Names } from "../proto/contract.js";
+import { locateEngine } from "./engine/index.js";
 import { locateSolver, SOLVER_NAMES, type SolverName } from "./solver/index.js";
 import { httpListenOption } from "../cluster/http.js";
 
@@ -24,6 +25,8 @@ export interface WorkerConfig {
   readonly solverPath: string;
   /** Extra solver arguments, after ours (e.g. tuning flags). @default [] */
   readonly solverArgs: readonly string[];
+  /** The native placement engine, checked at load time. @default CUBIST_ENGINE, else the build's dist/engine/cubist-engine */
+  readonly enginePath: string;
   /** Where base formulas are cached. @default `$XDG_CACHE_HOME/cubist/formulas`, else `~/.cache/cubist/formulas` */
   readonly cacheDir: string;
   /** This worker's name in verdicts, heartbeats and subjects ([A-Za-z0-9_-], 1..64). @default `<hostname>-<pid>`, sanitised */
@@ -64,6 +67,7 @@ export interface WorkerConfigInput {
   solver?: string;
   solverPath?: string;
   solverArgs?: readonly string[];
+  enginePath?: string;
   cacheDir?: string;
   workerId?: string;
   host?: string;
@@ -116,6 +120,8 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
   const solverPath = locateSolver(input.solverPath ?? solver, env);
   const solverArgs = [...(input.solverArgs ?? [])];
   for (const a of solverArgs) if (typeof a !== "string" || a === "") throw new InvalidOptionError("--solver-arg", "must be a non-empty string");
+  // Like the solver, a missing engine is a start-up error.
+  const enginePath = input.enginePath !== undefined ? locateEngine({ CUBIST_ENGINE: resolve(input.enginePath) }) : locateEngine(env);
   const cacheDir = resolve(input.cacheDir ?? defaultCacheDir(env));
   const workerId = input.workerId ?? defaultWorkerId();
   if (!WORKER_ID_RE.test(workerId)) {
@@ -138,6 +144,7 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
     solver,
     solverPath,
     solverArgs: Object.freeze(solverArgs),
+    enginePath,
     cacheDir,
     workerId,
     host,

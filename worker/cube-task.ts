@@ -15,7 +15,6 @@ import type { WorkerContext } from "./context.js";
 import { ActiveCube } from "./active.js";
 import { PAUSE_NOW } from "./cancels.js";
 import type { TaskMessage } from "./pull.js";
-import type { PlacementSearcher } from "./search.js";
 import { solveCube } from "./solve-cube.js";
 import { validateTask } from "./validate-task.js";
 import { buildVerdict, publishVerdict, verdictMsgId, type CubeResult } from "./verdict.js";
@@ -62,7 +61,7 @@ function countResult(ctx: WorkerContext, kind: Exclude<CubeResult["kind"], "stop
 
 export async function handleTask(
   ctx: WorkerContext,
-  slot: { index: number; searcher: PlacementSearcher },
+  slot: { index: number },
   msg: TaskMessage,
   ackWaitMs: number,
 ): Promise<void> {
@@ -101,7 +100,7 @@ export async function handleTask(
   const heartbeat = setInterval(() => msg.working(), Math.max(100, Math.floor(ackWaitMs / 2)));
   try {
     log.debug("cube started", { ...fields, units: task.units.length, searchMs: limits.searchMs });
-    const result = await solveCube(ctx, slot.searcher, { task, run, limits, active });
+    const result = await solveCube(ctx, { task, run, limits, active });
     if (result.kind === "stopped") {
       if (active.handBack) {
         msg.nak(active.stopReason === PAUSE_NOW ? config.retryDelayMs : 0);

@@ -12,7 +12,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { WorkerContext } from "./context.js";
 import { handleTask } from "./cube-task.js";
 import { Puller, type PullResult, type TaskMessage } from "./pull.js";
-import { PlacementSearcher } from "./search.js";
 import { runOfConsumer } from "./validate-task.js";
 
 export type SlotState = "idle" | "pulling" | "working" | "stopped";
@@ -28,7 +27,6 @@ interface Candidate {
 export class Slot {
   private current: SlotState = "idle";
   private readonly puller: Puller;
-  readonly searcher = new PlacementSearcher();
   private loopDone: Promise<void> = Promise.resolve();
   private failures = 0;
 
@@ -52,10 +50,9 @@ export class Slot {
     return this.loopDone;
   }
 
-  /** Releases the inbox subscription and the search thread; call after done(). */
+  /** Releases the inbox subscription; call after done(). */
   async close(): Promise<void> {
     this.puller.close();
-    await this.searcher.close();
   }
 
   private setState(next: SlotState): void {

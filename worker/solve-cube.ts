@@ -1,21 +1,27 @@
 /**
- * Solving one validated cube (steps 4-6 of docs/cluster.md "A worker, per slot"): the base formula from the disk
- * cache (downloaded from the Object Store and hash-checked on a miss), the optional placement search for
- * `search_ms`, then the solver on base + units with the cube's limits. Expected answers and failures are values:
- * a crash, garbage output, a missing formula or a missing solver are "error" results (the task is retried
- * elsewhere); a stop (cancel, pause, shutdown) is "stopped".
+ * Solving one validated cube (steps 4-6 of docs/cluster.md "A worker, per slot"): the native placement engine on
+ * the puzzle with the cube's placements fixed, beside the SAT solver on the cached base formula plus the cube's
+ * units, each its own process; the first proof (a board, a model, or an exhausted space) wins and the other is
+ * stopped. The engine runs for `search_ms` (capped by the cube's time limit); 0 leaves the SAT solver alone, and
+ * a SAT solver named "none" leaves the engine alone (boards where the solver never wins, e.g. 16x16 cubes).
+ *
+ * Expected answers and failures are values: a crash, garbage output, a missing formula or a missing solver are
+ * "error" results (the task is retried elsewhere) unless the other process proved the answer; a stop (cancel,
+ * pause, shutdown) is "stopped".
  */
 
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { modelToBitset } from "../core/accept.js";
+import { parsePuzzle } from "../core/formats/index.js";
+import type { Puzzle } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
+import { engineProblem, firstProof, runEngine, type Contender, type EngineOutcome } from "./engine/index.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
-import type { PlacementSearcher } from "./search.js";
-import { runSolver, type SolverStats } from "./solver/index.js";
+import { runSolver, type SolverOutcome, type SolverStats } from "./solver/index.js";
 import type { CubeLimits } from "./validate-task.js";
 import type { CubeResult, CubeStats } from "./verdict.js";
 
@@ -29,6 +35,9 @@ export interface CubeJob {
 /** Download attempts for a formula when the transport fails (a missing or corrupt object is not retried). */
 const FORMULA_ATTEMPTS = 3;
 
+/** The SAT solver name that turns the solver off (the engine alone). */
+export const NO_SOLVER = "none";
+
 async function getFormula(ctx: WorkerContext, sha256: string, signal: AbortSignal): Promise<CachedFormula> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -41,78 +50,129 @@ async function getFormula(ctx: WorkerContext, sha256: string, signal: AbortSigna
   }
 }
 
-function solverStats(s: SolverStats, engine: string, searchNodes: number, searchMs: number): CubeStats {
-  return {
-    conflicts: s.conflicts,
-    decisions: s.decisions,
-    propagations: s.propagations,
-    solverSeconds: s.solverSeconds,
-    wallMs: s.wallMs + searchMs,
-    cpuMs: s.cpuMs !== undefined ? s.cpuMs + searchMs : undefined,
-    maxRssBytes: s.maxRssBytes,
-    searchNodes,
-    engine,
-  };
+/** Parsed run puzzles, by puzzle hash (a worker serves few runs at a time). */
+const puzzles = new Map<string, Puzzle>();
+
+function runPuzzle(run: RunInfo): Puzzle {
+  const key = run.puzzleSha256 || run.id;
+  let p = puzzles.get(key);
+  if (!p) {
+    p = parsePuzzle(run.puzzleText, "<run puzzle>", "canonical");
+    if (puzzles.size >= 8) puzzles.clear();
+    puzzles.set(key, p);
+  }
+  return p;
 }
 
-export async function solveCube(ctx: WorkerContext, searcher: PlacementSearcher, job: CubeJob): Promise<CubeResult> {
+function solverStats(s: SolverStats | undefined, engine: string, search: EngineOutcome | undefined, wallMs: number): CubeStats {
+  const stats: CubeStats = { engine, wallMs, searchNodes: search?.stats.nodes ?? 0 };
+  if (s) {
+    stats.conflicts = s.conflicts;
+    stats.decisions = s.decisions;
+    stats.propagations = s.propagations;
+    stats.solverSeconds = s.solverSeconds;
+    stats.maxRssBytes = s.maxRssBytes;
+  }
+  const cpu = (s?.cpuMs ?? 0) + (search ? Math.round(search.stats.seconds * 1000) : 0);
+  if (cpu > 0) stats.cpuMs = cpu;
+  return stats;
+}
+
+type Member = { search: EngineOutcome } | { solver: SolverOutcome };
+
+export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeResult> {
   const { task, run, limits, active } = job;
   const solver = limits.solver ?? ctx.config.solver;
+  const useSolver = solver !== NO_SOLVER;
+  const budgetMs = limits.timeLimitSec ? limits.timeLimitSec * 1000 : 0;
+  const searchMs = budgetMs > 0 ? Math.min(limits.searchMs, budgetMs) : limits.searchMs;
+  const useEngine = searchMs > 0;
   const stopped = (stats: CubeStats): CubeResult => ({ kind: "stopped", stats });
   const t0 = performance.now();
   const elapsed = (): number => Math.round((performance.now() - t0) * 1000) / 1000;
 
-  let formula: CachedFormula;
-  try {
-    formula = await getFormula(ctx, task.formulaSha256, active.signal);
-  } catch (err) {
-    if (active.stopReason !== null) return stopped({ engine: solver });
-    return { kind: "error", reason: `formula unavailable: ${(err as Error).message}`, stats: { engine: solver } };
-  }
-  if (active.stopReason !== null) return stopped({ engine: solver });
-  if (formula.numVars !== run.numVars) {
-    return { kind: "error", reason: `formula ${formula.sha256.slice(0, 12)} has ${formula.numVars} variables, the run ${run.numVars}`, stats: { engine: solver } };
-  }
-
-  let searchNodes = 0;
-  let searchMs = 0;
-  if (limits.searchMs > 0) {
-    active.phase = "search";
-    const s0 = performance.now();
+  let formula: CachedFormula | null = null;
+  if (useSolver) {
     try {
-      const r = await searcher.search(run.puzzleSha256 || run.id, run.puzzleText, task.placements, limits.searchMs, active.signal);
-      searchMs = performance.now() - s0;
-      if (r.kind === "aborted") return stopped({ engine: "search", wallMs: searchMs });
-      searchNodes = r.nodes;
-      const stats: CubeStats = { engine: "search", searchNodes, wallMs: searchMs, cpuMs: searchMs };
-      if (r.kind === "sat") return { kind: "sat-board", board: r.board, stats };
-      if (r.kind === "unsat") return { kind: "unsat", stats };
+      formula = await getFormula(ctx, task.formulaSha256, active.signal);
     } catch (err) {
-      searchMs = performance.now() - s0;
-      ctx.log.warn("placement search failed; going on with the SAT solver", { run: run.id, cube: task.cubeId, err: (err as Error).message });
+      if (active.stopReason !== null) return stopped({ engine: solver });
+      return { kind: "error", reason: `formula unavailable: ${(err as Error).message}`, stats: { engine: solver } };
+    }
+    if (active.stopReason !== null) return stopped({ engine: solver });
+    if (formula.numVars !== run.numVars) {
+      return { kind: "error", reason: `formula ${formula.sha256.slice(0, 12)} has ${formula.numVars} variables, the run ${run.numVars}`, stats: { engine: solver } };
     }
   }
 
-  active.phase = "solver";
-  try {
-    const outcome = await runSolver(cubeInput(formula, task.units), run.numVars, {
-      solver,
-      binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
-      timeLimitSec: limits.timeLimitSec,
-      conflictLimit: limits.conflictLimit,
-      seed: limits.seed,
-      extraArgs: ctx.config.solverArgs,
-      signal: active.signal,
+  const contenders: Contender<Member>[] = [];
+  if (useEngine) {
+    let puzzle: Puzzle;
+    try {
+      puzzle = runPuzzle(run);
+    } catch (err) {
+      return { kind: "error", reason: `run puzzle: ${(err as Error).message}`, stats: { engine: "search" } };
+    }
+    const problem = engineProblem(puzzle, task.placements);
+    const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
+    contenders.push({
+      name: "search",
+      decided: (r) => "search" in r && r.search.kind !== "unknown",
+      run: async (signal) => ({
+        // Contradicting placements: refuted without a process.
+        search: problem === null
+          ? { kind: "unsat", stats: { nodes: 0, seconds: 0, solutions: 0, restarts: 0, end: "exhausted", depth: 0, of: 0, wallMs: 0 } }
+          : await runEngine(problem, shape, { order: "short", timeLimitMs: searchMs, signal, binary: ctx.config.enginePath }),
+      }),
     });
-    const stats = solverStats(outcome.stats, solver, searchNodes, searchMs);
-    if (outcome.kind === "sat") return { kind: "sat", model: modelToBitset(outcome.model), stats };
-    if (outcome.kind === "unsat") return { kind: "unsat", stats };
-    if (outcome.reason === "aborted" && active.stopReason !== null) return stopped(stats);
-    return { kind: "unknown", reason: outcome.reason, stats };
-  } catch (err) {
-    if (active.stopReason !== null) return stopped({ engine: solver, wallMs: elapsed() });
-    // The cached file vanished or became unreadable: look again next time.
-    if ((err as NodeJS.ErrnoException).code !== undefined) ctx.cache.forget(formula.sha256);
-    return { kind: "error", reason: `${(err as Error).name}: ${(err as Error).message}`, stats: { engine: solver, wallMs: elapsed(), searchNodes } };
   }
+  if (useSolver) {
+    const f = formula!;
+    contenders.push({
+      name: solver,
+      decided: (r) => "solver" in r && r.solver.kind !== "unknown",
+      run: async (signal) => ({
+        solver: await runSolver(cubeInput(f, task.units), run.numVars, {
+          solver,
+          binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
+          timeLimitSec: limits.timeLimitSec,
+          conflictLimit: limits.conflictLimit,
+          seed: limits.seed,
+          extraArgs: ctx.config.solverArgs,
+          signal,
+        }),
+      }),
+    });
+  }
+  active.phase = useSolver ? "solver" : "search";
+  const { winner, entries } = await firstProof(contenders, active.signal);
+  const search = entries.find((e) => e.result && "search" in e.result)?.result as { search: EngineOutcome } | undefined;
+  const solved = entries.find((e) => e.result && "solver" in e.result)?.result as { solver: SolverOutcome } | undefined;
+  const searchError = entries.find((e) => e.name === "search")?.error;
+  const solverError = entries.find((e) => e.name !== "search" && e.error)?.error;
+  const wallMs = elapsed();
+
+  if (winner) {
+    const r = winner.result!;
+    if ("search" in r) {
+      const stats = solverStats(solved?.solver.stats, "search", r.search, wallMs);
+      if (r.search.kind === "sat") return { kind: "sat-board", board: r.search.board, stats };
+      return { kind: "unsat", stats };
+    }
+    const stats = solverStats(r.solver.stats, solver, search?.search, wallMs);
+    if (r.solver.kind === "sat") return { kind: "sat", model: modelToBitset(r.solver.model), stats };
+    return { kind: "unsat", stats };
+  }
+  const engineName = useSolver ? solver : "search";
+  const stats = solverStats(solved?.solver.stats, engineName, search?.search, wallMs);
+  if (active.stopReason !== null) return stopped(stats);
+  if (searchError) ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: searchError.message });
+  const failure = solverError ?? (useSolver ? undefined : searchError);
+  if (failure) {
+    // The cached file vanished or became unreadable: look again next time.
+    if ((failure as NodeJS.ErrnoException).code !== undefined && formula) ctx.cache.forget(formula.sha256);
+    return { kind: "error", reason: `${failure.name}: ${failure.message}`, stats };
+  }
+  const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : search?.search.kind === "unknown" ? search.search.reason : "aborted";
+  return { kind: "unknown", reason, stats };
 }

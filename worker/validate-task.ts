@@ -24,8 +24,8 @@ export type TaskCheck =
 
 /** A task's solver settings, checked and with defaults applied. */
 export interface CubeLimits {
-  /** Empty in the task: the worker's own solver. */
-  solver: SolverName | undefined;
+  /** Empty in the task: the worker's own solver; "none": the placement engine alone. */
+  solver: SolverName | "none" | undefined;
   /** Undefined: no limit. */
   timeLimitSec: number | undefined;
   conflictLimit: number | undefined;
@@ -57,10 +57,10 @@ export function runOfConsumer(names: Names, consumer: string): string | null {
 
 function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
   const s = spec ?? { solver: "", timeLimitSec: 0, conflictLimit: 0, seed: 0, searchMs: 0 };
-  let solver: SolverName | undefined;
+  let solver: SolverName | "none" | undefined;
   if (s.solver !== "") {
-    if (!SOLVER_NAMES.includes(s.solver as SolverName)) return `unknown solver "${s.solver.slice(0, 40)}"`;
-    solver = s.solver as SolverName;
+    if (s.solver !== "none" && !SOLVER_NAMES.includes(s.solver as SolverName)) return `unknown solver "${s.solver.slice(0, 40)}"`;
+    solver = s.solver as SolverName | "none";
   }
   if (!Number.isFinite(s.timeLimitSec) || s.timeLimitSec < 0 || s.timeLimitSec > MAX_TIME_LIMIT_SEC) return `time_limit_sec ${s.timeLimitSec} out of range`;
   if (!Number.isSafeInteger(s.conflictLimit) || s.conflictLimit < 0) return `conflict_limit ${s.conflictLimit} out of range`;

@@ -3,19 +3,19 @@ import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
-import { solveLocal, type LocalSolveResult } from "../solve-local.js";
+import { defaultPortfolio, defaultThreads, solveLocal, type LocalSolveResult } from "../solve-local.js";
+import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/index.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
-import { defaultSearchMs } from "../../coordinator/run-spec.js";
-import { solveOnLocalCluster, type LocalClusterResult } from "../local-cluster.js";
+import type { LocalClusterResult } from "../local-cluster.js";
 
 export const spec: CommandSpec = {
   name: "solve",
   summary: "Solve a puzzle: encode it, run Kissat (or CaDiCaL), decode and verify the answer, print the board.",
-  usage: "cubist solve <puzzle> [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical] [--time S] [--json]",
+  usage: "cubist solve <puzzle> [--threads N] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical] [--time S] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
     ...PUZZLE_OPTIONS,
@@ -24,6 +24,8 @@ export const spec: CommandSpec = {
     "solver-path": { type: "string", arg: "PATH", description: "solver binary (default: looked up on PATH)", env: "CUBIST_SOLVER_PATH" },
     time: { type: "number", arg: "S", description: "time limit in seconds (then the answer is unknown)", min: 0 },
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
+    threads: { type: "integer", arg: "N", description: "alone: cores to use (one search process each; default: every core)", min: 1, max: 256 },
+    portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
     json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
     ...BOARD_OUTPUT_OPTIONS,
     workers: { type: "integer", arg: "N", description: "solve on an embedded local cluster: a private nats-server, a coordinator and N worker processes", min: 1, max: 256 },
@@ -32,9 +34,10 @@ export const spec: CommandSpec = {
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
     ...RUN_OPTIONS,
   },
-  details: `--search-ms: alone, the placement search runs beside the SAT solver (on a second core) for at most MS ms
-and whichever engine answers first wins; with --workers it runs on each cube before the SAT solver. 0 turns it off;
-the default is 1000 ms for boards of up to 200 cells and 60000 ms for larger ones.
+  details: `Alone, solve runs a portfolio: native placement-engine searches (scan along the short side, a restarting
+spiral, the long side) and the SAT solver, one process per core (--threads, default every core); the first proof
+wins and the rest are stopped. --portfolio SPEC picks the members (docs/engine.md); --search-ms 0 runs the SAT
+solver alone. With --workers, --search-ms is the per-cube placement search (see cubist run submit --help).
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -52,10 +55,11 @@ function statsJSON(r: LocalSolveResult): Record<string, unknown> {
     wallMs: Math.round(s.wallMs),
     maxRssBytes: s.maxRssBytes ?? null,
     engine: r.engine,
+    member: r.member,
     searchNodes: r.searchNodes,
     encodeMs: Math.round(r.encodeMs),
-    vars: r.numVars,
-    clauses: r.numClauses,
+    vars: r.numVars || null,
+    clauses: r.numClauses || null,
   };
 }
 
@@ -150,6 +154,8 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
     const deadline = typeof values.time === "number" && values.time > 0
       ? setTimeout(() => { timedOut = true; abort.abort(); }, values.time * 1000)
       : undefined;
+    // Loaded here so that a single-machine solve does not pay for the NATS and gRPC modules at start.
+    const { solveOnLocalCluster } = await import("../local-cluster.js");
     const result = await solveOnLocalCluster(request, {
       workers: values.workers as number,
       concurrency: values.concurrency as number,
@@ -178,6 +184,10 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     if (values.workers === undefined) values.workers = 1;
     return runCluster(puzzle, values, path);
   }
+  const threads = (values.threads as number | undefined) ?? defaultThreads();
+  const portfolio = values["search-ms"] === 0
+    ? parsePortfolio("sat")
+    : typeof values.portfolio === "string" ? parsePortfolio(values.portfolio) : defaultPortfolio(threads);
   const stop = onInterrupt();
   const abort = stop.abort;
   try {
@@ -188,10 +198,11 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       binary: values["solver-path"] as string | undefined,
       timeLimitSec: values.time as number | undefined,
       seed: values.seed as number | undefined,
-      searchMs: (values["search-ms"] as number | undefined) ?? defaultSearchMs(puzzle),
+      portfolio,
       signal: abort.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;
+    for (const e of result.errors) process.stderr.write(`cubist: warning: ${e}\n`);
     await printResult(puzzle, result, values, { encoding: values.encoding, solver: values.solver, workers: 0 });
     return result.status === "sat" ? EXIT.OK : result.status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
   } finally {

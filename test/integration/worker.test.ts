@@ -76,14 +76,19 @@ test("worker - an unsat cube gives unsat, a conflict budget gives unknown", asyn
   }
 });
 
-test("worker - the placement search answers a cube before the SAT solver is started", async () => {
+test("worker - the placement engine alone (solver none) answers cubes with a verified board or a refutation", async () => {
   const w = await startTestWorker(t);
   try {
     await publishTasks(t, [
-      cubeTask(run4, "s1", { placements: [solved(0)], solver: { searchMs: 2000 } }),
-      cubeTask(run4, "s2", { placements: twice, solver: { searchMs: 2000 } }),
+      cubeTask(run4, "s1", { placements: [solved(0)], solver: { solver: "none", searchMs: 2000 } }),
+      cubeTask(run4, "s2", { placements: twice, solver: { solver: "none", searchMs: 2000 } }),
+      cubeTask(run4, "s3", { placements: [solved(0)], solver: { searchMs: 2000 } }),
     ]);
-    const verdicts = await readVerdicts(t, 2);
+    const verdicts = await readVerdicts(t, 3);
+    // Beside Kissat, either may win; whichever did, the answer is a verified board.
+    const raced = verdicts.find((v) => v.cubeId === "s3")!;
+    assert.equal(raced.kind, VerdictKind.VERDICT_KIND_SAT);
+    assert.ok(["search", "kissat"].includes(raced.stats!.engine), raced.stats!.engine);
     const sat = verdicts.find((v) => v.cubeId === "s1")!;
     assert.equal(sat.kind, VerdictKind.VERDICT_KIND_SAT);
     assert.equal(sat.stats!.engine, "search");

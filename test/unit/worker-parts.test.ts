@@ -18,7 +18,6 @@ import { CancelMemory, parseCancel } from "../../worker/cancels.js";
 import { defaultCacheDir, defaultWorkerId, loadWorkerConfig } from "../../worker/config.js";
 import { parseAckSubject, type DeliveryInfo } from "../../worker/pull.js";
 import { RunTable, runInfoFromRecord, type RunInfo } from "../../worker/run-table.js";
-import { searchWithBudget } from "../../worker/search-budget.js";
 import { SolverNotFoundError } from "../../worker/solver/index.js";
 import { validateTask } from "../../worker/validate-task.js";
 import { sha256Hex } from "../helpers/runs.js";
@@ -155,15 +154,3 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check(task).action, "ack");
 });
 
-test("search budget - easy cubes are decided, hard ones stop near the budget with the nodes counted", () => {
-  const fixed = solution.cells.slice(0, 8).map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
-  const sat = searchWithBudget(puzzle, fixed, 1000);
-  assert.equal(sat.kind, "sat");
-  if (sat.kind === "sat") assert.equal(sat.board.length, 16);
-  const hard = readBrendan(fixture("pieces_10x10.txt"), "pieces_10x10.txt");
-  const t0 = performance.now();
-  const r = searchWithBudget(hard, [], 150);
-  const took = performance.now() - t0;
-  assert.equal(r.kind, "unknown");
-  assert.ok(r.nodes > 0 && took < 600, `${r.nodes} nodes in ${took} ms`);
-});

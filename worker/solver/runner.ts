@@ -18,6 +18,7 @@ import { feedInput } from "./feed-input.js";
 import { forgetSolverLocations, locateSolverCached, speedArgs } from "./locate.js";
 import { SolverOutputParser } from "./output-parser.js";
 import { ProcSampler } from "./proc-sample.js";
+import { signalGroup, TailBuffer } from "../process-group.js";
 import type { SolverInput, SolverOptions, SolverOutcome, SolverStats } from "./types.js";
 
 /** How much of the end of stderr is kept for error messages. */
@@ -25,28 +26,6 @@ const STDERR_TAIL_BYTES = 4096;
 
 /** Why we stopped the solver; "caller-error" when the input (or onSpawn) threw. */
 type StopReason = "time-limit" | "aborted" | "caller-error";
-
-/** Sends a signal to a whole process group; a group that is gone already is fine. */
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: nobody left in the group.
-  }
-}
-
-/** Keeps the last `limit` bytes of a stream. */
-class TailBuffer {
-  private buf: Buffer = Buffer.alloc(0);
-  constructor(private readonly limit: number) {}
-  push(chunk: Buffer): void {
-    const joined = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
-    this.buf = joined.length > this.limit ? Buffer.from(joined.subarray(joined.length - this.limit)) : joined;
-  }
-  text(): string {
-    return this.buf.toString("utf8");
-  }
-}
 
 /** Copies the defined values only, so stats objects carry no `undefined` keys. */
 function buildStats(

@@ -1,0 +1,96 @@
+/*
+ * cubist-engine: the native placement engine (a row-scan backtracker with precomputed candidate tables).
+ *
+ * A problem is a rectangular edge-matching puzzle (pieces listed N E S W, colour 0 the grey rim of bounded
+ * puzzles) plus fixed placements (the hints and a cube's placements). The engine fills the other cells in a
+ * static scan order. At each position the sides whose neighbour is already placed (or is the rim) are known,
+ * so the candidates are one bucket of a table keyed by those colours: the inner loop is a bucket scan with one
+ * availability test per entry. Identical pieces form one class (placed once per board up to swapping copies),
+ * and a symmetric piece's equal rotations are one orientation, so counts are of distinct boards.
+ *
+ * See engine/README.md for the wire format (stdin, argv, stdout, exit codes).
+ */
+#ifndef CUBIST_ENGINE_H
+#define CUBIST_ENGINE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define MAX_SIDE 64
+#define MAX_CELLS (MAX_SIDE * MAX_SIDE)
+#define MAX_COLOURS 256
+
+/* One orientation of a piece class as placed: colours N E S W. */
+typedef struct {
+  uint16_t cls;
+  uint8_t rot; /* clockwise quarter turns of the class representative */
+  uint8_t pad;
+  uint8_t c[4];
+} cand_t;
+
+/* A candidate table for one (rim mask, keyed sides) pair: bucket k is list[start[k] .. start[k+1]). */
+typedef struct {
+  int nkeys;
+  int *start;
+  cand_t *list;
+} table_t;
+
+typedef struct {
+  int rows, cols, cells, npieces, ncolours;
+  bool bounded;
+  uint8_t (*edges)[4];  /* listed colours per piece */
+  int nclasses;
+  int *piece_class;     /* piece -> class */
+  int *piece_shift;     /* piece p = representative rotated by shift: rot for p = (rot_rep - shift) & 3 */
+  int *class_rep;       /* class -> representative piece */
+  int *class_count;     /* class -> number of pieces */
+  int *fixed_piece;     /* cell -> piece or -1 */
+  int *fixed_rot;       /* cell -> rot */
+  int nfixed;
+  int *nb;              /* cell*4+d -> neighbour cell or -1 */
+} puzzle_t;
+
+typedef enum { ORDER_ROW, ORDER_COL, ORDER_SHORT, ORDER_SPIRAL, ORDER_BORDER } order_kind;
+
+typedef struct {
+  order_kind order;
+  uint64_t seed;         /* 0: candidates in piece order */
+  uint64_t node_limit;   /* 0: none */
+  double time_limit_s;   /* 0: none */
+  uint64_t restart_base; /* 0: no restarts; else Luby(i) * base nodes per restart */
+  bool symmetry;         /* break the board's rotational symmetry (no fixed cells, SAT/UNSAT only) */
+  bool count;            /* go on after a solution (count them) */
+  uint64_t solution_limit; /* with count: stop after this many (0: all) */
+  bool print_solutions;  /* with count: print every solution */
+  int part_k, part_n;    /* explore only subtrees k mod n at the partition depth (n = 1: all) */
+  int part_depth;        /* -1: chosen automatically */
+  double progress_s;     /* progress line period (0: none) */
+  bool quiet;
+} options_t;
+
+typedef enum { END_EXHAUSTED, END_SOLUTION_LIMIT, END_NODE_LIMIT, END_TIME_LIMIT, END_STOPPED } end_kind;
+
+typedef struct {
+  end_kind end;
+  uint64_t nodes;
+  uint64_t solutions;
+  uint64_t restarts;
+  int max_depth;         /* deepest position reached (placements beyond the fixed ones) */
+  int positions;         /* cells to fill */
+  double seconds;
+  int part_depth;        /* the partition depth used, or -1 */
+  int *board_piece_buf;  /* caller's cells-sized buffers: the first solution */
+  int *board_rot_buf;
+} result_t;
+
+/* puzzle.c */
+const char *puzzle_read(puzzle_t *p, const char *text);
+const char *puzzle_check_fixed(const puzzle_t *p);
+void puzzle_classes(puzzle_t *p);
+int cell_rim(const puzzle_t *p, int cell);
+
+/* search.c */
+void engine_solve(const puzzle_t *p, const options_t *o, result_t *r);
+extern volatile int engine_stop_requested;
+
+#endif

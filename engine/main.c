@@ -1,0 +1,139 @@
+/*
+ * cubist-engine: reads one problem on stdin, searches, prints the answer the way SAT solvers do.
+ * Exit codes: 10 a solution was found, 20 the search space (or this process's part of it) is exhausted without
+ * one, 0 unknown (a limit or a stop), 1 bad input, 2 usage. See engine/README.md.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+static const char *usage =
+  "usage: cubist-engine [options] < problem\n"
+  "  --order row|col|short|spiral|border  scan order (default short: lines along the shorter side)\n"
+  "  --seed N          shuffle candidate order with this seed (0: piece order; default 0)\n"
+  "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0)\n"
+  "  --symmetry        break the board's rotational symmetry (no fixed cells; not with --count)\n"
+  "  --count           count every solution instead of stopping at the first\n"
+  "  --limit N         with --count: stop after N solutions\n"
+  "  --print           print every solution found (v lines)\n"
+  "  --part K/N        search only part K of N (0-based) of the space; N processes cover it all\n"
+  "  --part-depth D    the depth at which parts are dealt out (default: chosen by probing)\n"
+  "  --nodes N         stop after N placements\n"
+  "  --time-ms N       stop after N milliseconds\n"
+  "  --progress-ms N   print a progress line every N milliseconds\n";
+
+static void on_signal(int sig) { (void)sig; engine_stop_requested = 1; }
+
+static bool parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  if (!s || !*s || *s == '-') return false;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end) return false;
+  *out = v;
+  return true;
+}
+
+static char *read_all(FILE *f) {
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  for (;;) {
+    if (n + 1 >= cap) buf = realloc(buf, cap *= 2);
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    if (got == 0) break;
+    n += got;
+  }
+  buf[n] = 0;
+  return buf;
+}
+
+static const char *end_name(end_kind e) {
+  switch (e) {
+    case END_EXHAUSTED: return "exhausted";
+    case END_SOLUTION_LIMIT: return "solution-limit";
+    case END_NODE_LIMIT: return "node-limit";
+    case END_TIME_LIMIT: return "time-limit";
+    default: return "stopped";
+  }
+}
+
+int main(int argc, char **argv) {
+  options_t o = { ORDER_SHORT, 0, 0, 0, 0, false, false, 0, false, 0, 1, -1, 0, false };
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    uint64_t u;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage, stdout); return 0; }
+    else if (!strcmp(a, "--symmetry")) o.symmetry = true;
+    else if (!strcmp(a, "--count")) o.count = true;
+    else if (!strcmp(a, "--print")) o.print_solutions = true;
+    else if (!strcmp(a, "--order") && v) {
+      i++;
+      if (!strcmp(v, "row")) o.order = ORDER_ROW;
+      else if (!strcmp(v, "col")) o.order = ORDER_COL;
+      else if (!strcmp(v, "short")) o.order = ORDER_SHORT;
+      else if (!strcmp(v, "spiral")) o.order = ORDER_SPIRAL;
+      else if (!strcmp(v, "border")) o.order = ORDER_BORDER;
+      else { fprintf(stderr, "cubist-engine: unknown order '%s'\n%s", v, usage); return 2; }
+    } else if (!strcmp(a, "--part") && v) {
+      i++;
+      int k, n;
+      char tail;
+      if (sscanf(v, "%d/%d%c", &k, &n, &tail) != 2 || n < 1 || k < 0 || k >= n) {
+        fprintf(stderr, "cubist-engine: --part wants K/N with 0 <= K < N, got '%s'\n", v);
+        return 2;
+      }
+      o.part_k = k; o.part_n = n;
+    } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
+               !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth"))) {
+      i++;
+      if (!strcmp(a, "--seed")) o.seed = u;
+      else if (!strcmp(a, "--restart")) o.restart_base = u;
+      else if (!strcmp(a, "--limit")) o.solution_limit = u;
+      else if (!strcmp(a, "--nodes")) o.node_limit = u;
+      else if (!strcmp(a, "--time-ms")) o.time_limit_s = (double)u / 1000.0;
+      else if (!strcmp(a, "--progress-ms")) o.progress_s = (double)u / 1000.0;
+      else o.part_depth = u > 1000000 ? 1000000 : (int)u;
+    } else {
+      fprintf(stderr, "cubist-engine: bad or incomplete option '%s'\n%s", a, usage);
+      return 2;
+    }
+  }
+  if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }
+
+  char *text = read_all(stdin);
+  puzzle_t p;
+  const char *err = puzzle_read(&p, text);
+  free(text);
+  if (err) { fprintf(stderr, "cubist-engine: error: stdin %s\n", err); return 1; }
+  puzzle_classes(&p);
+  err = puzzle_check_fixed(&p);
+  if (err) {
+    printf("c %s\ns UNSATISFIABLE\nc nodes 0\nc solutions 0\nc end exhausted\n", err);
+    return 20;
+  }
+  signal(SIGTERM, on_signal);
+  signal(SIGINT, on_signal);
+
+  result_t r;
+  memset(&r, 0, sizeof r);
+  r.board_piece_buf = malloc(sizeof(int) * (size_t)p.cells);
+  r.board_rot_buf = malloc(sizeof(int) * (size_t)p.cells);
+  engine_solve(&p, &o, &r);
+
+  bool sat = r.solutions > 0;
+  bool exhausted = r.end == END_EXHAUSTED;
+  printf("s %s\n", sat ? "SATISFIABLE" : exhausted ? "UNSATISFIABLE" : "UNKNOWN");
+  if (sat && !o.print_solutions) {
+    printf("v");
+    for (int cell = 0; cell < p.cells; cell++) printf(" %d %d %d", cell, r.board_piece_buf[cell], r.board_rot_buf[cell]);
+    printf("\n");
+  }
+  double rate = r.seconds > 0 ? (double)r.nodes / r.seconds : 0;
+  printf("c nodes %llu\nc seconds %.6f\nc rate %.0f\nc solutions %llu\nc end %s\nc restarts %llu\nc depth %d of %d\n",
+         (unsigned long long)r.nodes, r.seconds, rate, (unsigned long long)r.solutions, end_name(r.end),
+         (unsigned long long)r.restarts, r.max_depth, r.positions);
+  if (o.part_n > 1) printf("c part %d/%d depth %d\n", o.part_k, o.part_n, r.part_depth);
+  fflush(stdout);
+  return sat ? 10 : exhausted ? 20 : 0;
+}

@@ -1,0 +1,429 @@
+/*
+ * The search: a depth-first backtracker over the free cells in a static scan order.
+ *
+ * Position i of the order knows before the search which of its sides are constrained: the rim (a table per rim
+ * mask holds only orientations with grey exactly there), and neighbours that are fixed or come earlier in the
+ * order. Up to three such neighbour colours form the bucket key; a fourth (a cell closed on all sides) is
+ * compared per candidate. A node is one placement made. Restarts (Luby budgets) reshuffle the buckets; the budgets
+ * grow without bound, so a restarting search still ends in a complete pass and its "exhausted" is a proof.
+ *
+ * Partitioning (`part_k` of `part_n`) lets n processes split one search without talking: each walks the shallow
+ * levels in the same order and keeps only the subtrees at the partition depth whose running index is k mod n.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "engine.h"
+
+volatile int engine_stop_requested = 0;
+
+#define END_BUDGET 100
+#define CHECK_EVERY (1u << 16)
+
+typedef struct {
+  const puzzle_t *p;
+  const options_t *o;
+  int n;                 /* positions (free cells) */
+  int *cell;             /* position -> cell */
+  int *nk;               /* keyed sides per position (0..3) */
+  int *kidx, *kmul;      /* position*3+j -> colour index (cell*4+side) and multiplier */
+  int *chk, *chk_side;   /* a fourth side compared per candidate: colour index or -1, and the side */
+  int *tab_id;           /* position -> table */
+  table_t tabs[256];     /* by rim mask * 16 + keyed sides mask */
+  int *excluded;         /* rim mask -> class left out of that table (symmetry breaking) or -1 */
+  uint8_t *colour;       /* cell*4+d: placed colour */
+  int *avail;            /* class -> copies left */
+  int *lo, *hi;
+  const cand_t **chosen;
+  const cand_t **list;   /* position -> its table's list */
+  const int **start;     /* position -> its table's starts */
+  int **free_pieces;     /* class -> its pieces not fixed, piece order */
+  uint64_t nodes, solutions, part_counter;
+  int part_depth;
+  int max_depth;
+  uint64_t rng;
+  struct timespec t0;
+  double next_progress;
+  int *board_piece, *board_rot; /* the first solution (caller's) */
+} ctx_t;
+
+static double elapsed(const ctx_t *x) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - x->t0.tv_sec) + (double)(t.tv_nsec - x->t0.tv_nsec) * 1e-9;
+}
+
+static uint64_t next_rand(uint64_t *s) { /* splitmix64 */
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static int placed(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
+
+/* ---- the scan order ---- */
+
+static int ring_order(const puzzle_t *p, int *out, int rings) {
+  int n = 0, top = 0, left = 0, bottom = p->rows - 1, right = p->cols - 1;
+  for (int ring = 0; ring < rings && top <= bottom && left <= right; ring++, top++, left++, bottom--, right--) {
+    for (int c = left; c <= right; c++) out[n++] = top * p->cols + c;
+    for (int r = top + 1; r <= bottom; r++) out[n++] = r * p->cols + right;
+    if (top < bottom) for (int c = right - 1; c >= left; c--) out[n++] = bottom * p->cols + c;
+    if (left < right) for (int r = bottom - 1; r > top; r--) out[n++] = r * p->cols + left;
+  }
+  return n;
+}
+
+static void make_order(const puzzle_t *p, order_kind kind, int *out) {
+  int n = 0;
+  bool by_col = kind == ORDER_COL || (kind == ORDER_SHORT && p->cols > p->rows);
+  if (kind == ORDER_SPIRAL) { ring_order(p, out, MAX_SIDE); return; }
+  bool *seen = calloc((size_t)p->cells, 1);
+  if (kind == ORDER_BORDER) {
+    n = ring_order(p, out, 1);
+    for (int i = 0; i < n; i++) seen[out[i]] = true;
+    by_col = p->cols > p->rows;
+  }
+  if (by_col) {
+    for (int c = 0; c < p->cols; c++) for (int r = 0; r < p->rows; r++) if (!seen[r * p->cols + c]) out[n++] = r * p->cols + c;
+  } else {
+    for (int cell = 0; cell < p->cells; cell++) if (!seen[cell]) out[n++] = cell;
+  }
+  free(seen);
+}
+
+/* ---- candidate tables ---- */
+
+static void build_table(ctx_t *x, int rim, int keyed, table_t *t) {
+  const puzzle_t *p = x->p;
+  int K = p->ncolours, sides[4], ns = 0;
+  for (int d = 0; d < 4; d++) if (keyed >> d & 1) sides[ns++] = d;
+  t->nkeys = 1;
+  for (int j = 0; j < ns; j++) t->nkeys *= K;
+  t->start = calloc((size_t)t->nkeys + 2, sizeof(int));
+  int cap = 4 * p->nclasses, n = 0;
+  cand_t *all = malloc(sizeof(cand_t) * (size_t)cap);
+  int *key = malloc(sizeof(int) * (size_t)cap);
+  for (int c = 0; c < p->nclasses; c++) {
+    if (x->excluded[rim] == c) continue;
+    int q = p->class_rep[c];
+    for (int rot = 0; rot < 4; rot++) {
+      cand_t e = { (uint16_t)c, (uint8_t)rot, 0, { 0 } };
+      for (int d = 0; d < 4; d++) e.c[d] = (uint8_t)placed(p, q, rot, d);
+      bool dup = false, fits = true;
+      for (int r2 = 0; r2 < rot && !dup; r2++) {
+        bool same = true;
+        for (int d = 0; d < 4; d++) same = same && placed(p, q, r2, d) == e.c[d];
+        dup = same;
+      }
+      if (dup) continue;
+      if (p->bounded) for (int d = 0; d < 4; d++) fits = fits && ((e.c[d] == 0) == ((rim >> d & 1) != 0));
+      if (!fits) continue;
+      int k = 0, m = 1;
+      for (int j = 0; j < ns; j++) { k += e.c[sides[j]] * m; m *= K; }
+      all[n] = e;
+      key[n++] = k;
+    }
+  }
+  for (int i = 0; i < n; i++) t->start[key[i] + 1]++;
+  for (int k = 0; k < t->nkeys; k++) t->start[k + 1] += t->start[k];
+  t->start[t->nkeys + 1] = t->start[t->nkeys];
+  t->list = malloc(sizeof(cand_t) * (size_t)(n + 1));
+  int *fill = malloc(sizeof(int) * (size_t)(t->nkeys + 1));
+  memcpy(fill, t->start, sizeof(int) * (size_t)(t->nkeys + 1));
+  for (int i = 0; i < n; i++) t->list[fill[key[i]]++] = all[i];
+  if (x->rng) {
+    for (int k = 0; k < t->nkeys; k++) {
+      for (int i = t->start[k + 1] - 1; i > t->start[k]; i--) {
+        int j = t->start[k] + (int)(next_rand(&x->rng) % (uint64_t)(i - t->start[k] + 1));
+        cand_t tmp = t->list[i]; t->list[i] = t->list[j]; t->list[j] = tmp;
+      }
+    }
+  }
+  free(fill); free(all); free(key);
+}
+
+static void free_tables(ctx_t *x) {
+  for (int i = 0; i < 256; i++) {
+    free(x->tabs[i].start); free(x->tabs[i].list);
+    x->tabs[i].start = NULL; x->tabs[i].list = NULL;
+  }
+}
+
+static void build_tables(ctx_t *x) {
+  free_tables(x);
+  for (int i = 0; i < x->n; i++) {
+    table_t *t = &x->tabs[x->tab_id[i]];
+    if (!t->start) build_table(x, x->tab_id[i] >> 4, x->tab_id[i] & 15, t);
+    x->list[i] = t->list;
+    x->start[i] = t->start;
+  }
+}
+
+/* ---- setup ---- */
+
+static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
+  memset(x, 0, sizeof *x);
+  x->p = p; x->o = o;
+  int cells = p->cells;
+  int *all = malloc(sizeof(int) * (size_t)cells), *rank = malloc(sizeof(int) * (size_t)cells);
+  make_order(p, o->order, all);
+  x->cell = malloc(sizeof(int) * (size_t)cells);
+  for (int i = 0; i < cells; i++) rank[i] = -1;
+  for (int i = 0; i < cells; i++) if (p->fixed_piece[all[i]] < 0) { rank[all[i]] = x->n; x->cell[x->n++] = all[i]; }
+  int n = x->n + 1;
+  x->nk = calloc((size_t)n, sizeof(int));
+  x->kidx = calloc((size_t)n * 3, sizeof(int));
+  x->kmul = calloc((size_t)n * 3, sizeof(int));
+  x->chk = malloc(sizeof(int) * (size_t)n);
+  x->chk_side = calloc((size_t)n, sizeof(int));
+  x->tab_id = calloc((size_t)n, sizeof(int));
+  x->lo = calloc((size_t)n, sizeof(int));
+  x->hi = calloc((size_t)n, sizeof(int));
+  x->chosen = calloc((size_t)n, sizeof(cand_t *));
+  x->list = calloc((size_t)n, sizeof(cand_t *));
+  x->start = calloc((size_t)n, sizeof(int *));
+  x->colour = calloc((size_t)cells * 4, 1);
+  x->avail = calloc((size_t)p->nclasses, sizeof(int));
+  x->excluded = malloc(sizeof(int) * 16);
+  for (int i = 0; i < 16; i++) x->excluded[i] = -1;
+  for (int c = 0; c < p->nclasses; c++) x->avail[c] = p->class_count[c];
+  for (int cell = 0; cell < cells; cell++) {
+    int piece = p->fixed_piece[cell];
+    if (piece < 0) continue;
+    x->avail[p->piece_class[piece]]--;
+    for (int d = 0; d < 4; d++) x->colour[cell * 4 + d] = (uint8_t)placed(p, piece, p->fixed_rot[cell], d);
+  }
+  x->free_pieces = calloc((size_t)p->nclasses, sizeof(int *));
+  int *fill = calloc((size_t)p->nclasses, sizeof(int));
+  bool *fixed = calloc((size_t)p->npieces, 1);
+  for (int cell = 0; cell < cells; cell++) if (p->fixed_piece[cell] >= 0) fixed[p->fixed_piece[cell]] = true;
+  for (int c = 0; c < p->nclasses; c++) x->free_pieces[c] = malloc(sizeof(int) * (size_t)p->class_count[c]);
+  for (int i = 0; i < p->npieces; i++) if (!fixed[i]) { int c = p->piece_class[i]; x->free_pieces[c][fill[c]++] = i; }
+  free(fill); free(fixed);
+
+  for (int i = 0; i < x->n; i++) {
+    int cell = x->cell[i], rim = cell_rim(p, cell), keyed = 0, m = 1;
+    x->chk[i] = -1;
+    for (int d = 0; d < 4; d++) {
+      int y = p->nb[cell * 4 + d];
+      if (y < 0) continue;
+      if (p->fixed_piece[y] < 0 && !(rank[y] >= 0 && rank[y] < i)) continue;
+      int idx = y * 4 + (d ^ 2);
+      if (x->nk[i] < 3) {
+        x->kidx[i * 3 + x->nk[i]] = idx;
+        x->kmul[i * 3 + x->nk[i]] = m;
+        x->nk[i]++;
+        m *= p->ncolours;
+        keyed |= 1 << d;
+      } else {
+        x->chk[i] = idx;
+        x->chk_side[i] = d;
+      }
+    }
+    x->tab_id[i] = rim * 16 + keyed;
+  }
+  free(all); free(rank);
+
+  /* Symmetry: the first corner piece may only lie top-left (square) or top-left/top-right (rectangle). */
+  if (o->symmetry && p->bounded && p->nfixed == 0 && !o->count && p->rows >= 2 && p->cols >= 2) {
+    for (int i = 0; i < p->npieces; i++) {
+      int grey = 0;
+      for (int d = 0; d < 4; d++) grey += p->edges[i][d] == 0;
+      if (grey != 2) continue;
+      int c = p->piece_class[i];
+      if (p->class_count[c] != 1) break;
+      const int NE = 1 | 2, SE = 2 | 4, SW = 4 | 8;
+      x->excluded[SE] = c;
+      x->excluded[SW] = c;
+      if (p->rows == p->cols) x->excluded[NE] = c;
+      break;
+    }
+  }
+  x->rng = o->seed ? o->seed : 0;
+  x->part_depth = -1;
+  clock_gettime(CLOCK_MONOTONIC, &x->t0);
+  x->next_progress = o->progress_s > 0 ? o->progress_s : 1e300;
+}
+
+/* ---- solutions ---- */
+
+static void on_solution(ctx_t *x) {
+  const puzzle_t *p = x->p;
+  int *cursor = calloc((size_t)p->nclasses, sizeof(int));
+  int *bp = x->board_piece, *br = x->board_rot;
+  bool keep = x->solutions == 1 && bp;
+  bool print = x->o->print_solutions;
+  if (!keep && !print) { free(cursor); return; }
+  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
+  for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
+  for (int i = 0; i < x->n; i++) {
+    const cand_t *c = x->chosen[i];
+    int q = x->free_pieces[c->cls][cursor[c->cls]++];
+    piece[x->cell[i]] = q;
+    rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
+  }
+  if (keep) { memcpy(bp, piece, sizeof(int) * (size_t)p->cells); memcpy(br, rot, sizeof(int) * (size_t)p->cells); }
+  if (print) {
+    printf("v");
+    for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, piece[cell], rot[cell]);
+    printf("\n");
+    fflush(stdout);
+  }
+  free(piece); free(rot); free(cursor);
+}
+
+/* ---- the depth-first search ---- */
+
+static void unwind(ctx_t *x, int depth) {
+  while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
+}
+
+static inline void enter(ctx_t *x, int d) {
+  const int *ki = &x->kidx[d * 3], *km = &x->kmul[d * 3];
+  const uint8_t *col = x->colour;
+  int key;
+  switch (x->nk[d]) {
+    case 0: key = 0; break;
+    case 1: key = col[ki[0]]; break;
+    case 2: key = col[ki[0]] + col[ki[1]] * km[1]; break;
+    default: key = col[ki[0]] + col[ki[1]] * km[1] + col[ki[2]] * km[2]; break;
+  }
+  x->lo[d] = x->start[d][key];
+  x->hi[d] = x->start[d][key + 1];
+}
+
+/* Returns an end_kind, or END_BUDGET when `budget` nodes (0: none) were spent. `leaf` < n counts leaves only. */
+static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
+  const options_t *o = x->o;
+  int n = x->n, depth = 0;
+  int *avail = x->avail;
+  uint8_t *colour = x->colour;
+  uint64_t stop_at = budget ? x->nodes + budget : UINT64_MAX;
+  if (o->node_limit && o->node_limit < stop_at) stop_at = o->node_limit;
+  uint64_t next_check = x->nodes + CHECK_EVERY;
+  if (leaf == 0) {
+    if (n == 0) { x->solutions++; on_solution(x); return o->count && !(o->solution_limit && x->solutions >= o->solution_limit) ? END_EXHAUSTED : END_SOLUTION_LIMIT; }
+    (*leaves)++;
+    return END_EXHAUSTED;
+  }
+  enter(x, 0);
+  for (;;) {
+    const cand_t *L = x->list[depth];
+    int i = x->lo[depth], e = x->hi[depth];
+    int chk = x->chk[depth];
+    if (chk < 0) {
+      while (i < e && avail[L[i].cls] == 0) i++;
+    } else {
+      uint8_t need = colour[chk];
+      int s = x->chk_side[depth];
+      while (i < e && (avail[L[i].cls] == 0 || L[i].c[s] != need)) i++;
+    }
+    if (i >= e) {
+      if (depth == 0) return END_EXHAUSTED;
+      depth--;
+      avail[x->chosen[depth]->cls]++;
+      continue;
+    }
+    x->lo[depth] = i + 1;
+    if (depth == x->part_depth && (x->part_counter++ % (uint64_t)o->part_n) != (uint64_t)o->part_k) continue;
+    const cand_t *c = &L[i];
+    x->nodes++;
+    avail[c->cls]--;
+    x->chosen[depth] = c;
+    memcpy(&colour[x->cell[depth] * 4], c->c, 4);
+    depth++;
+    if (depth > x->max_depth) x->max_depth = depth;
+    if (depth == leaf) {
+      depth--;
+      if (leaf == n) {
+        x->solutions++;
+        on_solution(x);
+        if (!o->count || (o->solution_limit && x->solutions >= o->solution_limit)) {
+          unwind(x, depth + 1);
+          return END_SOLUTION_LIMIT;
+        }
+      } else {
+        (*leaves)++;
+      }
+      avail[c->cls]++;
+    } else {
+      enter(x, depth);
+    }
+    if (x->nodes >= next_check || x->nodes >= stop_at) {
+      next_check = x->nodes + CHECK_EVERY;
+      int end = -1;
+      if (x->nodes >= stop_at) end = o->node_limit && x->nodes >= o->node_limit ? END_NODE_LIMIT : END_BUDGET;
+      else if (engine_stop_requested) end = END_STOPPED;
+      else {
+        double t = elapsed(x);
+        if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
+        if (t >= x->next_progress) {
+          printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d\n", (unsigned long long)x->nodes, t, x->max_depth, n);
+          fflush(stdout);
+          x->next_progress = t + o->progress_s;
+        }
+      }
+      if (end >= 0) { unwind(x, depth); return end; }
+    }
+  }
+}
+
+static uint64_t luby(uint64_t i) { /* 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... for i >= 1 */
+  for (;;) {
+    uint64_t k = 1;
+    while ((1ull << k) - 1 < i) k++;
+    if ((1ull << k) - 1 == i) return 1ull << (k - 1);
+    i -= (1ull << (k - 1)) - 1;
+  }
+}
+
+/* The smallest depth with at least `want` partial boards, found by bounded probes. */
+static int choose_part_depth(ctx_t *x, uint64_t want) {
+  const uint64_t budget = 2000000; /* per probe */
+  for (int d = 1; d < x->n; d++) {
+    uint64_t leaves = 0, before = x->nodes;
+    int end = dfs(x, d, budget, &leaves);
+    if (end != END_EXHAUSTED) return d - 1;
+    if (leaves >= want) return d - 1;
+    if (leaves == 0) return d - 1; /* empty: any depth will do */
+    (void)before;
+  }
+  return x->n - 1;
+}
+
+void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
+  ctx_t x;
+  setup(&x, p, o);
+  x.board_piece = r->board_piece_buf;
+  x.board_rot = r->board_rot_buf;
+  r->positions = x.n;
+  build_tables(&x);
+  int end;
+  uint64_t leaves = 0;
+  if (o->part_n > 1 && x.n > 1) {
+    x.part_depth = o->part_depth >= 0 && o->part_depth < x.n ? o->part_depth : choose_part_depth(&x, 64ull * (uint64_t)o->part_n);
+    x.part_counter = 0;
+  }
+  if (o->restart_base == 0 || o->part_n > 1) {
+    end = dfs(&x, x.n, 0, &leaves);
+  } else {
+    uint64_t seed = o->seed ? o->seed : 1;
+    for (uint64_t i = 1;; i++) {
+      end = dfs(&x, x.n, luby(i) * o->restart_base, &leaves);
+      if (end != END_BUDGET) break;
+      r->restarts++;
+      x.rng = seed * 0x100000001B3ull + i;
+      build_tables(&x);
+    }
+  }
+  r->end = (end_kind)end;
+  r->nodes = x.nodes;
+  r->solutions = x.solutions;
+  r->max_depth = x.max_depth;
+  r->seconds = elapsed(&x);
+  r->part_depth = x.part_depth;
+  free_tables(&x);
+}

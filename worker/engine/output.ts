@@ -1,0 +1,121 @@
+/**
+ * Reading the native engine's stdout: `s SATISFIABLE | UNSATISFIABLE | UNKNOWN`, a `v` line of `cell piece rot`
+ * triples per solution, `c key value` statistics and `c progress ...` lines while it runs. Nothing is trusted:
+ * a malformed line or a board that does not name every cell once is an EngineOutputError; whether a board is a
+ * solution is the verifier's call, not this parser's.
+ */
+
+import type { Placement } from "../../core/puzzle.js";
+
+export class EngineOutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EngineOutputError";
+  }
+}
+
+export interface EngineProgress {
+  nodes: number;
+  seconds: number;
+  /** Deepest position reached so far (placements beyond the fixed ones), and how many there are. */
+  depth: number;
+  of: number;
+}
+
+export interface EngineStats {
+  nodes: number;
+  seconds: number;
+  solutions: number;
+  restarts: number;
+  /** "exhausted" | "solution-limit" | "node-limit" | "time-limit" | "stopped" as the engine printed it. */
+  end: string;
+  depth: number;
+  of: number;
+}
+
+export type EngineStatus = "sat" | "unsat" | "unknown";
+
+const STATUS: Record<string, EngineStatus> = { SATISFIABLE: "sat", UNSATISFIABLE: "unsat", UNKNOWN: "unknown" };
+const MAX_LINE = 1 << 20;
+
+export class EngineOutputParser {
+  status: EngineStatus | null = null;
+  /** Every board printed, in order (the first solution, or all of them with --print). */
+  readonly boards: Placement[][] = [];
+  readonly stats: EngineStats = { nodes: 0, seconds: 0, solutions: 0, restarts: 0, end: "", depth: 0, of: 0 };
+  private rest = "";
+
+  constructor(
+    private readonly cells: number,
+    private readonly pieces: number,
+    private readonly onProgress?: (p: EngineProgress) => void,
+    private readonly onBoard?: (board: Placement[]) => void,
+  ) {}
+
+  push(chunk: Buffer | string): void {
+    const text = this.rest + chunk.toString();
+    const lines = text.split("\n");
+    this.rest = lines.pop()!;
+    if (this.rest.length > MAX_LINE) throw new EngineOutputError(`engine output line longer than ${MAX_LINE} bytes`);
+    for (const line of lines) this.line(line);
+  }
+
+  end(): void {
+    if (this.rest !== "") this.line(this.rest);
+    this.rest = "";
+  }
+
+  private line(line: string): void {
+    if (line === "") return;
+    if (line.startsWith("s ")) {
+      const s = STATUS[line.slice(2).trim()];
+      if (s === undefined) throw new EngineOutputError(`unknown status line '${line.slice(0, 40)}'`);
+      this.status = s;
+    } else if (line.startsWith("v")) {
+      const board = this.board(line);
+      this.boards.push(board);
+      this.onBoard?.(board);
+    } else if (line.startsWith("c progress ")) {
+      const f = fields(line.slice(11));
+      const p = { nodes: f.nodes ?? 0, seconds: f.seconds ?? 0, depth: f.depth ?? 0, of: f.of ?? 0 };
+      this.stats.nodes = Math.max(this.stats.nodes, p.nodes);
+      this.onProgress?.(p);
+    } else if (line.startsWith("c ")) {
+      const [key, value, , of] = line.slice(2).split(" ");
+      const n = Number(value);
+      if (key === "end") this.stats.end = value ?? "";
+      else if (key === "depth") { this.stats.depth = n; this.stats.of = Number(of); }
+      else if ((key === "nodes" || key === "seconds" || key === "solutions" || key === "restarts") && Number.isFinite(n)) this.stats[key] = n;
+    } else {
+      throw new EngineOutputError(`unexpected engine output line '${line.slice(0, 40)}'`);
+    }
+  }
+
+  private board(line: string): Placement[] {
+    const t = line.slice(1).trim().split(/\s+/).map(Number);
+    if (t.length !== 3 * this.cells) throw new EngineOutputError(`a board line with ${t.length / 3} placements for ${this.cells} cells`);
+    const seen = new Uint8Array(this.cells);
+    const board: Placement[] = new Array(this.cells);
+    for (let i = 0; i < t.length; i += 3) {
+      const cell = t[i], piece = t[i + 1], rot = t[i + 2];
+      if (!(Number.isInteger(cell) && cell >= 0 && cell < this.cells && !seen[cell])) throw new EngineOutputError(`a board line names cell ${cell} twice or out of range`);
+      if (!(Number.isInteger(piece) && piece >= 0 && piece < this.pieces)) throw new EngineOutputError(`a board line names piece ${piece} out of range`);
+      if (!(Number.isInteger(rot) && rot >= 0 && rot <= 3)) throw new EngineOutputError(`a board line has rotation ${rot}`);
+      seen[cell] = 1;
+      board[cell] = { cell, piece, rot };
+    }
+    return board;
+  }
+}
+
+function fields(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const kv of text.trim().split(/\s+/)) {
+    const eq = kv.indexOf("=");
+    if (eq > 0) {
+      const n = Number(kv.slice(eq + 1));
+      if (Number.isFinite(n)) out[kv.slice(0, eq)] = n;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,202 @@
+/**
+ * runEngine: one `cubist-engine` process (the native placement engine, engine/) on one problem, returning a typed
+ * outcome. The lifecycle is the solver runner's (worker/solver/runner.ts): spawned detached, problem written to
+ * stdin, stdout parsed as it arrives; a stop sends SIGTERM to the group (the engine then prints its statistics and
+ * exits), SIGKILL after a grace period; the promise settles only after the exit and the end of all output.
+ *
+ * Exit codes: 10 a solution, 20 the space (or the given part of it) exhausted without one, 0 unknown, 1 bad input,
+ * 2 usage. Anything else, a signal we did not send, or output that contradicts the exit code is a crash.
+ */
+
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Placement } from "../../core/puzzle.js";
+import { signalGroup, TailBuffer } from "../process-group.js";
+import { EngineOutputParser, type EngineProgress, type EngineStats } from "./output.js";
+
+/** Scan orders: `short` runs lines along the board's shorter side, `long` along the longer one. */
+export const ENGINE_ORDERS = ["short", "long", "row", "col", "spiral", "border"] as const;
+export type EngineOrder = (typeof ENGINE_ORDERS)[number];
+
+export interface EngineOptions {
+  /** @default "short" */
+  order?: EngineOrder;
+  /** Shuffles the candidate order (0: piece order). @default 0 */
+  seed?: number;
+  /** Restart with a new shuffle after Luby(i) * restartBase placements (0: never). @default 0 */
+  restartBase?: number;
+  /** Break the board's rotational symmetry (only without fixed cells; not with `count`). */
+  symmetry?: boolean;
+  /** Go on after the first solution and count them. */
+  count?: boolean;
+  /** With `count`: stop after this many. */
+  solutionLimit?: number;
+  /** Print (and report through onBoard) every solution, not just the first. */
+  printAll?: boolean;
+  /** Search only part k of n of the space (n processes with the same order and seed cover all of it). */
+  part?: { k: number; n: number; depth?: number };
+  nodeLimit?: number;
+  timeLimitMs?: number;
+  /** Progress lines every this many ms (to `onProgress`). */
+  progressMs?: number;
+  onProgress?: (p: EngineProgress) => void;
+  onBoard?: (board: Placement[]) => void;
+  signal?: AbortSignal;
+  /** The executable. @default CUBIST_ENGINE, else the one the build put in dist/engine */
+  binary?: string;
+  /** @default 1000 */
+  killGraceMs?: number;
+}
+
+export type EngineOutcome =
+  | { kind: "sat"; board: Placement[]; boards: Placement[][]; stats: EngineStats & { wallMs: number } }
+  | { kind: "unsat"; stats: EngineStats & { wallMs: number } }
+  | { kind: "unknown"; reason: "time-limit" | "node-limit" | "solution-limit" | "aborted" | "interrupted"; stats: EngineStats & { wallMs: number } };
+
+export class EngineNotFoundError extends Error {
+  constructor(readonly binary: string, reason: string) {
+    super(`placement engine ${binary}: ${reason}; build it with scripts/setup.sh (or npm run build)`);
+    this.name = "EngineNotFoundError";
+  }
+}
+
+export class EngineCrashedError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "EngineCrashedError";
+  }
+}
+
+const BUILT = [new URL("../../engine/cubist-engine", import.meta.url), new URL("../../dist/engine/cubist-engine", import.meta.url)];
+let located: string | null = null;
+
+/** The engine executable: CUBIST_ENGINE, else the build's dist/engine/cubist-engine. */
+export function locateEngine(env: NodeJS.ProcessEnv = process.env): string {
+  const given = env.CUBIST_ENGINE;
+  if (given) {
+    try {
+      accessSync(given, constants.X_OK);
+      return given;
+    } catch {
+      throw new EngineNotFoundError(given, "CUBIST_ENGINE names no executable file");
+    }
+  }
+  if (located) return located;
+  for (const url of BUILT) {
+    const file = fileURLToPath(url);
+    try {
+      accessSync(file, constants.X_OK);
+      located = file;
+      return file;
+    } catch {
+      // next
+    }
+  }
+  throw new EngineNotFoundError(fileURLToPath(BUILT[BUILT.length - 1]), "not built");
+}
+
+function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): string[] {
+  const args: string[] = [];
+  let order: string = o.order ?? "short";
+  if (order === "long") order = shape.cols > shape.rows ? "row" : "col";
+  args.push("--order", order);
+  if (o.seed) args.push("--seed", String(o.seed));
+  if (o.restartBase) args.push("--restart", String(o.restartBase));
+  if (o.symmetry && !o.count) args.push("--symmetry");
+  if (o.count) args.push("--count");
+  if (o.solutionLimit) args.push("--limit", String(o.solutionLimit));
+  if (o.printAll) args.push("--print");
+  if (o.part && o.part.n > 1) {
+    args.push("--part", `${o.part.k}/${o.part.n}`);
+    if (o.part.depth !== undefined) args.push("--part-depth", String(o.part.depth));
+  }
+  if (o.nodeLimit) args.push("--nodes", String(Math.floor(o.nodeLimit)));
+  if (o.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(o.timeLimitMs))));
+  if (o.progressMs) args.push("--progress-ms", String(Math.max(1, Math.ceil(o.progressMs))));
+  return args;
+}
+
+const UNKNOWN_REASON: Record<string, "time-limit" | "node-limit" | "solution-limit" | "interrupted"> = {
+  "time-limit": "time-limit",
+  "node-limit": "node-limit",
+  "solution-limit": "solution-limit",
+  stopped: "interrupted",
+};
+
+/**
+ * Runs the engine on `problem` (engineProblem's text) for a board of `shape` with `pieces` pieces.
+ * @throws EngineNotFoundError, EngineCrashedError (bad exit, bad input, contradicting output), EngineOutputError
+ */
+export function runEngine(problem: string, shape: { rows: number; cols: number; pieces: number }, options: EngineOptions = {}): Promise<EngineOutcome> {
+  const binary = options.binary ?? locateEngine();
+  const cells = shape.rows * shape.cols;
+  const started = performance.now();
+  const zero = (): EngineStats & { wallMs: number } => ({ nodes: 0, seconds: 0, solutions: 0, restarts: 0, end: "stopped", depth: 0, of: 0, wallMs: 0 });
+  if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: zero() });
+  return new Promise<EngineOutcome>((resolve, reject) => {
+    const child = spawn(binary, engineArgs(options, shape), { detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const pid = child.pid;
+    const parser = new EngineOutputParser(cells, shape.pieces, options.onProgress, options.onBoard);
+    const stderr = new TailBuffer(4096);
+    let failure: Error | null = null;
+    let stopped = false;
+    let exited = false;
+    let killTimer: NodeJS.Timeout | null = null;
+    let code: number | null = null;
+    let sig: NodeJS.Signals | null = null;
+
+    const stop = (): void => {
+      if (pid === undefined || exited || stopped) return;
+      stopped = true;
+      signalGroup(pid, "SIGTERM");
+      killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), options.killGraceMs ?? 1000);
+    };
+    child.on("error", (err) => { failure ??= err.message.includes("ENOENT") ? new EngineNotFoundError(binary, "cannot execute it (ENOENT)") : err; });
+    child.stdin.on("error", () => {});
+    child.stdout.on("data", (chunk: Buffer) => {
+      try {
+        parser.push(chunk);
+      } catch (err) {
+        failure ??= err as Error;
+        stop();
+      }
+    });
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("exit", (c, s) => {
+      exited = true;
+      code = c;
+      sig = s;
+      if (killTimer) clearTimeout(killTimer);
+      options.signal?.removeEventListener("abort", stop);
+      if (pid !== undefined) signalGroup(pid, "SIGKILL");
+    });
+    child.on("close", () => {
+      try {
+        parser.end();
+      } catch (err) {
+        failure ??= err as Error;
+      }
+      const stats = { ...parser.stats, wallMs: Math.round((performance.now() - started) * 1000) / 1000 };
+      if (failure) return reject(failure);
+      const tail = stderr.text().trim();
+      if (code === 1 || code === 2) return reject(new EngineCrashedError(`placement engine rejected its input (exit ${code}): ${tail || "no message"}`));
+      if (sig !== null) {
+        if (stopped) return resolve({ kind: "unknown", reason: "aborted", stats });
+        return reject(new EngineCrashedError(`placement engine killed by ${sig}${tail ? `: ${tail}` : ""}`));
+      }
+      if (code === 10 && parser.status === "sat" && parser.boards.length > 0) {
+        return resolve({ kind: "sat", board: parser.boards[0], boards: parser.boards, stats });
+      }
+      if (code === 20 && parser.status === "unsat") return resolve({ kind: "unsat", stats });
+      if (code === 0 && parser.status === "unknown") {
+        const reason = stopped ? "aborted" : UNKNOWN_REASON[parser.stats.end] ?? "interrupted";
+        return resolve({ kind: "unknown", reason, stats });
+      }
+      reject(new EngineCrashedError(`placement engine exit ${code} with status '${parser.status ?? "none"}'${tail ? `: ${tail}` : ""}`));
+    });
+    if (pid === undefined) return;
+    options.signal?.addEventListener("abort", stop, { once: true });
+    child.stdin.end(problem);
+  });
+}
