@@ -20,6 +20,7 @@ volatile int engine_stop_requested = 0;
 
 #define END_BUDGET 100
 #define CHECK_EVERY (1u << 16)
+#define MAX_KEYS (1 << 22) /* buckets per table; with more colours fewer sides are keyed and the rest compared */
 
 typedef struct {
   const puzzle_t *p;
@@ -28,7 +29,9 @@ typedef struct {
   int *cell;             /* position -> cell */
   int *nk;               /* keyed sides per position (0..3) */
   int *kidx, *kmul;      /* position*3+j -> colour index (cell*4+side) and multiplier */
-  int *chk, *chk_side;   /* a fourth side compared per candidate: colour index or -1, and the side */
+  int *chk;              /* sides compared per candidate (beyond the keyed ones): 1 when any, else -1 */
+  int *chk_idx;          /* position*4+d -> colour index of a compared side d, or -1 */
+  uint32_t *chk_mask;    /* position -> mask of the compared sides' bytes in the placed-colour word */
   int *tab_id;           /* position -> table */
   table_t tabs[256];     /* by rim mask * 16 + keyed sides mask */
   int *excluded;         /* rim mask -> class left out of that table (symmetry breaking) or -1 */
@@ -178,7 +181,8 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   x->kidx = calloc((size_t)n * 3, sizeof(int));
   x->kmul = calloc((size_t)n * 3, sizeof(int));
   x->chk = malloc(sizeof(int) * (size_t)n);
-  x->chk_side = calloc((size_t)n, sizeof(int));
+  x->chk_idx = malloc(sizeof(int) * 4 * (size_t)n);
+  x->chk_mask = calloc((size_t)n, sizeof(uint32_t));
   x->tab_id = calloc((size_t)n, sizeof(int));
   x->lo = calloc((size_t)n, sizeof(int));
   x->hi = calloc((size_t)n, sizeof(int));
@@ -204,23 +208,27 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   for (int i = 0; i < p->npieces; i++) if (!fixed[i]) { int c = p->piece_class[i]; x->free_pieces[c][fill[c]++] = i; }
   free(fill); free(fixed);
 
+  int max_keyed = 3;
+  for (long long k = (long long)p->ncolours * p->ncolours * p->ncolours; max_keyed > 0 && k > MAX_KEYS; k /= p->ncolours) max_keyed--;
   for (int i = 0; i < x->n; i++) {
     int cell = x->cell[i], rim = cell_rim(p, cell), keyed = 0, m = 1;
     x->chk[i] = -1;
+    for (int d = 0; d < 4; d++) x->chk_idx[i * 4 + d] = -1;
     for (int d = 0; d < 4; d++) {
       int y = p->nb[cell * 4 + d];
       if (y < 0) continue;
       if (p->fixed_piece[y] < 0 && !(rank[y] >= 0 && rank[y] < i)) continue;
       int idx = y * 4 + (d ^ 2);
-      if (x->nk[i] < 3) {
+      if (x->nk[i] < max_keyed) {
         x->kidx[i * 3 + x->nk[i]] = idx;
         x->kmul[i * 3 + x->nk[i]] = m;
         x->nk[i]++;
         m *= p->ncolours;
         keyed |= 1 << d;
       } else {
-        x->chk[i] = idx;
-        x->chk_side[i] = d;
+        x->chk[i] = 1;
+        x->chk_idx[i * 4 + d] = idx;
+        x->chk_mask[i] |= 0xFFu << (8 * d);
       }
     }
     x->tab_id[i] = rim * 16 + keyed;
@@ -317,9 +325,13 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
     if (chk < 0) {
       while (i < e && avail[L[i].cls] == 0) i++;
     } else {
-      uint8_t need = colour[chk];
-      int s = x->chk_side[depth];
-      while (i < e && (avail[L[i].cls] == 0 || L[i].c[s] != need)) i++;
+      /* The compared sides' required colours as a placed-colour word (byte d = side d). */
+      uint32_t need = 0, mask = x->chk_mask[depth], w;
+      for (int d = 0; d < 4; d++) {
+        int ci = x->chk_idx[depth * 4 + d];
+        if (ci >= 0) need |= (uint32_t)colour[ci] << (8 * d);
+      }
+      while (i < e && (avail[L[i].cls] == 0 || (memcpy(&w, L[i].c, 4), (w & mask) != need))) i++;
     }
     if (i >= e) {
       if (depth == 0) return END_EXHAUSTED;
