@@ -1,7 +1,8 @@
 /**
  * The encoding flags shared by `encode`, `solve` and the cluster commands.
  */
-import { DEFAULT_ENCODING, encodingNames, variableOrders, type EncodeOptions, type VariableOrder } from "../core/encode/index.js";
+import { DEFAULT_ENCODING, encodingNames } from "../core/encode/names.js";
+import { variableOrders, type EncodeOptions, type VariableOrder } from "../core/encode/options.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
 
 export const ENCODING_OPTIONS: Record<string, OptionSpec> = {

@@ -10,10 +10,10 @@
  */
 
 import { availableParallelism } from "node:os";
-import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { acceptBoard, acceptModel, arrayValue } from "../core/accept.js";
 import { EncoderBugError } from "../core/errors.js";
-import { dimacsChunks, encode, type EncodeOptions } from "../core/encode/index.js";
+import type { EncodeOptions, Formula } from "../core/encode/index.js";
 import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
 import {
   engineContender,
@@ -24,7 +24,7 @@ import {
   type EngineMemberResult,
   type MemberSpec,
 } from "../worker/engine/index.js";
-import { runSolver, type SolverName, type SolverOutcome, type SolverStats, type UnknownReason } from "../worker/solver/index.js";
+import type { SolverName, SolverOutcome, SolverStats, UnknownReason } from "../worker/solver/index.js";
 
 export interface LocalSolveOptions {
   encoding: string;
@@ -38,7 +38,15 @@ export interface LocalSolveOptions {
   portfolio?: MemberSpec[];
   /** Cores to use, for the default portfolio. @default every core */
   threads?: number;
+  /**
+   * How long the engines run alone before the SAT member encodes and starts (encoding blocks this process, and
+   * most boards fall to an engine sooner). @default DEFAULT_SAT_DELAY_MS
+   */
+  satDelayMs?: number;
 }
+
+/** See LocalSolveOptions.satDelayMs; measured in BENCHMARKS.md "Conquer engine". */
+export const DEFAULT_SAT_DELAY_MS = 500;
 
 export type LocalSolveResult = (
   | { status: "sat"; board: Board }
@@ -89,7 +97,7 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
   const problem = engineProblem(puzzle, []);
   if (problem === null) throw new EncoderBugError("the puzzle's hints contradict each other, which validation should have caught");
   const encoded = { encodeMs: 0, numVars: 0, numClauses: 0 };
-  let formula: ReturnType<typeof encode> | null = null;
+  let formula: Formula | null = null;
   const timeLimitMs = options.timeLimitSec ? options.timeLimitSec * 1000 : undefined;
 
   const contenders: Contender<MemberOutcome>[] = members.map((m): Contender<MemberOutcome> => {
@@ -101,11 +109,16 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
       name: memberName(m),
       decided: (r) => "sat" in r && r.sat.kind !== "unknown",
       async run(signal) {
-        await yieldToLoop(); // let the engines' problem text reach their pipes before encoding blocks the loop
+        const aborted = { sat: { kind: "unknown" as const, reason: "aborted" as const, stats: { wallMs: 0, exitCode: null, signal: null } } };
+        // Also lets the engines' problem text reach their pipes before encoding blocks the loop.
+        await sleep(options.satDelayMs ?? DEFAULT_SAT_DELAY_MS, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return aborted;
+        // Loaded here: most solves end before the SAT member starts, and these modules cost start time.
+        const [{ dimacsChunks, encode }, { runSolver }] = await Promise.all([import("../core/encode/index.js"), import("../worker/solver/index.js")]);
         const t0 = performance.now();
         formula = encode(options.encoding, puzzle, options.encodeOptions);
         Object.assign(encoded, { encodeMs: performance.now() - t0, numVars: formula.numVars, numClauses: formula.clauses.count });
-        if (signal.aborted) return { sat: { kind: "unknown", reason: "aborted", stats: { wallMs: 0, exitCode: null, signal: null } } };
+        if (signal.aborted) return aborted;
         return {
           sat: await runSolver(dimacsChunks(formula), formula.numVars, {
             solver: options.solver,

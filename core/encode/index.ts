@@ -19,12 +19,8 @@ export { cellOrder, type CellOrderName } from "./cell-order.js";
 export { dimacsChunks, dimacsString, parseDimacs, DimacsSyntaxError, type ParsedDimacs } from "./dimacs.js";
 export { ClauseBuffer, type Formula, type VarMap } from "./formula.js";
 
-/** The encodings Cubist knows, by name. */
-export const encodingNames = ["heule-compact", "heule-fbcolors", "heule-explicit", "heule-all", "cubist-placement"] as const;
-export type EncodingName = (typeof encodingNames)[number];
-
-/** The default encoding: Cubist's own, measured faster than heule-all under Kissat (BENCHMARKS.md). */
-export const DEFAULT_ENCODING: EncodingName = "cubist-placement";
+export { DEFAULT_ENCODING, encodingNames, isEncodingName, type EncodingName } from "./names.js";
+import { encodingNames, isEncodingName, type EncodingName } from "./names.js";
 
 const encoders: Record<EncodingName, (puzzle: Puzzle, options?: EncodeOptions) => Formula> = {
   "heule-compact": encodeHeuleCompact,
@@ -33,11 +29,6 @@ const encoders: Record<EncodingName, (puzzle: Puzzle, options?: EncodeOptions) =
   "heule-all": encodeHeuleAll,
   "cubist-placement": encodeCubistPlacement,
 };
-
-/** True when `name` is a known encoding name. */
-export function isEncodingName(name: string): name is EncodingName {
-  return (encodingNames as readonly string[]).includes(name);
-}
 
 /** Encodes `puzzle` with the named encoding; throws InvalidOptionError for an unknown name. */
 export function encode(name: string, puzzle: Puzzle, options?: EncodeOptions): Formula {
