@@ -4,7 +4,7 @@
  */
 import { cellOrders } from "../core/cubes/types.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES } from "../coordinator/run-defaults.js";
+import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES } from "../coordinator/run-defaults.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
 import { encodeOptionsFrom } from "./encode-options.js";
 
@@ -12,9 +12,10 @@ export const RUN_OPTIONS: Record<string, OptionSpec> = {
   cubes: { type: "integer", arg: "N", description: "initial split: this many cubes", min: 1, max: 2_000_000, default: DEFAULT_TARGET_CUBES },
   "max-depth": { type: "integer", arg: "D", description: "initial split: at most this many placements per cube (0 = no limit)", min: 0, max: 1024 },
   "cell-order": { type: "string", arg: "O", description: "how the splitter picks cells", choices: cellOrders, default: DEFAULT_CELL_ORDER },
-  "cube-time": { type: "number", arg: "S", description: "per-cube solver time budget in seconds (0 = none); a cube over budget is re-split", min: 0, default: DEFAULT_CUBE_TIME_LIMIT_SEC },
+  "cube-time": { type: "number", arg: "S", description: "per-cube time budget cap in seconds (0 = none); a cube over budget is re-split", min: 0, default: DEFAULT_CUBE_TIME_LIMIT_SEC },
+  "cube-time-first": { type: "number", arg: "S", description: "budget of an initial cube; doubles per re-split generation up to --cube-time (0 = --cube-time always)", min: 0, default: DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC },
   "cube-conflicts": { type: "integer", arg: "N", description: "per-cube solver conflict budget (0 = none)", min: 0 },
-  "search-ms": { type: "integer", arg: "MS", description: "per-cube placement search (ms) before the SAT solver (0 = SAT solver only; default 1000 up to 200 cells, 60000 above)", min: 0, max: 3_600_000 },
+  "search-ms": { type: "integer", arg: "MS", description: "per cube: how long the native placement engine runs beside the SAT solver (0 = SAT solver only; default: the whole budget)", min: 0, max: 3_600_000 },
   "resplit-after": { type: "integer", arg: "N", description: "re-split a cube after this many budgets came back unknown", min: 1, max: 1000, default: 1 },
   "resplit-depth": { type: "integer", arg: "D", description: "re-split this many placements deeper", min: 1, max: 64, default: 1 },
   "resplit-children": { type: "integer", arg: "N", description: "or: re-split until this many children exist", min: 0, max: 1_000_000 },
@@ -41,6 +42,7 @@ export function runRequestFrom(values: ParsedValues, puzzleText: string, label: 
     conflictLimit: n("cube-conflicts"),
     seed: n("seed"),
     searchMs: n("search-ms"),
+    firstTimeLimitSec: n("cube-time-first"),
     resplitAfter: n("resplit-after"),
     resplitDepth: n("resplit-depth"),
     resplitChildren: n("resplit-children"),

@@ -15,6 +15,7 @@ import { acceptBoard, acceptModel, arrayValue } from "../core/accept.js";
 import { EncoderBugError } from "../core/errors.js";
 import type { EncodeOptions, Formula } from "../core/encode/index.js";
 import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
+import { log10ExpectedSolutions } from "../core/solution-estimate.js";
 import {
   engineContender,
   engineProblem,
@@ -22,6 +23,7 @@ import {
   memberName,
   type Contender,
   type EngineMemberResult,
+  type EngineOrder,
   type MemberSpec,
 } from "../worker/engine/index.js";
 import type { SolverName, SolverOutcome, SolverStats, UnknownReason } from "../worker/solver/index.js";
@@ -40,13 +42,12 @@ export interface LocalSolveOptions {
   threads?: number;
   /**
    * How long the engines run alone before the SAT member encodes and starts (encoding blocks this process, and
-   * most boards fall to an engine sooner). @default DEFAULT_SAT_DELAY_MS
+   * most boards fall to an engine sooner). @default defaultSatDelayMs(puzzle)
    */
   satDelayMs?: number;
 }
 
-/** See LocalSolveOptions.satDelayMs; measured in BENCHMARKS.md "Conquer engine". */
-export const DEFAULT_SAT_DELAY_MS = 500;
+
 
 export type LocalSolveResult = (
   | { status: "sat"; board: Board }
@@ -67,21 +68,37 @@ export type LocalSolveResult = (
   numClauses: number;
 };
 
+/** log10 of the expected solution count above which a board counts as having many solutions. */
+export const MANY_SOLUTIONS_LOG10 = 6;
+
 /**
- * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine"): the complete
- * scan along the board's short side first, then a restarting spiral (boards with many solutions), the long side,
- * and the SAT solver (hard refutations, many-solution boards the engines miss).
+ * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine"). Near-unique
+ * boards (log10ExpectedSolutions below MANY_SOLUTIONS_LOG10: Brendan's sets, em_7_4_*): complete scans along the
+ * short and the long side, whose trees put the solution in different places (neither dominates over shuffles).
+ * Boards with many solutions (most of Heule's em-*): restarting searches with shuffled candidates, the spiral
+ * first. The SAT solver joins in both cases after `satDelayMs` (defaultSatDelayMs).
  */
-export function defaultPortfolio(threads: number): MemberSpec[] {
-  const short: MemberSpec = { kind: "engine", order: "short", seed: 0, restartBase: 0, parts: 1 };
-  const spiral: MemberSpec = { kind: "engine", order: "spiral", seed: 1, restartBase: 100_000, parts: 1 };
-  const long: MemberSpec = { kind: "engine", order: "long", seed: 0, restartBase: 0, parts: 1 };
-  const sat: MemberSpec = { kind: "sat" };
-  if (threads <= 1) return [short, sat];
-  if (threads === 2) return [short, spiral, long, sat];
-  const members: MemberSpec[] = [short, spiral, long, sat];
-  for (let i = 4, s = 2; i < threads; i++, s++) members.push({ kind: "engine", order: i % 2 ? "short" : "spiral", seed: s, restartBase: 100_000, parts: 1 });
+export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">): MemberSpec[] {
+  const engine = (order: EngineOrder, seed = 0, restartBase = 0): MemberSpec => ({ kind: "engine", order, seed, restartBase, parts: 1 });
+  const members: MemberSpec[] = [];
+  if (log10ExpectedSolutions(puzzle) >= MANY_SOLUTIONS_LOG10) {
+    const orders: EngineOrder[] = ["spiral", "short", "border", "long"];
+    for (let i = 0; i < Math.max(1, threads); i++) members.push(engine(orders[i % orders.length], i + 1, RESTART_NODES));
+  } else {
+    members.push(engine("short"));
+    if (threads >= 2) members.push(engine("long"));
+    for (let i = 2; i < threads; i++) members.push(engine(i % 2 ? "long" : "short", i, 0));
+  }
+  members.push({ kind: "sat" });
   return members;
+}
+
+/** Luby unit of the restarting members, in placements (about 2 ms). */
+export const RESTART_NODES = 100_000;
+
+/** How long engines run alone before the SAT member starts: longer where they are expected to win. */
+export function defaultSatDelayMs(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">): number {
+  return log10ExpectedSolutions(puzzle) >= MANY_SOLUTIONS_LOG10 ? 500 : 2000;
 }
 
 export function defaultThreads(): number {
@@ -91,7 +108,7 @@ export function defaultThreads(): number {
 type MemberOutcome = { engine: EngineMemberResult } | { sat: SolverOutcome };
 
 export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Promise<LocalSolveResult> {
-  const members = options.portfolio ?? defaultPortfolio(options.threads ?? defaultThreads());
+  const members = options.portfolio ?? defaultPortfolio(options.threads ?? defaultThreads(), puzzle);
   const started = performance.now();
   const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
   const problem = engineProblem(puzzle, []);
@@ -111,7 +128,7 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
       async run(signal) {
         const aborted = { sat: { kind: "unknown" as const, reason: "aborted" as const, stats: { wallMs: 0, exitCode: null, signal: null } } };
         // Also lets the engines' problem text reach their pipes before encoding blocks the loop.
-        await sleep(options.satDelayMs ?? DEFAULT_SAT_DELAY_MS, undefined, { signal }).catch(() => undefined);
+        await sleep(options.satDelayMs ?? defaultSatDelayMs(puzzle), undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return aborted;
         // Loaded here: most solves end before the SAT member starts, and these modules cost start time.
         const [{ dimacsChunks, encode }, { runSolver }] = await Promise.all([import("../core/encode/index.js"), import("../worker/solver/index.js")]);

@@ -15,10 +15,10 @@ import { RUN_ID_RE } from "../proto/contract.js";
 import { UnimplementedError } from "./api-errors.js";
 
 export {
-  DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES, defaultSearchMs,
-  MAX_PUZZLE_SIDE, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
+  DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
+  DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_SIDE, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES, defaultSearchMs, MAX_PUZZLE_SIDE, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_SIDE, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 
 /** What a caller may set; everything else is defaulted. */
 export interface RunRequest {
@@ -38,6 +38,8 @@ export interface RunRequest {
   conflictLimit?: number;
   seed?: number;
   searchMs?: number;
+  /** Budget of an initial cube in seconds, doubling per generation up to timeLimitSec. */
+  firstTimeLimitSec?: number;
   resplitAfter?: number;
   resplitDepth?: number;
   resplitChildren?: number;
@@ -86,8 +88,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now()): { spec:
   if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
   const cellOrder = req.cellOrder ?? DEFAULT_CELL_ORDER;
   if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
-  const solver = req.solver ?? "kissat";
-  if (solver !== "kissat" && solver !== "cadical") throw new InvalidOptionError("solver", `must be kissat or cadical, got "${solver}"`);
+  const solver = req.solver ?? defaultSolver(puzzle);
+  if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
   if (req.mode === "all") {
     throw new UnimplementedError("all-solutions mode is not available yet: runs stop at the first verified solution");
   }
@@ -109,7 +111,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now()): { spec:
       timeLimitSec: num("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
       conflictLimit: int("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
       seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
-      searchMs: int("search ms", req.searchMs, 0, 3_600_000, defaultSearchMs(puzzle)),
+      searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
+      firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
     },
     resplit: {
       afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),

@@ -7,6 +7,7 @@
  * States: SPLITTING -> RUNNING <-> PAUSED -> SAT | UNSAT | FAILED | CANCELLED (terminal).
  */
 
+import { cubeBudgetSec } from "./run-defaults.js";
 import { EventEmitter } from "node:events";
 import type { JetStreamManager } from "@nats-io/jetstream";
 import { acceptBoard, acceptModel, bitsetValue } from "../core/accept.js";
@@ -182,7 +183,7 @@ export class RunController extends EventEmitter<RunEvents> {
       numVars: this.spec.numVars,
       units,
       placements: cube.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })),
-      solver: { ...s, seed: (s.seed + attempt) % 2147483647 },
+      solver: { ...s, timeLimitSec: cubeBudgetSec(s, cube.id.split(".").length - 1 + attempt), seed: (s.seed + attempt) % 2147483647 },
       generation: 0,
       puzzleSha256: this.spec.puzzleSha256,
     };

@@ -8,6 +8,7 @@ import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/index.js";
 import type { Puzzle } from "../../core/puzzle.js";
+import { InvalidOptionError } from "../../core/errors.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import type { LocalClusterResult } from "../local-cluster.js";
@@ -20,12 +21,13 @@ export const spec: CommandSpec = {
   options: {
     ...PUZZLE_OPTIONS,
     ...ENCODING_OPTIONS,
-    solver: { type: "string", arg: "NAME", description: "SAT solver", choices: SOLVER_NAMES, default: "kissat", env: "CUBIST_SOLVER" },
+    solver: { type: "string", arg: "NAME", description: "SAT solver (none: placement engines only; default kissat, with --workers kissat up to 200 cells and none above)", choices: [...SOLVER_NAMES, "none"], env: "CUBIST_SOLVER" },
     "solver-path": { type: "string", arg: "PATH", description: "solver binary (default: looked up on PATH)", env: "CUBIST_SOLVER_PATH" },
     time: { type: "number", arg: "S", description: "time limit in seconds (then the answer is unknown)", min: 0 },
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
     threads: { type: "integer", arg: "N", description: "alone: cores to use (one search process each; default: every core)", min: 1, max: 256 },
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
+    "sat-delay": { type: "integer", arg: "MS", description: "alone: the SAT member starts after the engines ran this long (default 2000 on near-unique boards, 500 on boards with many solutions)", min: 0, max: 3_600_000 },
     json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
     ...BOARD_OUTPUT_OPTIONS,
     workers: { type: "integer", arg: "N", description: "solve on an embedded local cluster: a private nats-server, a coordinator and N worker processes", min: 1, max: 256 },
@@ -34,10 +36,11 @@ export const spec: CommandSpec = {
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
     ...RUN_OPTIONS,
   },
-  details: `Alone, solve runs a portfolio: native placement-engine searches (scan along the short side, a restarting
-spiral, the long side) and the SAT solver, one process per core (--threads, default every core); the first proof
-wins and the rest are stopped. --portfolio SPEC picks the members (docs/engine.md); --search-ms 0 runs the SAT
-solver alone. With --workers, --search-ms is the per-cube placement search (see cubist run submit --help).
+  details: `Alone, solve runs a portfolio of native placement-engine searches, one process per core (--threads,
+default every core), and the SAT solver after --sat-delay; the first proof wins and the rest are stopped. Near-unique
+boards get complete scans along the short and the long side; boards with many expected solutions get restarting
+searches with shuffled candidates (docs/engine.md). --portfolio SPEC picks the members; --search-ms 0 runs the SAT
+solver alone. With --workers, --search-ms is how long the engine runs on each cube beside the SAT solver.
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -185,25 +188,29 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     return runCluster(puzzle, values, path);
   }
   const threads = (values.threads as number | undefined) ?? defaultThreads();
-  const portfolio = values["search-ms"] === 0
+  const solver = (values.solver as string | undefined) ?? "kissat";
+  let portfolio = values["search-ms"] === 0
     ? parsePortfolio("sat")
-    : typeof values.portfolio === "string" ? parsePortfolio(values.portfolio) : defaultPortfolio(threads);
+    : typeof values.portfolio === "string" ? parsePortfolio(values.portfolio) : defaultPortfolio(threads, puzzle);
+  if (solver === "none") portfolio = portfolio.filter((m) => m.kind !== "sat");
+  if (portfolio.length === 0) throw new InvalidOptionError("solver", "none leaves no search to run (with --search-ms 0 or a SAT-only --portfolio)");
   const stop = onInterrupt();
   const abort = stop.abort;
   try {
     const result = await solveLocal(puzzle, {
       encoding: values.encoding as string,
       encodeOptions: encodeOptionsFrom(values),
-      solver: values.solver as SolverName,
+      solver: solver as SolverName,
       binary: values["solver-path"] as string | undefined,
       timeLimitSec: values.time as number | undefined,
       seed: values.seed as number | undefined,
       portfolio,
+      satDelayMs: values["sat-delay"] as number | undefined,
       signal: abort.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;
     for (const e of result.errors) process.stderr.write(`cubist: warning: ${e}\n`);
-    await printResult(puzzle, result, values, { encoding: values.encoding, solver: values.solver, workers: 0 });
+    await printResult(puzzle, result, values, { encoding: values.encoding, solver, workers: 0 });
     return result.status === "sat" ? EXIT.OK : result.status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
   } finally {
     stop.dispose();

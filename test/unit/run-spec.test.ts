@@ -5,17 +5,26 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { InvalidOptionError } from "../../core/errors.js";
-import { buildRunSpec, defaultSearchMs } from "../../coordinator/run-spec.js";
+import { buildRunSpec, cubeBudgetSec, DEFAULT_SEARCH_MS } from "../../coordinator/run-spec.js";
 
 const SMALL = readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8");
 const E2 = readFileSync("test/fixtures/eternity2/e2_pieces.txt", "utf8");
 
-test("run spec - the placement search defaults by board size: 1 s up to 200 cells, 60 s above", () => {
-  assert.equal(defaultSearchMs({ rows: 6, cols: 6 }), 1000);
-  assert.equal(defaultSearchMs({ rows: 14, cols: 14 }), 1000);
-  assert.equal(defaultSearchMs({ rows: 15, cols: 15 }), 60_000);
-  assert.equal(buildRunSpec({ puzzleText: SMALL }).spec.solver!.searchMs, 1000);
-  assert.equal(buildRunSpec({ puzzleText: E2 }).spec.solver!.searchMs, 60_000);
+test("run spec - the engine runs the whole budget; Kissat beside it up to 200 cells, the engine alone above", () => {
+  const small = buildRunSpec({ puzzleText: SMALL }).spec.solver!;
+  const e2 = buildRunSpec({ puzzleText: E2 }).spec.solver!;
+  assert.deepEqual([small.searchMs, small.solver, small.firstTimeLimitSec], [DEFAULT_SEARCH_MS, "kissat", 2]);
+  assert.deepEqual([e2.searchMs, e2.solver], [DEFAULT_SEARCH_MS, "none"]);
+  assert.equal(buildRunSpec({ puzzleText: E2, solver: "kissat" }).spec.solver!.solver, "kissat");
+  assert.throws(() => buildRunSpec({ puzzleText: SMALL, solver: "minisat" }), InvalidOptionError);
+});
+
+test("run spec - a cube's budget doubles per generation from the first budget up to the cap", () => {
+  const s = { timeLimitSec: 60, firstTimeLimitSec: 2 };
+  assert.deepEqual([0, 1, 2, 4, 5, 50].map((g) => cubeBudgetSec(s, g)), [2, 4, 8, 32, 60, 60]);
+  assert.equal(cubeBudgetSec({ timeLimitSec: 60, firstTimeLimitSec: 0 }, 3), 60);
+  assert.equal(cubeBudgetSec({ timeLimitSec: 0, firstTimeLimitSec: 1 }, 3), 8);
+  assert.equal(cubeBudgetSec({ timeLimitSec: 0, firstTimeLimitSec: 0 }, 3), 0);
 });
 
 test("run spec - an explicit search time wins, 0 included; out of range is refused", () => {
