@@ -74,9 +74,10 @@ export const MANY_SOLUTIONS_LOG10 = 6;
 /**
  * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine"). Near-unique
  * boards (log10ExpectedSolutions below MANY_SOLUTIONS_LOG10: Brendan's sets, em_7_4_*): complete scans along the
- * short and the long side, whose trees put the solution in different places (neither dominates over shuffles).
- * Boards with many solutions (most of Heule's em-*): restarting searches with shuffled candidates, the spiral
- * first. The SAT solver joins in both cases after `satDelayMs` (defaultSatDelayMs).
+ * short and the long side, whose trees put the solution in different places (neither dominates over shuffles);
+ * the SAT solver only from the third core on, since it won none of the frontier runs (and the engine refuted the
+ * hard UNSAT 7x7 in 0.3 s where Kissat needs 36 s). Boards with many solutions (most of Heule's em-*): restarting
+ * searches with shuffled candidates, the spiral first, and the SAT solver after `satDelayMs`.
  */
 export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">): MemberSpec[] {
   const engine = (order: EngineOrder, seed = 0, restartBase = 0): MemberSpec => ({ kind: "engine", order, seed, restartBase, parts: 1 });
@@ -87,7 +88,8 @@ export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | 
   } else {
     members.push(engine("short"));
     if (threads >= 2) members.push(engine("long"));
-    for (let i = 2; i < threads; i++) members.push(engine(i % 2 ? "long" : "short", i, 0));
+    if (threads <= 2) return members;
+    for (let i = 3; i < threads; i++) members.push(engine(i % 2 ? "long" : "short", i, 0));
   }
   members.push({ kind: "sat" });
   return members;

@@ -8,7 +8,7 @@
  * availability test per entry. Identical pieces form one class (placed once per board up to swapping copies),
  * and a symmetric piece's equal rotations are one orientation, so counts are of distinct boards.
  *
- * See engine/README.md for the wire format (stdin, argv, stdout, exit codes).
+ * See docs/engine.md for the wire format (stdin, argv, stdout, exit codes).
  */
 #ifndef CUBIST_ENGINE_H
 #define CUBIST_ENGINE_H
@@ -57,7 +57,7 @@ typedef struct {
   uint64_t seed;         /* 0: candidates in piece order */
   uint64_t node_limit;   /* 0: none */
   double time_limit_s;   /* 0: none */
-  uint64_t restart_base; /* 0: no restarts; else Luby(i) * base nodes per restart */
+  uint64_t restart_base; /* 0: no restarts; else Luby(i) * base nodes per restart (not when counting or partitioned) */
   bool symmetry;         /* break the board's rotational symmetry (no fixed cells, SAT/UNSAT only) */
   bool count;            /* go on after a solution (count them) */
   uint64_t solution_limit; /* with count: stop after this many (0: all) */

@@ -1,7 +1,7 @@
 /*
  * cubist-engine: reads one problem on stdin, searches, prints the answer the way SAT solvers do.
  * Exit codes: 10 a solution was found, 20 the search space (or this process's part of it) is exhausted without
- * one, 0 unknown (a limit or a stop), 1 bad input, 2 usage. See engine/README.md.
+ * one, 0 unknown (a limit or a stop), 1 bad input, 2 usage. See docs/engine.md.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@ static const char *usage =
   "usage: cubist-engine [options] < problem\n"
   "  --order row|col|short|spiral|border  scan order (default short: lines along the shorter side)\n"
   "  --seed N          shuffle candidate order with this seed (0: piece order; default 0)\n"
-  "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0)\n"
+  "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0; not with --count, --part)\n"
   "  --symmetry        break the board's rotational symmetry (no fixed cells; not with --count)\n"
   "  --count           count every solution instead of stopping at the first\n"
   "  --limit N         with --count: stop after N solutions\n"
@@ -35,7 +35,7 @@ static bool parse_u64(const char *s, uint64_t *out) {
   return true;
 }
 
-static char *read_all(FILE *f) {
+static char *read_all(FILE *f, size_t *len) {
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
   for (;;) {
@@ -45,6 +45,7 @@ static char *read_all(FILE *f) {
     n += got;
   }
   buf[n] = 0;
+  *len = n;
   return buf;
 }
 
@@ -101,7 +102,15 @@ int main(int argc, char **argv) {
   }
   if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }
 
-  char *text = read_all(stdin);
+  size_t len;
+  char *text = read_all(stdin, &len);
+  const char *nul = memchr(text, 0, len);
+  if (nul) { /* the text ends at a NUL: what follows would be ignored unread */
+    int line = 1;
+    for (const char *s = text; s < nul; s++) line += *s == '\n';
+    fprintf(stderr, "cubist-engine: error: stdin line %d: a NUL byte\n", line);
+    return 1;
+  }
   puzzle_t p;
   const char *err = puzzle_read(&p, text);
   free(text);

@@ -1,9 +1,10 @@
 /*
- * Reading a problem from its text (engine/README.md "Input"), grouping identical pieces into classes, and
+ * Reading a problem from its text (docs/engine.md "Input"), grouping identical pieces into classes, and
  * checking the fixed placements against the rim and each other. The input comes from Cubist's own TypeScript
  * side, which validated the puzzle already; this file still trusts nothing: every number is range-checked and a
  * bad input is an error message naming the line, never a crash.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,8 @@ typedef struct {
   char err[160];
 } reader_t;
 
-static bool next_int(reader_t *r, long *out, const char *what) {
+/* Skips blanks, line ends and comments; counts lines. */
+static void skip_blank(reader_t *r) {
   const char *s = r->s;
   for (;;) {
     while (*s == ' ' || *s == '\t' || *s == '\r') s++;
@@ -23,11 +25,28 @@ static bool next_int(reader_t *r, long *out, const char *what) {
     if (*s == '\n') { r->line++; s++; continue; }
     break;
   }
+  r->s = s;
+}
+
+/* Length of the token at s (up to 20 characters), for messages that quote it on one line. */
+static int token_len(const char *s) {
+  int n = (int)strcspn(s, " \t\r\n");
+  return n > 20 ? 20 : n;
+}
+
+static bool next_int(reader_t *r, long *out, const char *what) {
+  skip_blank(r);
+  const char *s = r->s;
   if (*s == 0) { snprintf(r->err, sizeof r->err, "line %d: expected %s, found the end of the input", r->line, what); return false; }
   char *end;
+  errno = 0;
   long v = strtol(s, &end, 10);
+  if (errno == ERANGE) {
+    snprintf(r->err, sizeof r->err, "line %d: %s '%.*s' out of range", r->line, what, token_len(s), s);
+    return false;
+  }
   if (end == s || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r')) {
-    snprintf(r->err, sizeof r->err, "line %d: expected %s, found '%.12s'", r->line, what, s);
+    snprintf(r->err, sizeof r->err, "line %d: expected %s, found '%.*s'", r->line, what, token_len(s), s);
     return false;
   }
   *out = v;
@@ -50,7 +69,9 @@ static char err_buf[200];
 
 const char *puzzle_read(puzzle_t *p, const char *text) {
   memset(p, 0, sizeof *p);
-  if (strncmp(text, "cubist-engine 1", 15) != 0) return "line 1: expected the header 'cubist-engine 1'";
+  /* The version must be the whole word: "cubist-engine 12" is not version 1 followed by the number 2. */
+  if (strncmp(text, "cubist-engine 1", 15) != 0 || (text[15] && !strchr(" \t\r\n", text[15])))
+    return "line 1: expected the header 'cubist-engine 1'";
   reader_t r = { text + 15, 1, { 0 } };
   READ(p->rows, "rows", 1, MAX_SIDE);
   READ(p->cols, "cols", 1, MAX_SIDE);
@@ -89,8 +110,11 @@ const char *puzzle_read(puzzle_t *p, const char *text) {
   }
   free(used);
   p->nfixed = nfixed;
-  long extra;
-  if (next_int(&r, &extra, "nothing")) { snprintf(err_buf, sizeof err_buf, "line %d: unexpected data after the fixed placements", r.line); return err_buf; }
+  skip_blank(&r);
+  if (*r.s) {
+    snprintf(err_buf, sizeof err_buf, "line %d: unexpected data after the fixed placements: '%.*s'", r.line, token_len(r.s), r.s);
+    return err_buf;
+  }
   for (int cell = 0; cell < p->cells; cell++) {
     int row = cell / p->cols, col = cell % p->cols;
     p->nb[cell * 4 + 0] = row > 0 ? cell - p->cols : -1;

@@ -415,11 +415,14 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   build_tables(&x);
   int end;
   uint64_t leaves = 0;
-  if (o->part_n > 1 && x.n > 1) {
+  if (o->part_n > 1 && x.n >= 1) {
     x.part_depth = o->part_depth >= 0 && o->part_depth < x.n ? o->part_depth : choose_part_depth(&x, 64ull * (uint64_t)o->part_n);
     x.part_counter = 0;
   }
-  if (o->restart_base == 0 || o->part_n > 1) {
+  if (o->part_n > 1 && x.n == 0 && o->part_k != 0) {
+    end = END_EXHAUSTED; /* no free cell: the one board is part 0's, the other parts are empty */
+  } else if (o->restart_base == 0 || o->part_n > 1 || o->count) {
+    /* A restart would walk solutions already counted again: counting (and a partition) never restarts. */
     end = dfs(&x, x.n, 0, &leaves);
   } else {
     uint64_t seed = o->seed ? o->seed : 1;

@@ -169,7 +169,7 @@ test("cli control - submit --watch on an unsatisfiable puzzle: verdict lines, ex
 
 test("cli control - a long run: cubes list filters, Ctrl-C on watch, pause/resume (--now), cube resplit, cancel", async () => {
   const run = "ctl-slow";
-  const sub = await cubist(["run", "submit", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--cubes", "4", "--cube-time", "300", "--id", run]);
+  const sub = await cubist(["run", "submit", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--cubes", "4", "--cube-time", "300", "--cube-time-first", "300", "--id", run]);
   assert.equal(sub.code, 0, sub.stderr);
   assert.equal(sub.stdout, `${run}\n`);
   assert.match(sub.stderr, new RegExp(`^run ${run} submitted: .*16x16.*; follow it with: cubist run watch ${run}\\n$`));

@@ -1,5 +1,5 @@
 /**
- * The native engine's input (engine/README.md "Input"): the puzzle's pieces in index order and the fixed
+ * The native engine's input (docs/engine.md "Input"): the puzzle's pieces in index order and the fixed
  * placements (the hints plus a cube's placements). Pure text building; the engine re-checks every number.
  */
 
