@@ -251,7 +251,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
   const decisions = new Counter({ name: "cubist_solver_decisions_total", help: "Solver decisions reported in verdicts.", registers });
   const propagations = new Counter({ name: "cubist_solver_propagations_total", help: "Solver propagations reported in verdicts.", registers });
   const solverSeconds = new Counter({ name: "cubist_solver_seconds_total", help: "Solver run time reported in verdicts.", registers });
-  const searchNodes = new Counter({ name: "cubist_search_nodes_total", help: "Placements tried by the workers' placement search, from verdicts.", registers });
+  const searchNodes = new Counter({ name: "cubist_search_nodes_total", help: "Placements made by the workers' native placement engine, from verdicts (rate() = placements/s).", registers });
   for (const k of ["sat", "unsat", "unknown", "error"]) verdicts.inc({ kind: k }, 0);
   const onVerdict = (v: Verdict): void => {
     const kind = verdictKindLabel(v.kind);

@@ -97,6 +97,7 @@ export function createWorkerMetrics(config: WorkerConfig, options: { defaultMetr
   const propagations = new Counter({ name: "cubist_worker_solver_propagations_total", help: "Solver propagations of the cubes this worker answered.", registers });
   const decisions = new Counter({ name: "cubist_worker_solver_decisions_total", help: "Solver decisions of the cubes this worker answered.", registers });
   const solverSeconds = new Counter({ name: "cubist_worker_solver_seconds_total", help: "Solver run time of the cubes this worker answered.", registers });
+  const placements = new Counter({ name: "cubist_worker_engine_placements_total", help: "Placements made by the native placement engine on the cubes this worker answered (rate() = placements/s).", registers });
   const publishFailures = new Counter({ name: "cubist_worker_verdict_publish_failures_total", help: "Verdict publish attempts that failed (each is retried or handed back).", registers });
   const publishRetries = new Counter({ name: "cubist_worker_verdict_publish_retries_total", help: "Verdict publishes that were attempts after the first for the same verdict.", registers });
   const hits = new Counter({ name: "cubist_worker_formula_cache_hits_total", help: "Formula lookups served from memory or disk without a download of their own.", registers });
@@ -139,6 +140,7 @@ export function createWorkerMetrics(config: WorkerConfig, options: { defaultMetr
     if (s.propagations > 0) propagations.inc(s.propagations);
     if (s.decisions > 0) decisions.inc(s.decisions);
     if (s.solverSeconds > 0) solverSeconds.inc(s.solverSeconds);
+    if (s.searchNodes > 0) placements.inc(s.searchNodes);
   };
 
   const instrumentJs = (js: JetStreamClient): JetStreamClient => {

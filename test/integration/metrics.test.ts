@@ -146,6 +146,7 @@ test("metrics - after an UNSAT run, coordinator and worker export its cube count
     assert.equal(one(ws, "cubist_worker_cube_seconds_count", { verdict: "unsat" }), unsatVerdicts);
     assert.equal(one(ws, "cubist_worker_solver_propagations_total"), one(s, "cubist_solver_propagations_total"), "the same solver statistics on both sides");
     assert.equal(one(ws, "cubist_worker_solver_conflicts_total"), one(s, "cubist_solver_conflicts_total"));
+    assert.equal(one(ws, "cubist_worker_engine_placements_total"), one(s, "cubist_search_nodes_total"), "the engine's placements on both sides");
     assert.equal(one(ws, "cubist_worker_tasks_terminated_total"), 0);
     assert.equal(one(ws, "cubist_worker_verdict_publish_retries_total"), 0);
     assert.equal(one(ws, "cubist_worker_verdict_publish_failures_total"), 0);
