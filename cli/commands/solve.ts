@@ -9,6 +9,8 @@ import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/index.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { InvalidOptionError } from "../../core/errors.js";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { countLocal } from "../solve-all.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import type { LocalClusterResult } from "../local-cluster.js";
@@ -16,7 +18,7 @@ import type { LocalClusterResult } from "../local-cluster.js";
 export const spec: CommandSpec = {
   name: "solve",
   summary: "Solve a puzzle: encode it, run Kissat (or CaDiCaL), decode and verify the answer, print the board.",
-  usage: "cubist solve <puzzle> [--threads N] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical] [--time S] [--json]",
+  usage: "cubist solve <puzzle> [--threads N] [--all [--limit N] [-o FILE]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
     ...PUZZLE_OPTIONS,
@@ -27,6 +29,9 @@ export const spec: CommandSpec = {
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
     threads: { type: "integer", arg: "N", description: "alone: cores to use (one search process each; default: every core)", min: 1, max: 256 },
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
+    all: { type: "boolean", description: "alone: count every solution (and with -o write every board, verified, one JSON line each)" },
+    limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (the count is then a lower bound)", min: 1 },
+    output: { type: "string", short: "o", arg: "FILE", description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
     "sat-delay": { type: "integer", arg: "MS", description: "alone: the SAT member starts after the engines ran this long (default 2000 on near-unique boards, 500 on boards with many solutions)", min: 0, max: 3_600_000 },
     json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
     ...BOARD_OUTPUT_OPTIONS,
@@ -41,6 +46,11 @@ default every core), and the SAT solver after --sat-delay; the first proof wins 
 boards get complete scans along the short and the long side; boards with many expected solutions get restarting
 searches with shuffled candidates (docs/engine.md). --portfolio SPEC picks the members; --search-ms 0 runs the SAT
 solver alone. With --workers, --search-ms is how long the engine runs on each cube beside the SAT solver.
+
+--all counts every solution on this machine (the space split over --threads engine processes): a solution is a
+board, copies of identical pieces are interchangeable and a symmetric piece's equal rotations are one board.
+--json prints {"status", "count", "complete", ...}; complete is true only when the whole space was searched,
+otherwise count is a lower bound. -o FILE writes every board, verified, as one line {"board": [[[id, rot], ...]]}.
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -181,13 +191,52 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
   }
 }
 
+/** `solve --all`: the count, and every board (verified) to -o as one JSON line each. */
+async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): Promise<number> {
+  const stop = onInterrupt();
+  const file = values.output as string | undefined;
+  const sink = file === undefined ? null : file === "-" ? process.stdout : createWriteStream(file);
+  try {
+    const result = await countLocal(puzzle, {
+      threads,
+      limit: values.limit as number | undefined,
+      timeLimitSec: values.time as number | undefined,
+      onBoard: sink ? (b) => sink.write(JSON.stringify({ board: boardToJSON(b, puzzle) }) + "\n") : undefined,
+      signal: stop.abort.signal,
+    });
+    if (sink && sink !== process.stdout) await new Promise<void>((resolve, reject) => (sink as WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())));
+    if (stop.interrupted) return EXIT.INTERRUPTED;
+    const status = result.count > 0 ? "sat" : result.complete ? "unsat" : "unknown";
+    const secs = result.wallMs / 1000;
+    if (values.json) {
+      process.stdout.write(JSON.stringify({
+        status, count: result.count, complete: result.complete, ...(result.reason ? { reason: result.reason } : {}),
+        rows: puzzle.rows, cols: puzzle.cols, puzzle: puzzle.name ?? null,
+        stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
+      }) + "\n");
+    } else {
+      const what = result.complete ? "exactly" : `at least (${result.reason})`;
+      process.stderr.write(`${puzzle.name ?? "puzzle"}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
+        `${sink ? (file === "-" ? "" : `, every board verified and written to ${file}`) : ""}\n`);
+    }
+    return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
+  } finally {
+    stop.dispose();
+  }
+}
+
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  if ((values.workers !== undefined || values.nats !== undefined) && values.all) {
+    throw new InvalidOptionError("all", "counting runs on one machine for now (cluster counting is issue 12's)");
+  }
   if (values.workers !== undefined || values.nats !== undefined) {
     if (values.workers === undefined) values.workers = 1;
     return runCluster(puzzle, values, path);
   }
   const threads = (values.threads as number | undefined) ?? defaultThreads();
+  if (values.all) return runCount(puzzle, values, threads);
+  if (values.limit !== undefined || values.output !== undefined) throw new InvalidOptionError(values.limit !== undefined ? "limit" : "output", "goes with --all");
   const solver = (values.solver as string | undefined) ?? "kissat";
   let portfolio = values["search-ms"] === 0
     ? parsePortfolio("sat")
