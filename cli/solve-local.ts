@@ -15,7 +15,7 @@ import { acceptBoard, acceptModel, arrayValue } from "../core/accept.js";
 import { EncoderBugError } from "../core/errors.js";
 import type { EncodeOptions, Formula } from "../core/encode/index.js";
 import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
-import { log10ExpectedSolutions } from "../core/solution-estimate.js";
+import { log10ExpectedSolutions, MANY_SOLUTIONS_LOG10 } from "../core/solution-estimate.js";
 import {
   engineContender,
   engineProblem,
@@ -67,9 +67,6 @@ export type LocalSolveResult = (
   numVars: number;
   numClauses: number;
 };
-
-/** log10 of the expected solution count above which a board counts as having many solutions. */
-export const MANY_SOLUTIONS_LOG10 = 6;
 
 /**
  * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine"). Near-unique

@@ -1,7 +1,10 @@
 /**
- * A run's defaults and limits, in a module of their own with no imports: the CLI's option tables read them, and
- * `cubist solve` must not load the protobuf code (about 120 ms at start) to print its help or solve alone.
+ * A run's defaults and limits, in a module of their own with no heavy imports: the CLI's option tables read them,
+ * and `cubist solve` must not load the protobuf code (about 120 ms at start) to print its help or solve alone.
  */
+
+import type { Puzzle } from "../core/puzzle.js";
+import { log10ExpectedSolutions, MANY_SOLUTIONS_LOG10 } from "../core/solution-estimate.js";
 
 export const DEFAULT_TARGET_CUBES = 64;
 export const DEFAULT_CELL_ORDER = "most-constrained";
@@ -12,12 +15,15 @@ export const DEFAULT_CUBE_TIME_LIMIT_SEC = 60;
  */
 export const DEFAULT_SEARCH_MS = 3_600_000;
 /**
- * Above 200 cells the engine runs alone: on 16x16 cubes Kissat never decided one (the E2 hint ladder at k = 150 was
- * not solved in 600 s with a 1 s engine opener and Kissat, and in 30 s with the engine for 60 s; BENCHMARKS.md), so
- * its core is better spent on another cube's engine.
+ * Where Kissat measurably never wins, the engine runs alone and Kissat's core serves another cube's engine: above
+ * 200 cells (on 16x16 cubes Kissat never decided one: the E2 hint ladder at k = 150 was not solved in 600 s with a
+ * 1 s engine opener and Kissat, and in 30 s with the engine for 60 s), and on near-unique boards (log10 of the
+ * expected solution count below MANY_SOLUTIONS_LOG10: Kissat won none of the 24 shuffled frontier runs, and the
+ * engine refutes the hard UNSAT 7x7 in 0.3 s where Kissat needs 36 s). BENCHMARKS.md "Conquer engine".
  */
-export function defaultSolver(puzzle: { rows: number; cols: number }): "kissat" | "none" {
-  return puzzle.rows * puzzle.cols <= 200 ? "kissat" : "none";
+export function defaultSolver(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">): "kissat" | "none" {
+  if (puzzle.rows * puzzle.cols > 200) return "none";
+  return log10ExpectedSolutions(puzzle) < MANY_SOLUTIONS_LOG10 ? "none" : "kissat";
 }
 /**
  * An initial cube's budget: it doubles with every re-split generation and retry up to the cube time limit, so the

@@ -88,8 +88,10 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now()): { spec:
   if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
   const cellOrder = req.cellOrder ?? DEFAULT_CELL_ORDER;
   if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
-  const solver = req.solver ?? defaultSolver(puzzle);
+  // Without the engine (search_ms 0) the SAT solver is the default whatever the board.
+  const solver = req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
   if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
+  if (solver === "none" && req.searchMs === 0) throw new InvalidOptionError("solver", "none with search ms 0 leaves nothing to run on a cube");
   if (req.mode === "all") {
     throw new UnimplementedError("all-solutions mode is not available yet: runs stop at the first verified solution");
   }

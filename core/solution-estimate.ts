@@ -10,6 +10,9 @@
 
 import type { Puzzle } from "./puzzle.js";
 
+/** log10 of the expected solution count from which a board counts as having many solutions (docs/engine.md). */
+export const MANY_SOLUTIONS_LOG10 = 6;
+
 function lnFactorial(n: number): number {
   let s = 0;
   for (let k = 2; k <= n; k++) s += Math.log(k);

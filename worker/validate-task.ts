@@ -68,6 +68,7 @@ function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
   // The coordinator always sets search_ms on a task; unset means none.
   const searchMs = s.searchMs ?? 0;
   if (!Number.isInteger(searchMs) || searchMs < 0 || searchMs > MAX_SEARCH_MS) return `search_ms ${searchMs} out of range`;
+  if (solver === "none" && searchMs === 0) return "solver none with search_ms 0: nothing to run";
   return {
     solver,
     timeLimitSec: s.timeLimitSec > 0 ? s.timeLimitSec : undefined,

@@ -10,8 +10,10 @@ import { buildRunSpec, cubeBudgetSec, DEFAULT_SEARCH_MS } from "../../coordinato
 const SMALL = readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8");
 const E2 = readFileSync("test/fixtures/eternity2/e2_pieces.txt", "utf8");
 
-test("run spec - the engine runs the whole budget; Kissat beside it up to 200 cells, the engine alone above", () => {
-  const small = buildRunSpec({ puzzleText: SMALL }).spec.solver!;
+test("run spec - the engine runs the whole budget; Kissat beside it on many-solution boards up to 200 cells, else the engine alone", () => {
+  const heule = readFileSync("test/fixtures/heule2008/em_8_4_5.txt", "utf8");
+  const small = buildRunSpec({ puzzleText: heule }).spec.solver!;
+  assert.equal(buildRunSpec({ puzzleText: SMALL }).spec.solver!.solver, "none", "a near-unique 6x6");
   const e2 = buildRunSpec({ puzzleText: E2 }).spec.solver!;
   assert.deepEqual([small.searchMs, small.solver, small.firstTimeLimitSec], [DEFAULT_SEARCH_MS, "kissat", 2]);
   assert.deepEqual([e2.searchMs, e2.solver], [DEFAULT_SEARCH_MS, "none"]);
