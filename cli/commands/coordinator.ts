@@ -33,7 +33,7 @@ export const spec: CommandSpec = {
     puzzle: { type: "string", arg: "FILE", description: "submit a run for this puzzle at start" },
     ...PUZZLE_OPTIONS,
     ...ENCODING_OPTIONS,
-    solver: { type: "string", arg: "NAME", description: "SAT solver the workers run beside the placement engine (none: the engine alone; default kissat up to 200 cells, none above)", choices: [...SOLVER_NAMES, "none"] },
+    solver: { type: "string", arg: "NAME", description: "SAT solver the workers run beside the placement engine (none: the engine alone, the default above 200 cells and on near-unique boards)", choices: [...SOLVER_NAMES, "none"] },
     seed: { type: "integer", arg: "N", description: "solver seed", min: 0, max: 2147483647 },
     ...RUN_OPTIONS,
   },

@@ -28,7 +28,7 @@ export const spec: CommandSpec = {
     ...PUZZLE_OPTIONS,
     encoding: ENCODING_OPTIONS.encoding,
     order: ENCODING_OPTIONS.order,
-    solver: { type: "string", arg: "NAME", description: "SAT solver the workers run beside the placement engine (none: the engine alone; default kissat up to 200 cells, none above)", choices: [...SOLVER_NAMES, "none"] },
+    solver: { type: "string", arg: "NAME", description: "SAT solver the workers run beside the placement engine (none: the engine alone, the default above 200 cells and on near-unique boards)", choices: [...SOLVER_NAMES, "none"] },
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
     ...RUN_OPTIONS,
     name: { type: "string", arg: "NAME", description: "run name (default: the puzzle file as given)" },

@@ -23,7 +23,7 @@ export const spec: CommandSpec = {
   options: {
     ...PUZZLE_OPTIONS,
     ...ENCODING_OPTIONS,
-    solver: { type: "string", arg: "NAME", description: "SAT solver (none: placement engines only; default kissat, with --workers kissat up to 200 cells and none above)", choices: [...SOLVER_NAMES, "none"], env: "CUBIST_SOLVER" },
+    solver: { type: "string", arg: "NAME", description: "SAT solver (none: placement engines only; with --workers the default is none above 200 cells and on near-unique boards)", choices: [...SOLVER_NAMES, "none"], env: "CUBIST_SOLVER" },
     "solver-path": { type: "string", arg: "PATH", description: "solver binary (default: looked up on PATH)", env: "CUBIST_SOLVER_PATH" },
     time: { type: "number", arg: "S", description: "time limit in seconds (then the answer is unknown)", min: 0 },
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
