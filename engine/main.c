@@ -3,6 +3,7 @@
  * Exit codes: 10 a solution was found, 20 the search space (or this process's part of it) is exhausted without
  * one, 0 unknown (a limit or a stop), 1 bad input, 2 usage. See docs/engine.md.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@ static const char *usage =
   "usage: cubist-engine [options] < problem\n"
   "  --order row|col|short|spiral|border  scan order (default short: lines along the shorter side)\n"
   "  --seed N          shuffle candidate order with this seed (0: piece order; default 0)\n"
-  "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0; not with --count, --part)\n"
+  "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0; ignored with --count, --part)\n"
   "  --symmetry        break the board's rotational symmetry (no fixed cells; not with --count)\n"
   "  --count           count every solution instead of stopping at the first\n"
   "  --limit N         with --count: stop after N solutions\n"
@@ -29,8 +30,9 @@ static void on_signal(int sig) { (void)sig; engine_stop_requested = 1; }
 static bool parse_u64(const char *s, uint64_t *out) {
   char *end;
   if (!s || !*s || *s == '-') return false;
+  errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  if (*end) return false;
+  if (*end || errno == ERANGE) return false; /* a number past 2^64 is an error, not the largest one */
   *out = v;
   return true;
 }
