@@ -16,6 +16,7 @@ import type { Logger } from "../cluster/log.js";
 import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, Verdict, VerdictKind, WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
+import { RunExistsError } from "./api-errors.js";
 import { Ledger } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "./run-spec.js";
 import { RunController, TERMINAL, type CoordinatorSettings } from "./run.js";
@@ -401,12 +402,5 @@ export class Coordinator {
       this.transition("closed");
     })();
     return this.closing;
-  }
-}
-
-export class RunExistsError extends Error {
-  override readonly name = "RunExistsError";
-  constructor(readonly runId: string) {
-    super(`a run with id "${runId}" already exists`);
   }
 }
