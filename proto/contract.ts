@@ -37,6 +37,10 @@ export interface Names {
 
 export const DEFAULT_PREFIX = "cubist";
 
+/** Cubes one ListCubes call (or dashboard cube list) returns when the caller sets no limit, and at most. */
+export const DEFAULT_CUBE_LIMIT = 1000;
+export const MAX_CUBE_LIMIT = 100_000;
+
 const PREFIX_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 export const RUN_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 export const CUBE_ID_RE = /^[A-Za-z0-9_-]+(\.[0-9]+){0,64}$/;

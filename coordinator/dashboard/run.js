@@ -9,7 +9,6 @@ const runId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1]
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CHART_LAYERS = ["unsat", "sat", "resplit", "failed", "unknown", "running", "queued"];
-const TERMINAL = new Set(["sat", "unsat", "failed", "cancelled"]);
 
 let history = [];
 let lastDetail = null;
@@ -63,7 +62,7 @@ function renderDetail(d) {
   const r = d.run;
   $("run-name").textContent = r.name || r.id;
   $("run-state").replaceWith(Object.assign(stateBadge(r.state), { id: "run-state" }));
-  const terminal = TERMINAL.has(r.state);
+  const terminal = r.ended;
   $("btn-pause").disabled = r.state !== "running";
   $("btn-resume").disabled = r.state !== "paused";
   $("btn-cancel").disabled = terminal;
@@ -242,6 +241,13 @@ function renderChart() {
 
 // ---- cube list ----
 
+/** The cube-state filter's options, from the server's list of cube states (proto/vocabulary.ts). */
+function fillCubeStates(states) {
+  const select = $("cube-state");
+  if (select.options.length > 1) return;
+  select.append(...states.map((s) => el("option", {}, s)));
+}
+
 async function refreshCubes() {
   const state = $("cube-state").value;
   try {
@@ -267,6 +273,7 @@ async function start() {
   try {
     const d = await api(`/api/runs/${encodeURIComponent(runId)}`);
     history = d.history.slice();
+    fillCubeStates(d.cubeStates);
     renderDetail(d);
     renderBoard(d.board);
     renderMap(d.map);

@@ -21,7 +21,7 @@ function render({ runs, workers }) {
     return;
   }
   for (const r of runs) {
-    const terminal = ["sat", "unsat", "failed", "cancelled"].includes(r.state);
+    const terminal = r.ended;
     const eta = terminal ? (r.finishedMs && r.startedMs ? `took ${fmtDuration((r.finishedMs - r.startedMs) / 1000)}` : "") : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
     tbody.append(el("tr", { dataset: { run: r.id } },
       el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.id)}`, class: "run-link" }, r.name || r.id), r.name && r.name !== r.id ? el("div", { class: "muted small" }, r.id) : null,

@@ -1,6 +1,7 @@
 /**
- * What the dashboard's JSON endpoints return: runs, one run in detail, its cubes, workers, boards. Plain objects
- * (numbers, strings) built from the coordinator's state; nothing here changes state.
+ * The read model: what the gRPC API (api.ts) and the dashboard's JSON endpoints (http-server.ts) return, built
+ * from the coordinator's state in one place: runs, one run in detail, its cubes, workers, boards. Plain objects;
+ * nothing here changes state.
  *
  * Boards: the verified solution when there is one; while searching, the "best partial board" = the puzzle's
  * hints plus the placements of the deepest cube being worked on (running first, else the deepest open cube),
@@ -10,19 +11,24 @@
 
 import { renderSVG } from "../core/render/index.js";
 import { boardFromPlacements, type Placement } from "../core/puzzle.js";
+import { hintPlacements } from "../core/cubes/search.js";
+import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../proto/contract.js";
+import type { CubeInfo, RunInfo } from "../proto/gen/cubist/v1/api.js";
 import type { RunRecord, RunStatus } from "../proto/gen/cubist/v1/run.js";
 import { RunMode } from "../proto/gen/cubist/v1/run.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
+import { cubeStateOf, CubeState, isTerminal, runStateName, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
 import type { Coordinator } from "./coordinator.js";
 import type { CubeEntry } from "./cube-table.js";
-import { stateName, TERMINAL, type RunController } from "./run.js";
-import { verdictKindLabel } from "./metrics.js";
+import type { RunController } from "./run.js";
 
 /** A run as the runs list shows it. */
 export interface RunSummary {
   id: string;
   name: string;
   state: string;
+  /** The run is over (its state is terminal). */
+  ended: boolean;
   live: boolean;
   rows: number;
   cols: number;
@@ -39,10 +45,30 @@ export interface RunSummary {
   message: string;
 }
 
-function sizeOf(puzzleText: string): { rows: number; cols: number } {
+/** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
+export function boardSize(puzzleText: string): { rows: number; cols: number } {
   const line = puzzleText.split("\n").find((l) => l.trim() !== "" && !l.trimStart().startsWith("#")) ?? "";
   const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
   return m ? { rows: Number(m[1]), cols: Number(m[2]) } : { rows: 0, cols: 0 };
+}
+
+/** A run as the gRPC API returns it. */
+export function runInfo(rec: RunRecord): RunInfo {
+  const spec = rec.spec!;
+  return {
+    runId: spec.runId,
+    name: spec.name,
+    status: rec.status,
+    encoding: spec.encoding,
+    ...boardSize(spec.puzzleText),
+    numVars: spec.numVars,
+    numClauses: spec.numClauses,
+    cubing: spec.cubing,
+    solver: spec.solver,
+    resplit: spec.resplit,
+    mode: spec.mode,
+    createdUnixMs: spec.createdUnixMs,
+  };
 }
 
 function cubesOf(s: RunStatus | undefined): Record<string, number> {
@@ -59,9 +85,10 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
   return {
     id: spec.runId,
     name: spec.name,
-    state: stateName(s.state),
+    state: runStateName(s.state),
+    ended: isTerminal(s.state),
     live,
-    ...sizeOf(spec.puzzleText),
+    ...boardSize(spec.puzzleText),
     encoding: spec.encoding,
     progress: s.progress,
     etaSeconds: s.etaSeconds,
@@ -85,12 +112,12 @@ export async function listRuns(c: Coordinator): Promise<RunSummary[]> {
 }
 
 /**
- * The cube's state as the dashboard shows it: queued cubes a worker reports are "running"; once the run has
- * ended, queued cubes are "purged" (removed from the queue, never searched).
+ * A cube's state as the API and the dashboard report it: queued cubes a worker reports are "running"; once the run
+ * has ended, queued cubes are "purged" (removed from the queue, never searched).
  */
-export function cubeState(run: RunController, e: CubeEntry): string {
+export function cubeState(run: RunController, e: CubeEntry): CubeStateName {
   if (e.state !== "queued") return e.state;
-  if (TERMINAL.has(run.state)) return "purged";
+  if (isTerminal(run.state)) return "purged";
   return run.running.has(e.id) ? "running" : "queued";
 }
 
@@ -106,7 +133,7 @@ export interface RunningCubeView {
 /** Cubes being worked on, oldest first. */
 export function runningCubes(run: RunController, now = Date.now()): RunningCubeView[] {
   const out: RunningCubeView[] = [];
-  if (TERMINAL.has(run.state)) return out;
+  if (isTerminal(run.state)) return out;
   for (const [id, r] of run.running) {
     const e = run.table.get(id);
     if (!e || e.state !== "queued") continue;
@@ -117,7 +144,7 @@ export function runningCubes(run: RunController, now = Date.now()): RunningCubeV
 
 export interface CubeView {
   id: string;
-  state: string;
+  state: CubeStateName;
   weight: number;
   placed: number;
   worker: string;
@@ -125,31 +152,73 @@ export interface CubeView {
   errors: number;
   reason: string;
   wallMs: number;
+  /** Seconds since a worker started it (running cubes), else 0. */
+  runningSec: number;
 }
 
-/** Cubes of a run, optionally of one state or subtree; at most `limit`, in creation order or (`recent`) newest first. */
-export function listCubes(run: RunController, opts: { state?: string; limit?: number; prefix?: string; recent?: boolean } = {}): { total: number; cubes: CubeView[] } {
-  const limit = Math.max(1, Math.min(opts.limit ?? 500, 100_000));
-  let picked: CubeEntry[] = [];
+export interface CubeFilter {
+  state?: CubeStateName;
+  /** Only this cube and its descendants. */
+  prefix?: string;
+  /** Only running cubes running at least this long. */
+  minRunningSec?: number;
+  /** Only cubes running on this worker. */
+  worker?: string;
+  /** At most this many (DEFAULT_CUBE_LIMIT, at most MAX_CUBE_LIMIT). */
+  limit?: number;
+  /** Newest first, instead of in creation order. */
+  recent?: boolean;
+}
+
+/** Cubes of a run that pass the filter; `total` counts them all, `cubes` holds at most `limit`. */
+export function listCubes(run: RunController, filter: CubeFilter = {}, now = Date.now()): { total: number; cubes: Array<CubeView & { entry: CubeEntry }> } {
+  const limit = Math.max(1, Math.min(filter.limit || DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT));
+  let picked: Array<{ entry: CubeEntry; state: CubeStateName; runningSec: number }> = [];
   let total = 0;
   for (const e of run.table.entries()) {
-    if (opts.state && opts.state !== cubeState(run, e)) continue;
-    if (opts.prefix && e.id !== opts.prefix && !e.id.startsWith(`${opts.prefix}.`)) continue;
+    const state = cubeState(run, e);
+    if (filter.state && filter.state !== state) continue;
+    if (filter.prefix && e.id !== filter.prefix && !e.id.startsWith(`${filter.prefix}.`)) continue;
+    const r = run.running.get(e.id);
+    const runningSec = state === "running" && r ? (now - r.since) / 1000 : 0;
+    if (filter.minRunningSec && runningSec < filter.minRunningSec) continue;
+    if (filter.worker && r?.worker !== filter.worker) continue;
     total++;
-    if (opts.recent) {
-      picked.push(e);
+    if (filter.recent) {
+      picked.push({ entry: e, state, runningSec });
       // The newest `limit`: trim now and then rather than keeping every match.
       if (picked.length >= 2 * limit) picked = picked.slice(-limit);
     } else if (picked.length < limit) {
-      picked.push(e);
+      picked.push({ entry: e, state, runningSec });
     }
   }
-  if (opts.recent) picked = picked.slice(-limit).reverse();
-  const cubes = picked.map((e) => ({
-    id: e.id, state: cubeState(run, e), weight: e.weight, placed: e.placementCount, worker: run.running.get(e.id)?.worker ?? e.worker ?? "",
-    unknowns: e.unknowns, errors: e.errors, reason: e.reason ?? "", wallMs: e.wallMs ?? 0,
+  if (filter.recent) picked = picked.slice(-limit).reverse();
+  const cubes = picked.map(({ entry: e, state, runningSec }) => ({
+    entry: e, id: e.id, state, weight: e.weight, placed: e.placementCount, worker: run.running.get(e.id)?.worker ?? e.worker ?? "",
+    unknowns: e.unknowns, errors: e.errors, reason: e.reason ?? "", wallMs: e.wallMs ?? 0, runningSec,
   }));
   return { total, cubes };
+}
+
+/** The dashboard's cube list (`cubes` without the table entries). */
+export function cubesView(run: RunController, filter: CubeFilter): { total: number; cubes: CubeView[] } {
+  const { total, cubes } = listCubes(run, filter);
+  return { total, cubes: cubes.map(({ entry: _entry, ...view }) => view) };
+}
+
+/** A listed cube as the gRPC API returns it. */
+export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean): CubeInfo {
+  return {
+    cubeId: c.id,
+    state: cubeStateOf(c.state) ?? CubeState.CUBE_STATE_UNSPECIFIED,
+    weight: c.weight,
+    placements: placements ? c.entry.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
+    workerId: c.worker,
+    runningSec: c.runningSec,
+    unknowns: c.unknowns,
+    errors: c.errors,
+    reason: c.reason,
+  };
 }
 
 export interface BoardView {
@@ -160,11 +229,6 @@ export interface BoardView {
   placed: number;
   cells: number;
   svg: string;
-}
-
-function hintPlacements(run: RunController): Placement[] {
-  const cols = run.puzzle.cols;
-  return run.puzzle.hints.map((h) => ({ cell: h.row * cols + h.col, piece: h.piece, rot: h.rot }));
 }
 
 /** The deepest cube being worked on (running first, else the deepest open cube), or null. */
@@ -190,8 +254,8 @@ export function boardView(run: RunController, solution = 0): BoardView {
     const board = boardFromPlacements(run.puzzle, sol.cells);
     return { kind: "solution", cube: sol.cubeId, placed: cells, cells, svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
   }
-  const hints = hintPlacements(run);
-  const best = TERMINAL.has(run.state) ? null : deepestOpenCube(run);
+  const hints: Placement[] = hintPlacements(run.puzzle);
+  const best = isTerminal(run.state) ? null : deepestOpenCube(run);
   const placements = [...hints, ...(best?.placements ?? [])];
   const board = boardFromPlacements(run.puzzle, placements);
   const placed = board.cells.filter((x) => x !== null).length;
@@ -216,7 +280,7 @@ export class WorkerSpeeds {
     let list = this.recent.get(w);
     if (!list) this.recent.set(w, (list = []));
     const s = v.stats;
-    list.push({ t: now, conflicts: s?.conflicts ?? 0, propagations: s?.propagations ?? 0, solverSeconds: s?.solverSeconds ?? 0, kind: verdictKindLabel(v.kind) });
+    list.push({ t: now, conflicts: s?.conflicts ?? 0, propagations: s?.propagations ?? 0, solverSeconds: s?.solverSeconds ?? 0, kind: verdictLabel(v.kind) });
     this.trim(list, now);
     const tot = this.totals.get(w) ?? { cubes: 0, conflicts: 0 };
     tot.cubes++;
@@ -304,7 +368,7 @@ export class RunHistory {
     if (!list) this.samples.set(run.id, (list = []));
     const last = list[list.length - 1];
     // A finished run gets one last sample, then stays as it is.
-    if (last && TERMINAL.has(run.state) && last.progress === Math.min(1, run.table.refutedWeight) && last.queued + last.running === 0) return;
+    if (last && isTerminal(run.state) && last.progress === Math.min(1, run.table.refutedWeight) && last.queued + last.running === 0) return;
     const c = run.status(now).cubes!;
     list.push({ t: now, progress: Math.min(1, run.table.refutedWeight), queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
     if (list.length > this.max) {
