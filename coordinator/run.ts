@@ -21,20 +21,14 @@ import type { Names } from "../proto/contract.js";
 import { Cancel, CubeTask, VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed, CubeDef, LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
 import { RunMode, RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
+import type { CoordinatorSettings } from "./config.js";
 import { CubeTable, type CubeEntry } from "./cube-table.js";
 import type { Ledger, LedgerBody } from "./ledger.js";
 import { publishTasks } from "./task-publisher.js";
 import { uploadFormula } from "./formula-upload.js";
 import { RateTracker } from "./rate.js";
 
-export interface CoordinatorSettings {
-  /** JetStream redelivers a cube held this long without a heartbeat. @default 30000 */
-  ackWaitMs: number;
-  /** Deliveries (and error verdicts) of one cube before it is marked failed. @default 8 */
-  maxDeliver: number;
-  /** Cubes per ledger batch while publishing a split. @default 1000 */
-  batchSize: number;
-}
+export type { CoordinatorSettings };
 
 export interface RunDeps {
   readonly layout: Layout;

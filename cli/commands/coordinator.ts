@@ -1,5 +1,6 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
+import { LOG_OPTIONS } from "../log-options.js";
 import { NATS_OPTIONS, natsOptionsFrom } from "../nats-options.js";
 import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
@@ -20,8 +21,7 @@ export const spec: CommandSpec = {
     replicas: { type: "integer", arg: "R", description: "JetStream replicas of streams and buckets (1, 3 or 5)", env: "CUBIST_REPLICAS", default: 1 },
     "ack-wait": { type: "number", arg: "S", description: "seconds a worker may hold a cube without a heartbeat", env: "CUBIST_ACK_WAIT", default: 30 },
     "max-deliver": { type: "integer", arg: "N", description: "deliveries of a cube before it is marked failed", env: "CUBIST_MAX_DELIVER", default: 8 },
-    "log-level": { type: "string", arg: "L", description: "log level", choices: ["debug", "info", "warn", "error"], env: "CUBIST_LOG_LEVEL", default: "info" },
-    "log-format": { type: "string", arg: "F", description: "log format", choices: ["text", "json"], env: "CUBIST_LOG_FORMAT", default: "text" },
+    ...LOG_OPTIONS,
     grpc: { type: "string", arg: "HOST:PORT", description: "gRPC API address (\"off\" for none)", env: "CUBIST_GRPC", default: "127.0.0.1:50051" },
     "auth-token": { type: "string", arg: "TOKEN", description: "bearer token required for mutating API calls", env: "CUBIST_AUTH_TOKEN" },
     "auth-token-file": { type: "string", arg: "FILE", description: "read the bearer token from a file", env: "CUBIST_AUTH_TOKEN_FILE" },
