@@ -16,11 +16,12 @@ import type { Logger } from "../cluster/log.js";
 import { CUBE_ID_RE, RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, Verdict, VerdictKind, WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
+import { isTerminal } from "../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
 import { RunExistsError } from "./api-errors.js";
 import { Ledger } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "./run-spec.js";
-import { RunController, TERMINAL } from "./run.js";
+import { RunController, type RunningCube } from "./run.js";
 
 export interface CoordinatorOptions {
   nc: NatsConnection;
@@ -118,7 +119,7 @@ export class Coordinator {
       if (entry && entry.value.length > 0) {
         try {
           const rec = RunRecord.decode(entry.value);
-          if (rec.status && TERMINAL.has(rec.status.state)) continue;
+          if (rec.status && isTerminal(rec.status.state)) continue;
         } catch {
           // replay decides
         }
@@ -263,7 +264,7 @@ export class Coordinator {
       }
       this.verdictTap.emit("verdict", v);
       const run = this.runs.get(v.runId);
-      if (!run || TERMINAL.has(run.state)) {
+      if (!run || isTerminal(run.state)) {
         if (!run) this.counters.foreignVerdicts++;
         m.ack();
         continue;
@@ -343,8 +344,9 @@ export class Coordinator {
     return [...this.workers.values()].filter((w) => now - w.seenMs < WORKER_SILENCE_MS);
   }
 
+  /** Tells each run which of its cubes live workers report running; forgets workers silent for long. */
   private refreshRunning(now: number): void {
-    for (const run of this.runs.values()) run.running.clear();
+    const byRun = new Map<string, Map<string, RunningCube>>();
     for (const [id, w] of this.workers) {
       if (now - w.seenMs > WORKER_FORGET_MS) {
         this.workers.delete(id);
@@ -352,9 +354,12 @@ export class Coordinator {
       }
       if (now - w.seenMs > WORKER_SILENCE_MS) continue;
       for (const r of w.status.running) {
-        this.runs.get(r.runId)?.running.set(r.cubeId, { worker: w.status.workerId, since: r.startedUnixMs });
+        let cubes = byRun.get(r.runId);
+        if (!cubes) byRun.set(r.runId, (cubes = new Map()));
+        cubes.set(r.cubeId, { worker: w.status.workerId, since: r.startedUnixMs });
       }
     }
+    for (const [id, run] of this.runs) run.setRunning(byRun.get(id) ?? new Map());
   }
 
   private async writeStatus(): Promise<void> {
@@ -362,7 +367,7 @@ export class Coordinator {
     const now = Date.now();
     this.refreshRunning(now);
     for (const run of this.runs.values()) {
-      if (!TERMINAL.has(run.state)) run.markDirty();
+      if (!isTerminal(run.state)) run.markDirty();
       try {
         await run.publishRecord(false);
       } catch (err) {
