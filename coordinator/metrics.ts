@@ -17,7 +17,7 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
-import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
+import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import type { Coordinator } from "./coordinator.js";
 import { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName, runStateOf, VERDICT_LABELS, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
