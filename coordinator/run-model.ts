@@ -6,7 +6,7 @@
  * State changes only through `apply(ledgerEntry)`: replaying a run's ledger calls it for each stored entry, and the
  * live paths call it for each entry they record, so a replayed run equals the live one by construction.
  *
- * Decisions are generators of effects (`RunSteps`): the shell runs each effect before asking for the next, so a
+ * Decisions are generators of effects (`RunSteps`, coordinator/run-effects.ts): the shell runs each effect before asking for the next, so a
  * decision that continues after a publish sees the stream sequences the publish returned, and the model's state is
  * current at every step. Entries are recorded after what they describe is durable (cubes after JetStream stored
  * their tasks), so a crash between the two repeats work and never loses it.
@@ -20,50 +20,13 @@ import { resplitCube, streamCubes } from "../core/cubes/split.js";
 import type { CellOrder, Cube, SplitSolution } from "../core/cubes/types.js";
 import { boardFromPlacements, type Board, type Placement, type Puzzle } from "../core/puzzle.js";
 import type { Logger } from "../cluster/log.js";
-import { VerdictKind, type CubeTask, type Verdict } from "../proto/gen/cubist/v1/cube.js";
+import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed, CubeDef, LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
 import { RunMode, RunState, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName, verdictLabel } from "../proto/vocabulary.js";
 import { CubeTable, type CubeEntry } from "./cube-table.js";
-
-export type LedgerBody = NonNullable<LedgerEntry["entry"]>;
-
-/** A cube task and its JetStream message id (de-duplication across coordinator restarts). */
-export interface TaskMessage {
-  task: CubeTask;
-  msgId: string;
-}
-
-/** What the shell carries out, in order. */
-export type RunEffect =
-  /** Append to the run's ledger (the model has applied them or applies them once this is done). */
-  | { type: "append"; entries: LedgerEntry[] }
-  /** Publish tasks to the run's cube subject; the shell fills `seqs` with their stream sequences, in order. */
-  | { type: "publish"; tasks: TaskMessage[]; seqs: number[] }
-  /** Stop solvers: one cube, or every cube of the run (`cube` empty). */
-  | { type: "cancel"; cube: string; reason: string }
-  /** Delete a queued task by its stream sequence (it may already be consumed). */
-  | { type: "delete-task"; seq: number }
-  /** Purge every queued task of the run. */
-  | { type: "purge-tasks" }
-  /** Delete the run's consumer on the cube stream. */
-  | { type: "delete-consumer" }
-  /** The run's state changed: write its record now. */
-  | { type: "write-record" }
-  /** A verified solution, for watchers. */
-  | { type: "solution"; solution: Solution };
-
-/** A decision: effects out, the decision's result at the end. */
-export type RunSteps<T = void> = Generator<RunEffect, T, void>;
-
-/** Runs a decision: each effect is carried out (and awaited) before the model takes its next step. */
-export async function runSteps<T>(steps: RunSteps<T>, carryOut: (effect: RunEffect) => Promise<void> | void): Promise<T> {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await carryOut(next.value);
-  }
-}
+import type { LedgerBody, RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
+import { taskMessage } from "./task-message.js";
 
 export interface RunModelOptions {
   /** Deliveries (and error verdicts) of one cube before it is marked failed. */
@@ -182,22 +145,7 @@ export class RunModel {
   }
 
   private taskFor(cube: { id: string; placements: readonly Placement[] }, attempt: number): TaskMessage {
-    const units: number[] = [];
-    for (const p of cube.placements) units.push(...this.varMap.placementLiterals(p));
-    const s = this.spec.solver!;
-    const task: CubeTask = {
-      runId: this.id,
-      cubeId: cube.id,
-      formulaSha256: this.spec.formulaSha256,
-      numVars: this.spec.numVars,
-      units,
-      placements: cube.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })),
-      solver: { ...s, seed: (s.seed + attempt) % 2147483647 },
-      generation: 0,
-      puzzleSha256: this.spec.puzzleSha256,
-    };
-    // Attempt 0 is de-duplicated across coordinator restarts; later attempts are always new messages.
-    return { task, msgId: attempt === 0 ? `${this.id}:${cube.id}` : `${this.id}:${cube.id}:a${attempt}:${this.opts.clock()}` };
+    return taskMessage(this.spec, this.varMap, cube, attempt, this.opts.clock());
   }
 
   /**

@@ -22,7 +22,8 @@ import type { Ledger } from "./ledger.js";
 import { publishTasks } from "./task-publisher.js";
 import { uploadFormula } from "./formula-upload.js";
 import { RateTracker } from "./rate.js";
-import { RunModel, runSteps, type RunEffect, type RunSteps } from "./run-model.js";
+import { runSteps, type RunEffect, type RunSteps } from "./run-effects.js";
+import { RunModel } from "./run-model.js";
 
 export interface RunDeps {
   readonly layout: Layout;
