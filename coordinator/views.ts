@@ -14,7 +14,7 @@ import { boardFromPlacements, type Placement } from "../core/puzzle.js";
 import { hintPlacements } from "../core/cubes/search.js";
 import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../proto/contract.js";
 import type { CubeInfo, RunInfo } from "../proto/gen/cubist/v1/api.js";
-import type { RunRecord, RunStatus } from "../proto/gen/cubist/v1/run.js";
+import type { CubeCounts, RunRecord, RunStatus } from "../proto/gen/cubist/v1/run.js";
 import { RunMode } from "../proto/gen/cubist/v1/run.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import { cubeStateOf, CubeState, isTerminal, runStateName, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
@@ -24,7 +24,7 @@ import type { RunController } from "./run.js";
 
 /** A run as the runs list shows it. */
 export interface RunSummary {
-  id: string;
+  runId: string;
   name: string;
   state: string;
   /** The run is over (its state is terminal). */
@@ -38,10 +38,10 @@ export interface RunSummary {
   cubesPerSecond: number;
   cubes: Record<string, number>;
   solutions: number;
-  rejected: number;
-  startedMs: number;
-  finishedMs: number;
-  createdMs: number;
+  rejectedModels: number;
+  startedUnixMs: number;
+  finishedUnixMs: number;
+  createdUnixMs: number;
   message: string;
 }
 
@@ -71,11 +71,12 @@ export function runInfo(rec: RunRecord): RunInfo {
   };
 }
 
-function cubesOf(s: RunStatus | undefined): Record<string, number> {
+/** The run's cube counts under their proto names (CubeCounts), zeros when the status has none. */
+function cubesOf(s: RunStatus | undefined): Record<keyof CubeCounts, number> {
   const c = s?.cubes;
   return {
     queued: c?.queued ?? 0, running: c?.running ?? 0, unsat: c?.unsat ?? 0, sat: c?.sat ?? 0, unknown: c?.unknown ?? 0,
-    failed: c?.failed ?? 0, resplit: c?.resplit ?? 0, refutedBySplit: c?.refutedBySplit ?? 0,
+    failed: c?.failed ?? 0, resplit: c?.resplit ?? 0, refutedBySplit: c?.refutedBySplit ?? 0, purged: c?.purged ?? 0,
   };
 }
 
@@ -83,7 +84,7 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
   const spec = rec.spec!;
   const s = rec.status!;
   return {
-    id: spec.runId,
+    runId: spec.runId,
     name: spec.name,
     state: runStateName(s.state),
     ended: isTerminal(s.state),
@@ -95,10 +96,10 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     cubesPerSecond: s.cubesPerSecond,
     cubes: cubesOf(s),
     solutions: s.solutions,
-    rejected: s.rejectedModels,
-    startedMs: s.startedUnixMs,
-    finishedMs: s.finishedUnixMs,
-    createdMs: spec.createdUnixMs,
+    rejectedModels: s.rejectedModels,
+    startedUnixMs: s.startedUnixMs,
+    finishedUnixMs: s.finishedUnixMs,
+    createdUnixMs: spec.createdUnixMs,
     message: s.message,
   };
 }
@@ -108,7 +109,7 @@ export async function listRuns(c: Coordinator): Promise<RunSummary[]> {
   const records = await c.listRunRecords();
   return records
     .map((r) => runSummary(r, c.runs.has(r.spec!.runId)))
-    .sort((a, b) => b.createdMs - a.createdMs || a.id.localeCompare(b.id));
+    .sort((a, b) => b.createdUnixMs - a.createdUnixMs || a.runId.localeCompare(b.runId));
 }
 
 /**
@@ -122,8 +123,8 @@ export function cubeState(run: RunController, e: CubeEntry): CubeStateName {
 }
 
 export interface RunningCubeView {
-  id: string;
-  worker: string;
+  cubeId: string;
+  workerId: string;
   ageSec: number;
   depth: number;
   placed: number;
@@ -137,17 +138,17 @@ export function runningCubes(run: RunController, now = Date.now()): RunningCubeV
   for (const [id, r] of run.running) {
     const e = run.table.get(id);
     if (!e || e.state !== "queued") continue;
-    out.push({ id, worker: r.worker, ageSec: Math.max(0, (now - r.since) / 1000), depth: id.split(".").length, placed: e.placementCount, weight: e.weight });
+    out.push({ cubeId: id, workerId: r.worker, ageSec: Math.max(0, (now - r.since) / 1000), depth: id.split(".").length, placed: e.placementCount, weight: e.weight });
   }
-  return out.sort((a, b) => b.ageSec - a.ageSec || a.id.localeCompare(b.id));
+  return out.sort((a, b) => b.ageSec - a.ageSec || a.cubeId.localeCompare(b.cubeId));
 }
 
 export interface CubeView {
-  id: string;
+  cubeId: string;
   state: CubeStateName;
   weight: number;
   placed: number;
-  worker: string;
+  workerId: string;
   unknowns: number;
   errors: number;
   reason: string;
@@ -194,7 +195,7 @@ export function listCubes(run: RunController, filter: CubeFilter = {}, now = Dat
   }
   if (filter.recent) picked = picked.slice(-limit).reverse();
   const cubes = picked.map(({ entry: e, state, runningSec }) => ({
-    entry: e, id: e.id, state, weight: e.weight, placed: e.placementCount, worker: run.running.get(e.id)?.worker ?? e.worker ?? "",
+    entry: e, cubeId: e.id, state, weight: e.weight, placed: e.placementCount, workerId: run.running.get(e.id)?.worker ?? e.worker ?? "",
     unknowns: e.unknowns, errors: e.errors, reason: e.reason ?? "", wallMs: e.wallMs ?? 0, runningSec,
   }));
   return { total, cubes };
@@ -209,11 +210,11 @@ export function cubesView(run: RunController, filter: CubeFilter): { total: numb
 /** A listed cube as the gRPC API returns it. */
 export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean): CubeInfo {
   return {
-    cubeId: c.id,
+    cubeId: c.cubeId,
     state: cubeStateOf(c.state) ?? CubeState.CUBE_STATE_UNSPECIFIED,
     weight: c.weight,
     placements: placements ? c.entry.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
-    workerId: c.worker,
+    workerId: c.workerId,
     runningSec: c.runningSec,
     unknowns: c.unknowns,
     errors: c.errors,
@@ -224,7 +225,7 @@ export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean
 export interface BoardView {
   kind: "solution" | "partial" | "hints";
   /** The cube whose placements are shown (partial), or where the solution was found. */
-  cube: string;
+  cubeId: string;
   /** Cells with a piece. */
   placed: number;
   cells: number;
@@ -252,7 +253,7 @@ export function boardView(run: RunController, solution = 0): BoardView {
   const sol = run.solutions[solution];
   if (sol) {
     const board = boardFromPlacements(run.puzzle, sol.cells);
-    return { kind: "solution", cube: sol.cubeId, placed: cells, cells, svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
+    return { kind: "solution", cubeId: sol.cubeId, placed: cells, cells, svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
   }
   const hints: Placement[] = hintPlacements(run.puzzle);
   const best = isTerminal(run.state) ? null : deepestOpenCube(run);
@@ -261,7 +262,7 @@ export function boardView(run: RunController, solution = 0): BoardView {
   const placed = board.cells.filter((x) => x !== null).length;
   return {
     kind: best ? "partial" : "hints",
-    cube: best?.id ?? "",
+    cubeId: best?.id ?? "",
     placed,
     cells,
     svg: renderSVG(run.puzzle, board, { title: best ? `${run.spec.name}: cube ${best.id}` : run.spec.name }),
@@ -315,7 +316,7 @@ export class WorkerSpeeds {
 }
 
 export interface WorkerView {
-  id: string;
+  workerId: string;
   host: string;
   solver: string;
   slots: number;
@@ -323,7 +324,7 @@ export interface WorkerView {
   cubesDone: number;
   uptimeSec: number;
   seenSec: number;
-  running: Array<{ run: string; cube: string; ageSec: number }>;
+  running: Array<{ runId: string; cubeId: string; ageSec: number }>;
   conflictsPerSec: number;
   propagationsPerSec: number;
   cubesPerMin: number;
@@ -335,13 +336,13 @@ export function workersView(c: Coordinator, speeds: WorkerSpeeds, now = Date.now
       const s = w.status;
       const sp = speeds.speed(s.workerId, now);
       return {
-        id: s.workerId, host: s.host, solver: s.solver, slots: s.slots, busy: s.busy, cubesDone: s.cubesDone, uptimeSec: s.uptimeSec,
+        workerId: s.workerId, host: s.host, solver: s.solver, slots: s.slots, busy: s.busy, cubesDone: s.cubesDone, uptimeSec: s.uptimeSec,
         seenSec: (now - w.seenMs) / 1000,
-        running: s.running.map((r) => ({ run: r.runId, cube: r.cubeId, ageSec: Math.max(0, (now - r.startedUnixMs) / 1000) })),
+        running: s.running.map((r) => ({ runId: r.runId, cubeId: r.cubeId, ageSec: Math.max(0, (now - r.startedUnixMs) / 1000) })),
         conflictsPerSec: sp.conflictsPerSec, propagationsPerSec: sp.propagationsPerSec, cubesPerMin: sp.cubesPerMin,
       };
     })
-    .sort((a, b) => a.id.localeCompare(b.id));
+    .sort((a, b) => a.workerId.localeCompare(b.workerId));
 }
 
 /** One sample of a run's cube counts over time. */
@@ -405,7 +406,7 @@ export function runDetail(c: Coordinator, run: RunController, speeds: WorkerSpee
     },
     running: runningCubes(run, now),
     workers: workersView(c, speeds, now),
-    solutions: run.solutions.map((s) => ({ index: s.index, cube: s.cubeId, worker: s.workerId, foundMs: s.foundUnixMs })),
+    solutions: run.solutions.map((s) => ({ index: s.index, cubeId: s.cubeId, workerId: s.workerId, foundUnixMs: s.foundUnixMs })),
     now,
   };
 }
