@@ -23,7 +23,7 @@ import { credentials } from "@grpc/grpc-js";
 import { startNatsServer } from "../cli/nats-launcher.js";
 import { spawnCoordinator, vmHwmBytes } from "./lib/coordinator-process.js";
 import { repeatsTable } from "./lib/repeats.js";
-import { freePort } from "../test/helpers/api.js";
+import { freePort } from "../cluster/free-port.js";
 import { CubistServiceClient, ListRunsRequest, WatchRunRequest, type RunEvent } from "../proto/gen/cubist/v1/api.js";
 
 const { values } = parseArgs({

@@ -4,7 +4,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { InvalidOptionError } from "../core/errors.js";
+import { CubistError, EXIT, InvalidOptionError } from "../core/errors.js";
 
 export type OptionType = "string" | "boolean" | "number" | "integer";
 
@@ -46,8 +46,9 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** Thrown for a command line that cannot be parsed; exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends CubistError {
   override readonly name = "UsageError";
+  override readonly cliExitCode = EXIT.USAGE;
 }
 
 function convert(name: string, spec: OptionSpec, raw: string): string | number {

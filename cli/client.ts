@@ -3,6 +3,7 @@
  * and bearer token. Calls return promises; gRPC errors become one-line ClusterError messages with the status name.
  */
 
+import { CubistError } from "../core/errors.js";
 import { readFileSync } from "node:fs";
 import { credentials, Metadata, status as Status, type ServiceError, type ChannelCredentials } from "@grpc/grpc-js";
 import { CubistServiceClient } from "../proto/gen/cubist/v1/api.js";
@@ -19,7 +20,7 @@ export const CLIENT_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** A failed API call, with the gRPC status name. */
-export class ClusterError extends Error {
+export class ClusterError extends CubistError {
   override readonly name = "ClusterError";
   constructor(readonly code: Status, message: string) {
     super(message);

@@ -8,34 +8,15 @@ import { InvalidOptionError } from "../core/errors.js";
 import { RunState, type CubeCounts, type RunStatus } from "../proto/gen/cubist/v1/run.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { EXIT } from "./exit-codes.js";
+import { isTerminal, RUN_STATE_NAMES, runStateName, runStateOf as runStateOfName } from "../proto/vocabulary.js";
 
-/** Run states as the CLI names them (the proto enum without its prefix, lower case). */
-export const RUN_STATE_NAMES = ["splitting", "running", "paused", "sat", "unsat", "failed", "cancelled"] as const;
-export type RunStateName = (typeof RUN_STATE_NAMES)[number];
+export { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName } from "../proto/vocabulary.js";
 
-/** Cube states as ListCubes reports them. */
-export const CUBE_STATE_NAMES = ["queued", "running", "unknown", "unsat", "sat", "failed", "resplit"] as const;
-
-const TERMINAL_STATES: ReadonlySet<RunState> = new Set([
-  RunState.RUN_STATE_SAT, RunState.RUN_STATE_UNSAT, RunState.RUN_STATE_FAILED, RunState.RUN_STATE_CANCELLED,
-]);
-
-export function runStateName(state: RunState | undefined): string {
-  const name = RunState[state ?? RunState.RUN_STATE_UNSPECIFIED];
-  return name ? name.replace(/^RUN_STATE_/, "").toLowerCase() : `state-${String(state)}`;
-}
-
+/** The run state a `--state` value names. */
 export function runStateOf(name: string): RunState {
-  const key = `RUN_STATE_${name.toUpperCase()}` as keyof typeof RunState;
-  const v = RunState[key];
-  if (typeof v !== "number" || v === RunState.RUN_STATE_UNSPECIFIED) {
-    throw new InvalidOptionError("--state", `must be one of ${RUN_STATE_NAMES.join(", ")}; got "${name}"`);
-  }
+  const v = runStateOfName(name);
+  if (v === undefined) throw new InvalidOptionError("--state", `must be one of ${RUN_STATE_NAMES.join(", ")}; got "${name}"`);
   return v;
-}
-
-export function isTerminal(state: RunState | undefined): boolean {
-  return state !== undefined && TERMINAL_STATES.has(state);
 }
 
 /** The exit code of a run that ended (like `cubist solve`): 0 sat, 20 unsat, 30 cancelled, 1 failed. */

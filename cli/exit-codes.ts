@@ -2,22 +2,7 @@
  * Exit codes of the `cubist` command (documented in README.md and `cubist --help`).
  * `solve` follows SAT-solver habits for its verdicts but keeps 0 for "a verified solution was printed".
  */
-export const EXIT = {
-  /** Success; for `solve`: a solution was found and verified. */
-  OK: 0,
-  /** Bad input (puzzle file, option value), a solver crash or garbage output, an unreachable service. */
-  ERROR: 1,
-  /** The command line itself is wrong (unknown flag, missing argument). */
-  USAGE: 2,
-  /** A model decoded to a board that failed verification: an encoder or solver bug. Never a solution. */
-  ENCODER_BUG: 3,
-  /** `solve`: the puzzle has no solution (proved). */
-  UNSAT: 20,
-  /** `solve`: no answer within the limits (time, conflicts), or the run was stopped. */
-  UNKNOWN: 30,
-  /** Interrupted by SIGINT / SIGTERM. */
-  INTERRUPTED: 130,
-} as const;
+export { EXIT } from "../core/errors.js";
 
 export const EXIT_CODES_HELP = `Exit codes:
   0    success (solve: a solution was found and verified)

@@ -5,6 +5,7 @@
  * clients reconnect to the same URL and JetStream state survives, as after a real server restart.
  */
 
+import { CubistError } from "../core/errors.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, mkdir, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -48,7 +49,7 @@ export interface NatsServer {
   log(): string;
 }
 
-export class NatsServerStartError extends Error {
+export class NatsServerStartError extends CubistError {
   override readonly name = "NatsServerStartError";
 }
 

@@ -11,6 +11,7 @@
 import { VerdictKind, type Placement } from "../proto/gen/cubist/v1/cube.js";
 import type { RunStatus, Solution } from "../proto/gen/cubist/v1/run.js";
 import type { VerdictSummary } from "../proto/gen/cubist/v1/api.js";
+import { verdictLabel } from "../proto/vocabulary.js";
 import { emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, isTerminal, runStateName } from "./control-format.js";
 
 const ESC = "\x1b[";
@@ -119,15 +120,9 @@ export class StatusThrottle {
   }
 }
 
-const KIND_NAMES: Record<number, string> = {
-  [VerdictKind.VERDICT_KIND_SAT]: "sat",
-  [VerdictKind.VERDICT_KIND_UNSAT]: "unsat",
-  [VerdictKind.VERDICT_KIND_UNKNOWN]: "unknown",
-  [VerdictKind.VERDICT_KIND_ERROR]: "error",
-};
-
+/** The verdict's label (proto/vocabulary.ts); "unspecified" for a kind that is none of them. */
 export function verdictKindName(kind: VerdictKind): string {
-  return KIND_NAMES[kind] ?? "unspecified";
+  return kind !== VerdictKind.VERDICT_KIND_UNSPECIFIED && kind in VerdictKind ? verdictLabel(kind) : "unspecified";
 }
 
 /** `verdict cube 17.3: unsat by w1 in 1.2s (3456 conflicts)`. */

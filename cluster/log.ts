@@ -2,6 +2,8 @@
  * One-line structured logs to stderr: `text` (human) or `json` (one object per line), with levels.
  */
 
+import { InvalidOptionError } from "../core/errors.js";
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFormat = "text" | "json";
 export type LogFields = Record<string, unknown>;
@@ -14,7 +16,19 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
+export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
+export const LOG_FORMATS: readonly LogFormat[] = ["text", "json"];
+
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Validates `--log-level` and `--log-format` (defaults: info, text) for a process config. */
+export function logOptions(input: { logLevel?: string; logFormat?: string }): { logLevel: LogLevel; logFormat: LogFormat } {
+  const logLevel = (input.logLevel ?? "info") as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new InvalidOptionError("--log-level", `unknown level "${logLevel}"`);
+  const logFormat = (input.logFormat ?? "text") as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat)) throw new InvalidOptionError("--log-format", `unknown format "${logFormat}"`);
+  return { logLevel, logFormat };
+}
 
 function fmtValue(v: unknown): string {
   if (typeof v === "string") return /[\s"=]/.test(v) ? JSON.stringify(v) : v;

@@ -1,37 +1,39 @@
 /**
- * The one mapping from domain errors to gRPC status codes (connect-es `ConnectError.from` style).
+ * The one mapping from domain errors to gRPC status codes (connect-es `ConnectError.from` style): every expected
+ * error is a CubistError (core/errors.ts) and carries its status; anything else is INTERNAL.
  */
 import { status as Status, type ServiceError, Metadata } from "@grpc/grpc-js";
-import { InvalidOptionError, InvalidPuzzleError } from "../core/errors.js";
+import { CubistError, GRPC_STATUS } from "../core/errors.js";
 
 /** A call that names a run or cube that does not exist. */
-export class NotFoundError extends Error {
+export class NotFoundError extends CubistError {
   override readonly name = "NotFoundError";
+  override readonly grpcStatus = GRPC_STATUS.NOT_FOUND;
 }
 
 /** A call that is not allowed in the current state (resuming a finished run, re-splitting a closed cube). */
-export class FailedPreconditionError extends Error {
+export class FailedPreconditionError extends CubistError {
   override readonly name = "FailedPreconditionError";
+  override readonly grpcStatus = GRPC_STATUS.FAILED_PRECONDITION;
 }
 
 /** A feature whose field exists in the API but which is not built yet (all-solutions mode). */
-export class UnimplementedError extends Error {
+export class UnimplementedError extends CubistError {
   override readonly name = "UnimplementedError";
+  override readonly grpcStatus = GRPC_STATUS.UNIMPLEMENTED;
 }
 
-/** Missing or wrong bearer token. */
-export class UnauthenticatedError extends Error {
-  override readonly name = "UnauthenticatedError";
+/** A run id that is taken (also by a finished run: ids are never reused). */
+export class RunExistsError extends CubistError {
+  override readonly name = "RunExistsError";
+  override readonly grpcStatus = GRPC_STATUS.ALREADY_EXISTS;
+  constructor(readonly runId: string) {
+    super(`a run with id "${runId}" already exists`);
+  }
 }
 
 export function grpcStatusOf(err: unknown): Status {
-  if (err instanceof InvalidPuzzleError || err instanceof InvalidOptionError) return Status.INVALID_ARGUMENT;
-  if (err instanceof NotFoundError) return Status.NOT_FOUND;
-  if (err instanceof FailedPreconditionError) return Status.FAILED_PRECONDITION;
-  if (err instanceof UnauthenticatedError) return Status.UNAUTHENTICATED;
-  if (err instanceof UnimplementedError) return Status.UNIMPLEMENTED;
-  if ((err as Error)?.name === "RunExistsError") return Status.ALREADY_EXISTS;
-  return Status.INTERNAL;
+  return err instanceof CubistError ? (err.grpcStatus as number as Status) : Status.INTERNAL;
 }
 
 export function toServiceError(err: unknown): Partial<ServiceError> {

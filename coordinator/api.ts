@@ -10,15 +10,18 @@ import { renderSVG } from "../core/render/index.js";
 import { boardFromPlacements } from "../core/puzzle.js";
 import { CUBE_ID_RE, RUN_ID_RE } from "../proto/contract.js";
 import type {
-  CancelRunRequest, CubeInfo, CubistServiceServer, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListCubesResponse,
+  CancelRunRequest, CubistServiceServer, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListCubesResponse,
   ListRunsRequest, ListRunsResponse, PauseRunRequest, ResplitCubeRequest, ResplitCubeResponse, RunEvent, RunInfo, RunRef,
   SolutionInfo, SubmitRunRequest, SubmitRunResponse, WatchRunRequest,
 } from "../proto/gen/cubist/v1/api.js";
-import { RunMode, RunState, type RunRecord } from "../proto/gen/cubist/v1/run.js";
-import { VerdictKind } from "../proto/gen/cubist/v1/cube.js";
+import { RunMode, RunState } from "../proto/gen/cubist/v1/run.js";
+import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
+import type { Solution } from "../proto/gen/cubist/v1/run.js";
+import { cubeStateName, isTerminal, runStateName } from "../proto/vocabulary.js";
 import { FailedPreconditionError, NotFoundError, toServiceError } from "./api-errors.js";
 import type { Coordinator } from "./coordinator.js";
-import { stateName, TERMINAL, type RunController } from "./run.js";
+import type { RunController } from "./run.js";
+import { cubeInfo, listCubes, runInfo } from "./views.js";
 
 function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
@@ -34,35 +37,10 @@ function checkRunId(id: string): string {
   return id;
 }
 
-export function runInfo(rec: RunRecord | RunController): RunInfo {
-  const r = "table" in rec ? rec.record() : rec;
-  const spec = r.spec!;
-  const size = /^\s*(\d+)\s+(\d+)\s*$/m.exec(spec.puzzleText.split("\n").filter((l) => !l.startsWith("#"))[0] ?? "");
-  return {
-    runId: spec.runId,
-    name: spec.name,
-    status: r.status,
-    encoding: spec.encoding,
-    rows: size ? Number(size[1]) : 0,
-    cols: size ? Number(size[2]) : 0,
-    numVars: spec.numVars,
-    numClauses: spec.numClauses,
-    cubing: spec.cubing,
-    solver: spec.solver,
-    resplit: spec.resplit,
-    mode: spec.mode,
-    createdUnixMs: spec.createdUnixMs,
-  };
-}
-
 async function liveRun(c: Coordinator, id: string): Promise<RunController> {
   const run = await c.loadRun(checkRunId(id));
   if (!run) throw new NotFoundError(`no run "${id}"`);
   return run;
-}
-
-function cubeStateOf(run: RunController, id: string, state: string): string {
-  return state === "queued" && run.running.has(id) ? "running" : state;
 }
 
 export function createService(c: Coordinator): CubistServiceServer {
@@ -91,12 +69,12 @@ export function createService(c: Coordinator): CubistServiceServer {
         priority: req.priority,
         mode: req.mode === RunMode.RUN_MODE_ALL_SOLUTIONS ? "all" : "first",
       });
-      return { run: runInfo(run) };
+      return { run: runInfo(run.record()) };
     }),
 
     getRun: unary<GetRunRequest, RunInfo>(async (req) => {
       const live = c.getRun(checkRunId(req.runId));
-      if (live) return runInfo(live);
+      if (live) return runInfo(live.record());
       const rec = await c.runRecord(req.runId);
       if (!rec) throw new NotFoundError(`no run "${req.runId}"`);
       return runInfo(rec);
@@ -117,53 +95,31 @@ export function createService(c: Coordinator): CubistServiceServer {
 
     pauseRun: unary<PauseRunRequest, RunInfo>(async (req) => {
       const run = await liveRun(c, req.runId);
-      if (run.state !== RunState.RUN_STATE_RUNNING) throw new FailedPreconditionError(`run ${run.id} is ${stateName(run.state)}, not running`);
+      if (run.state !== RunState.RUN_STATE_RUNNING) throw new FailedPreconditionError(`run ${run.id} is ${runStateName(run.state)}, not running`);
       await run.pause(req.now);
-      return runInfo(run);
+      return runInfo(run.record());
     }),
 
     resumeRun: unary<RunRef, RunInfo>(async (req) => {
       const run = await liveRun(c, req.runId);
-      if (run.state !== RunState.RUN_STATE_PAUSED) throw new FailedPreconditionError(`run ${run.id} is ${stateName(run.state)}, not paused`);
+      if (run.state !== RunState.RUN_STATE_PAUSED) throw new FailedPreconditionError(`run ${run.id} is ${runStateName(run.state)}, not paused`);
       await run.resume();
-      return runInfo(run);
+      return runInfo(run.record());
     }),
 
     cancelRun: unary<CancelRunRequest, RunInfo>(async (req) => {
       const run = await liveRun(c, req.runId);
-      if (TERMINAL.has(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended (${stateName(run.state)})`);
+      if (isTerminal(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended (${runStateName(run.state)})`);
       await run.cancel(req.reason.slice(0, 500) || "cancelled through the API");
-      return runInfo(run);
+      return runInfo(run.record());
     }),
 
     listCubes: unary<ListCubesRequest, ListCubesResponse>(async (req) => {
       const run = await liveRun(c, req.runId);
-      const limit = req.limit > 0 ? Math.min(req.limit, 100_000) : 1000;
-      const now = Date.now();
-      const cubes: CubeInfo[] = [];
-      let total = 0;
-      for (const e of run.table.entries()) {
-        const state = cubeStateOf(run, e.id, e.state);
-        if (req.state && req.state !== state) continue;
-        const r = run.running.get(e.id);
-        const runningSec = state === "running" && r ? (now - r.since) / 1000 : 0;
-        if (req.minRunningSec > 0 && runningSec < req.minRunningSec) continue;
-        if (req.workerId && r?.worker !== req.workerId) continue;
-        total++;
-        if (cubes.length >= limit) continue;
-        cubes.push({
-          cubeId: e.id,
-          state,
-          weight: e.weight,
-          placements: req.placements ? e.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
-          workerId: r?.worker ?? e.worker ?? "",
-          runningSec,
-          unknowns: e.unknowns,
-          errors: e.errors,
-          reason: e.reason ?? "",
-        });
-      }
-      return { cubes, total };
+      const state = req.state ? cubeStateName(req.state) : undefined;
+      if (state === "") throw new InvalidOptionError("state", `${String(req.state)} is not a cube state`);
+      const { total, cubes } = listCubes(run, { state, minRunningSec: req.minRunningSec, worker: req.workerId, limit: req.limit });
+      return { cubes: cubes.map((x) => cubeInfo(x, req.placements)), total };
     }),
 
     resplitCube: unary<ResplitCubeRequest, ResplitCubeResponse>(async (req) => {
@@ -171,7 +127,7 @@ export function createService(c: Coordinator): CubistServiceServer {
       if (!CUBE_ID_RE.test(req.cubeId)) throw new InvalidOptionError("cube_id", `"${req.cubeId.slice(0, 80)}" is not a cube id`);
       if (req.depth > 16) throw new InvalidOptionError("depth", `must be 1..16, got ${req.depth}`);
       if (req.targetChildren > 100_000) throw new InvalidOptionError("target_children", `must be at most 100000, got ${req.targetChildren}`);
-      if (TERMINAL.has(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended`);
+      if (isTerminal(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended`);
       const e = run.table.get(req.cubeId);
       if (!e) throw new NotFoundError(`run ${run.id} has no cube "${req.cubeId}"`);
       if (e.state !== "queued" && e.state !== "unknown" && e.state !== "failed") {
@@ -229,11 +185,11 @@ async function watch(c: Coordinator, call: ServerWritableStream<WatchRunRequest,
     pending++;
     call.write(ev, flushed);
   };
-  const onVerdict = (v: import("../proto/gen/cubist/v1/cube.js").Verdict): void => {
+  const onVerdict = (v: Verdict): void => {
     if (!call.request.verdicts) return;
     write({ event: { $case: "verdict", value: { cubeId: v.cubeId, kind: v.kind ?? VerdictKind.VERDICT_KIND_UNSPECIFIED, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason: v.reason } } }, true);
   };
-  const onSolution = (s: import("../proto/gen/cubist/v1/run.js").Solution): void => write({ event: { $case: "solution", value: s } }, false);
+  const onSolution = (s: Solution): void => write({ event: { $case: "solution", value: s } }, false);
   const finish = (): void => {
     if (closed) return;
     closed = true;
@@ -243,7 +199,7 @@ async function watch(c: Coordinator, call: ServerWritableStream<WatchRunRequest,
   };
   const tick = (): void => {
     write({ event: { $case: "status", value: run.status() } }, false);
-    if (TERMINAL.has(run.state)) {
+    if (isTerminal(run.state)) {
       finish();
       call.end();
     }

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { InvalidOptionError } from "../core/errors.js";
 import type { NatsOptions } from "../cluster/nats.js";
-import type { LogFormat, LogLevel } from "../cluster/log.js";
+import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
 import { createNames, type Names } from "../proto/contract.js";
 import { httpListenOption } from "../cluster/http.js";
 
@@ -39,6 +39,25 @@ export const DEFAULT_ACK_WAIT_MS = 30_000;
 /** Pauses with --now and worker shutdowns also use up deliveries, so this is generous. */
 export const DEFAULT_MAX_DELIVER = 8;
 export const DEFAULT_REPLICAS = 1;
+export const DEFAULT_BATCH_SIZE = 1000;
+/** How often run records are written to the runs bucket. */
+export const DEFAULT_STATUS_INTERVAL_MS = 1000;
+/** How often the stall check looks for queued cubes that no consumer holds. */
+export const DEFAULT_STALL_CHECK_MS = 30_000;
+
+/** What the runs need of the configuration (coordinator/run.ts, coordinator/run-model.ts). */
+export interface CoordinatorSettings {
+  /** JetStream redelivers a cube held this long without a heartbeat. @default 30000 */
+  ackWaitMs: number;
+  /** Deliveries (and error verdicts) of one cube before it is marked failed. @default 8 */
+  maxDeliver: number;
+  /** Cubes per ledger batch while publishing a split. @default 1000 */
+  batchSize: number;
+}
+
+export const DEFAULT_SETTINGS: Readonly<CoordinatorSettings> = Object.freeze({
+  ackWaitMs: DEFAULT_ACK_WAIT_MS, maxDeliver: DEFAULT_MAX_DELIVER, batchSize: DEFAULT_BATCH_SIZE,
+});
 
 export function loadCoordinatorConfig(input: {
   nats: NatsOptions;
@@ -64,10 +83,7 @@ export function loadCoordinatorConfig(input: {
   if (ackWaitMs < 1000) throw new InvalidOptionError("--ack-wait", "must be at least 1 second");
   const maxDeliver = input.maxDeliver ?? DEFAULT_MAX_DELIVER;
   if (!Number.isInteger(maxDeliver) || maxDeliver < 1 || maxDeliver > 100) throw new InvalidOptionError("--max-deliver", `must be 1..100, got ${maxDeliver}`);
-  const logLevel = (input.logLevel ?? "info") as LogLevel;
-  if (!["debug", "info", "warn", "error"].includes(logLevel)) throw new InvalidOptionError("--log-level", `unknown level "${logLevel}"`);
-  const logFormat = (input.logFormat ?? "text") as LogFormat;
-  if (!["text", "json"].includes(logFormat)) throw new InvalidOptionError("--log-format", `unknown format "${logFormat}"`);
+  const { logLevel, logFormat } = logOptions(input);
   let names: Names;
   try {
     names = createNames(input.prefix);

@@ -13,12 +13,15 @@ import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { ConsumerMessages, JetStreamManager, JsMsg } from "@nats-io/jetstream";
 import { ensureLayout, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
-import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
+import { CUBE_ID_RE, RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, Verdict, VerdictKind, WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
+import { isTerminal } from "../proto/vocabulary.js";
+import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
+import { RunExistsError } from "./api-errors.js";
 import { Ledger } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "./run-spec.js";
-import { RunController, TERMINAL, type CoordinatorSettings } from "./run.js";
+import { RunController, type RunningCube } from "./run.js";
 
 export interface CoordinatorOptions {
   nc: NatsConnection;
@@ -33,8 +36,6 @@ export interface CoordinatorOptions {
   /** How often the stall check runs. @default 30000 */
   stallCheckMs?: number;
 }
-
-export const DEFAULT_SETTINGS: CoordinatorSettings = { ackWaitMs: 30_000, maxDeliver: 8, batchSize: 1000 };
 
 type State = "created" | "starting" | "running" | "closing" | "closed";
 
@@ -90,8 +91,8 @@ export class Coordinator {
     this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {
       callback: (err, msg) => { if (!err) void this.onMaxDeliveries(msg.data); },
     }));
-    this.timers.push(setInterval(() => void this.writeStatus(), this.opts.statusIntervalMs ?? 1000));
-    this.timers.push(setInterval(() => void this.checkStalls(), this.opts.stallCheckMs ?? 30_000));
+    this.timers.push(setInterval(() => void this.writeStatus(), this.opts.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS));
+    this.timers.push(setInterval(() => void this.checkStalls(), this.opts.stallCheckMs ?? DEFAULT_STALL_CHECK_MS));
     this.transition("running");
     this.verdictLoop = this.consumeVerdicts();
     log.info("coordinator started", { prefix: names.prefix, runs: this.runs.size });
@@ -118,7 +119,7 @@ export class Coordinator {
       if (entry && entry.value.length > 0) {
         try {
           const rec = RunRecord.decode(entry.value);
-          if (rec.status && TERMINAL.has(rec.status.state)) continue;
+          if (rec.status && isTerminal(rec.status.state)) continue;
         } catch {
           // replay decides
         }
@@ -263,7 +264,7 @@ export class Coordinator {
       }
       this.verdictTap.emit("verdict", v);
       const run = this.runs.get(v.runId);
-      if (!run || TERMINAL.has(run.state)) {
+      if (!run || isTerminal(run.state)) {
         if (!run) this.counters.foreignVerdicts++;
         m.ack();
         continue;
@@ -338,23 +339,27 @@ export class Coordinator {
     }
   }
 
-  /** Workers heard from in the last 10 s. */
+  /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */
   liveWorkers(now = Date.now()): WorkerInfo[] {
-    return [...this.workers.values()].filter((w) => now - w.seenMs < 10_000);
+    return [...this.workers.values()].filter((w) => now - w.seenMs < WORKER_SILENCE_MS);
   }
 
+  /** Tells each run which of its cubes live workers report running; forgets workers silent for long. */
   private refreshRunning(now: number): void {
-    for (const run of this.runs.values()) run.running.clear();
+    const byRun = new Map<string, Map<string, RunningCube>>();
     for (const [id, w] of this.workers) {
-      if (now - w.seenMs > 30_000) {
+      if (now - w.seenMs > WORKER_FORGET_MS) {
         this.workers.delete(id);
         continue;
       }
-      if (now - w.seenMs > 10_000) continue;
+      if (now - w.seenMs > WORKER_SILENCE_MS) continue;
       for (const r of w.status.running) {
-        this.runs.get(r.runId)?.running.set(r.cubeId, { worker: w.status.workerId, since: r.startedUnixMs });
+        let cubes = byRun.get(r.runId);
+        if (!cubes) byRun.set(r.runId, (cubes = new Map()));
+        cubes.set(r.cubeId, { worker: w.status.workerId, since: r.startedUnixMs });
       }
     }
+    for (const [id, run] of this.runs) run.setRunning(byRun.get(id) ?? new Map());
   }
 
   private async writeStatus(): Promise<void> {
@@ -362,7 +367,7 @@ export class Coordinator {
     const now = Date.now();
     this.refreshRunning(now);
     for (const run of this.runs.values()) {
-      if (!TERMINAL.has(run.state)) run.markDirty();
+      if (!isTerminal(run.state)) run.markDirty();
       try {
         await run.publishRecord(false);
       } catch (err) {
@@ -401,12 +406,5 @@ export class Coordinator {
       this.transition("closed");
     })();
     return this.closing;
-  }
-}
-
-export class RunExistsError extends Error {
-  override readonly name = "RunExistsError";
-  constructor(readonly runId: string) {
-    super(`a run with id "${runId}" already exists`);
   }
 }

@@ -18,8 +18,10 @@
 
 import type { Placement } from "../core/puzzle.js";
 import { weightOf } from "../core/cubes/weight.js";
+import type { CubeStateName, VerdictLabel } from "../proto/vocabulary.js";
 
-export type CubeState = "queued" | "unknown" | "unsat" | "sat" | "failed" | "resplit";
+/** The states the table keeps; "running" and "purged" are views of queued cubes (coordinator/views.ts). */
+export type CubeState = Exclude<CubeStateName, "running" | "purged">;
 
 /** Placements packed one number each (cell << 12 | piece << 2 | rot): 200,000 cubes stay small in memory. */
 function pack(p: Placement): number {
@@ -183,7 +185,7 @@ export class CubeTable {
   }
 
   /** A solver verdict for a cube. Each cube closes once; later verdicts are ignored. */
-  recordVerdict(id: string, kind: "sat" | "unsat" | "unknown" | "error", info: { worker?: string; wallMs?: number; reason?: string } = {}): RecordOutcome {
+  recordVerdict(id: string, kind: VerdictLabel, info: { worker?: string; wallMs?: number; reason?: string } = {}): RecordOutcome {
     const e = this.cubes.get(id);
     if (!e) return { kind: "ignored", why: "unknown-cube" };
     if (e.state !== "queued" && e.state !== "unknown") return { kind: "ignored", why: "already-closed" };

@@ -5,7 +5,6 @@
  */
 
 import { readFileSync } from "node:fs";
-import { timingSafeEqual } from "node:crypto";
 import {
   Server, ServerCredentials, status as Status, type Metadata, type ServerUnaryCall, type ServerWritableStream,
   type UntypedHandleCall, type sendUnaryData,
@@ -13,6 +12,7 @@ import {
 import { CubistServiceService, type CubistServiceServer } from "../proto/gen/cubist/v1/api.js";
 import { InvalidOptionError } from "../core/errors.js";
 import type { Logger } from "../cluster/log.js";
+import { bearerOk } from "./auth.js";
 
 export interface GrpcServerOptions {
   /** HOST:PORT; port 0 picks a free one. */
@@ -33,13 +33,7 @@ export interface GrpcServerOptions {
 export const MUTATING_CALLS = new Set(["submitRun", "pauseRun", "resumeRun", "cancelRun", "resplitCube"]);
 
 function tokenOk(metadata: Metadata, token: string): boolean {
-  const got = metadata.get("authorization")[0];
-  if (typeof got !== "string") return false;
-  const m = /^Bearer\s+(.+)$/i.exec(got.trim());
-  if (!m) return false;
-  const a = Buffer.from(m[1]);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return bearerOk(metadata.get("authorization")[0], token);
 }
 
 /** Wraps every handler with the token check. */

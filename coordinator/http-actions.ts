@@ -1,14 +1,12 @@
 /**
  * The dashboard's mutating calls (pause, resume, cancel, re-split), run through the gRPC service implementation
- * (api.ts) so that they validate and fail exactly like the gRPC API; its status codes become HTTP statuses. The
- * bearer-token check is the one grpc-server.ts does, on the HTTP `Authorization` header.
+ * (api.ts) so that they validate and fail exactly like the gRPC API; its status codes become HTTP statuses.
  */
 
-import { timingSafeEqual } from "node:crypto";
 import { Metadata, status as Status } from "@grpc/grpc-js";
 import { CUBE_ID_RE, RUN_ID_RE } from "../proto/contract.js";
 import type { CubistServiceServer } from "../proto/gen/cubist/v1/api.js";
-import { runSummary, type RunSummary } from "./http-views.js";
+import { runSummary, type RunSummary } from "./views.js";
 import type { Coordinator } from "./coordinator.js";
 
 /** An HTTP answer other than 200, with the message sent as `{"error": ...}`. */
@@ -17,16 +15,6 @@ export class HttpError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
   }
-}
-
-/** The bearer-token check of grpc-server.ts, on an HTTP header. */
-export function bearerOk(header: string | undefined, token: string): boolean {
-  if (typeof header !== "string") return false;
-  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-  if (!m) return false;
-  const a = Buffer.from(m[1]);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 const HTTP_OF_GRPC: Partial<Record<Status, number>> = {

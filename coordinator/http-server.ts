@@ -8,7 +8,7 @@
  *   GET  /  and  /runs/<run>              the runs list, one run's live view
  *   GET  /api/runs                        runs (in memory and finished ones in the runs bucket), newest first
  *   GET  /api/runs/<run>                  detail, history, board and map of one run
- *   GET  /api/runs/<run>/cubes            ?state=S&prefix=CUBE&limit=N&recent=1 (newest first)
+ *   GET  /api/runs/<run>/cubes            ?state=S&prefix=CUBE&limit=N&recent=1 (newest first; default limit 1000)
  *   GET  /api/runs/<run>/board            ?solution=N: the solution N, else the best partial board (SVG in JSON)
  *   GET  /api/runs/<run>/map              the search-space map
  *   GET  /api/workers                     live workers
@@ -33,10 +33,12 @@ import type { Coordinator } from "./coordinator.js";
 import { createCoordinatorMetrics, type CoordinatorMetrics } from "./metrics.js";
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { Names } from "../proto/contract.js";
-import { TERMINAL, type RunController } from "./run.js";
+import { CUBE_STATE_NAMES, cubeStateOf, isTerminal, type CubeStateName } from "../proto/vocabulary.js";
+import type { RunController } from "./run.js";
 import { buildSpaceMap, type SpaceMap } from "./space-map.js";
-import { boardView, listCubes, listRuns, runDetail, RunHistory, WorkerSpeeds, workersView, type RunSummary } from "./http-views.js";
-import { bearerOk, HttpError, runAction } from "./http-actions.js";
+import { boardView, cubesView, listRuns, runDetail, RunHistory, WorkerSpeeds, workersView, type RunSummary } from "./views.js";
+import { HttpError, runAction } from "./http-actions.js";
+import { bearerOk } from "./auth.js";
 
 export interface CoordinatorHttpOptions {
   /** HOST:PORT; port 0 picks a free one. */
@@ -108,7 +110,7 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
   // Maps are the costliest view (every cube, sorted): one per run, rebuilt when the counts or running set change (at most once a second).
   const maps = new Map<string, { key: string; at: number; map: SpaceMap }>();
   const mapOf = (run: RunController): SpaceMap => {
-    const ended = TERMINAL.has(run.state);
+    const ended = isTerminal(run.state);
     const key = `${run.state}|${JSON.stringify(run.table.snapshotCounts())}|${run.table.size}|${ended ? "" : [...run.running.keys()].sort().join(",")}`;
     const hit = maps.get(run.id);
     const now = Date.now();
@@ -191,7 +193,7 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
     let lastMap = "";
     let n = 0;
     openEvents(req, res, (send) => {
-      const ended = TERMINAL.has(run.state);
+      const ended = isTerminal(run.state);
       // After the end, one update every 5 ticks is plenty.
       if (ended && n++ % 5 !== 0) return;
       send("detail", runDetail(c, run, speeds));
@@ -233,10 +235,14 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
       if (parts[1] === "runs" && parts.length >= 3) {
         const run = await runById(parts[2]);
         const rest = parts.slice(3).join("/");
-        if (rest === "") return sendJson(res, 200, { ...runDetail(c, run, speeds), history: history.get(run.id), board: boardView(run), map: mapOf(run) });
+        if (rest === "") {
+          return sendJson(res, 200, { ...runDetail(c, run, speeds), history: history.get(run.id), board: boardView(run), map: mapOf(run), cubeStates: CUBE_STATE_NAMES });
+        }
         if (rest === "cubes") {
-          const limit = Number(url.searchParams.get("limit") ?? 500);
-          return sendJson(res, 200, listCubes(run, { state: url.searchParams.get("state") || undefined, prefix: url.searchParams.get("prefix") || undefined, limit: Number.isFinite(limit) ? limit : 500, recent: url.searchParams.get("recent") === "1" }));
+          const state = url.searchParams.get("state") || undefined;
+          if (state !== undefined && cubeStateOf(state) === undefined) throw new HttpError(400, `"${state.slice(0, 40)}" is not a cube state (${CUBE_STATE_NAMES.join(", ")})`);
+          const limit = Number(url.searchParams.get("limit") ?? 0);
+          return sendJson(res, 200, cubesView(run, { state: state as CubeStateName | undefined, prefix: url.searchParams.get("prefix") || undefined, limit: Number.isFinite(limit) ? limit : 0, recent: url.searchParams.get("recent") === "1" }));
         }
         if (rest === "board") {
           const s = url.searchParams.get("solution");

@@ -10,8 +10,6 @@ import { DeliverPolicy, type JetStreamClient } from "@nats-io/jetstream";
 import { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
 import type { Names } from "../proto/contract.js";
 
-export type LedgerBody = NonNullable<LedgerEntry["entry"]>;
-
 /** How long an append keeps retrying (a stream leader election after a NATS node died takes seconds). */
 export const LEDGER_RETRY_MS = 120_000;
 
@@ -23,16 +21,16 @@ export class Ledger {
   ) {}
 
   /**
-   * Appends entries in order; resolves once JetStream has stored all of them. The caller has already applied the
-   * entries to its in-memory state, so a failed write is retried in place (for up to LEDGER_RETRY_MS) rather than
+   * Appends entries in order; resolves once JetStream has stored all of them. The caller may already have applied
+   * the entries to its in-memory state, so a failed write is retried in place (for up to LEDGER_RETRY_MS) rather than
    * left to a redelivery that the state would ignore. Each entry has a message id, so an append that was stored but
    * not acknowledged is not doubled by the retry (the stream's duplicate window is 2 minutes).
    */
-  async append(run: string, bodies: readonly LedgerBody[], now: number = Date.now()): Promise<void> {
-    if (bodies.length === 0) return;
+  async append(run: string, entries: readonly LedgerEntry[]): Promise<void> {
+    if (entries.length === 0) return;
     const subject = this.names.ledgerSubject(run);
     const base = `${run}:${randomUUID()}`;
-    const payloads = bodies.map((entry) => LedgerEntry.encode({ atUnixMs: now, entry }).finish());
+    const payloads = entries.map((e) => LedgerEntry.encode(e).finish());
     const deadline = Date.now() + LEDGER_RETRY_MS;
     for (let attempt = 1; ; attempt++) {
       try {

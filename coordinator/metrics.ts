@@ -17,19 +17,17 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
-import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
+import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import type { Coordinator } from "./coordinator.js";
-import { stateName, TERMINAL, type RunController } from "./run.js";
+import { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName, runStateOf, VERDICT_LABELS, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
+import type { RunController } from "./run.js";
 
-/** Cube states as reported (queued splits into queued and running). */
-export const CUBE_STATES = ["queued", "running", "sat", "unsat", "unknown", "failed", "resplit"] as const;
+/** Cube states as exported (queued splits into queued and running; purged cubes of ended runs are left out). */
+export const CUBE_STATES = CUBE_STATE_NAMES.filter((s): s is Exclude<CubeStateName, "purged"> => s !== "purged");
 
 /** Run states by their metric label. */
-export const RUN_STATES: ReadonlyArray<[RunState, string]> = [
-  RunState.RUN_STATE_SPLITTING, RunState.RUN_STATE_RUNNING, RunState.RUN_STATE_PAUSED, RunState.RUN_STATE_SAT,
-  RunState.RUN_STATE_UNSAT, RunState.RUN_STATE_FAILED, RunState.RUN_STATE_CANCELLED,
-].map((s) => [s, stateName(s)]);
+export const RUN_STATES: ReadonlyArray<[RunState, string]> = RUN_STATE_NAMES.map((s) => [runStateOf(s)!, s]);
 
 /** Buckets of solve and cube times, in seconds: from trivial cubes to hour-long ones. */
 export const SOLVE_SECONDS_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 1800, 3600];
@@ -54,15 +52,6 @@ export interface CoordinatorMetrics {
   readonly contentType: string;
   /** Stops following verdicts. */
   close(): void;
-}
-
-export function verdictKindLabel(k: VerdictKind): string {
-  switch (k) {
-    case VerdictKind.VERDICT_KIND_SAT: return "sat";
-    case VerdictKind.VERDICT_KIND_UNSAT: return "unsat";
-    case VerdictKind.VERDICT_KIND_UNKNOWN: return "unknown";
-    default: return "error";
-  }
 }
 
 interface ConsumerLag {
@@ -128,7 +117,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_runs", help: "Runs held by the coordinator, by state.", labelNames: ["state"], registers,
     collect() {
       const n = new Map<string, number>(RUN_STATES.map(([, s]) => [s, 0]));
-      for (const r of runs()) n.set(stateName(r.state), (n.get(stateName(r.state)) ?? 0) + 1);
+      for (const r of runs()) n.set(runStateName(r.state), (n.get(runStateName(r.state)) ?? 0) + 1);
       for (const [s, v] of n) this.set({ state: s }, v);
     },
   });
@@ -252,9 +241,9 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
   const propagations = new Counter({ name: "cubist_solver_propagations_total", help: "Solver propagations reported in verdicts.", registers });
   const solverSeconds = new Counter({ name: "cubist_solver_seconds_total", help: "Solver run time reported in verdicts.", registers });
   const searchNodes = new Counter({ name: "cubist_search_nodes_total", help: "Placements made by the workers' native placement engine, from verdicts (rate() = placements/s).", registers });
-  for (const k of ["sat", "unsat", "unknown", "error"]) verdicts.inc({ kind: k }, 0);
+  for (const k of VERDICT_LABELS) verdicts.inc({ kind: k }, 0);
   const onVerdict = (v: Verdict): void => {
-    const kind = verdictKindLabel(v.kind);
+    const kind = verdictLabel(v.kind);
     verdicts.inc({ kind });
     const s = v.stats;
     if (!s) return;
@@ -296,7 +285,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
       name, help, labelNames: ["run"], registers,
       async collect() {
         this.reset();
-        const live = runs().filter((r) => !TERMINAL.has(r.state));
+        const live = runs().filter((r) => !isTerminal(r.state));
         const keys = new Set(live.map((r) => `${names.cubesStream}/${names.runConsumer(r.id)}`));
         keys.add(`${names.verdictsStream}/${names.verdictsConsumer}`);
         lag.prune(keys);

@@ -37,6 +37,19 @@ export interface Names {
 
 export const DEFAULT_PREFIX = "cubist";
 
+/**
+ * Worker liveness: a worker whose last heartbeat (WorkerStatus) is older than WORKER_SILENCE_MS is not live (its
+ * cubes are no longer shown running), and the coordinator forgets it after WORKER_FORGET_MS. Workers send
+ * heartbeats at most MAX_STATUS_INTERVAL_MS apart, so one lost heartbeat never makes a live worker look dead.
+ */
+export const WORKER_SILENCE_MS = 10_000;
+export const WORKER_FORGET_MS = 30_000;
+export const MAX_STATUS_INTERVAL_MS = WORKER_SILENCE_MS / 2;
+
+/** Cubes one ListCubes call (or dashboard cube list) returns when the caller sets no limit, and at most. */
+export const DEFAULT_CUBE_LIMIT = 1000;
+export const MAX_CUBE_LIMIT = 100_000;
+
 const PREFIX_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 export const RUN_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 export const CUBE_ID_RE = /^[A-Za-z0-9_-]+(\.[0-9]+){0,64}$/;

@@ -114,13 +114,7 @@ stamp=node_modules/.cubist-lock-sha
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "npm ci"
-  # npm ci insists that every optional per-platform package is in the lock; a registry mirror that
-  # does not serve some of them (e.g. @bufbuild/buf's darwin and win32 builds) makes it refuse the
-  # lock, so fall back to npm install pinned by the same lock without rewriting it.
-  if ! npm ci --no-audit --no-fund --loglevel=silent; then
-    say "npm ci refused the lock file; installing from it with npm install --no-save"
-    npm install --no-save --no-audit --no-fund --loglevel=error
-  fi
+  npm ci --no-audit --no-fund --loglevel=error
   echo "$want" > "$stamp"
 fi
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the test suite: unit (no processes), integration (real nats-server, kissat, cadical, prometheus)
-# and e2e (real headless Chromium). Builds first, because integration tests start the built CLI.
+# and e2e (real headless Chromium). Lints the whole tree first (npm run lint: unused code is an error;
+# skipped when test files are named), then builds, because integration tests start the built CLI.
 #
 #   npm test                         everything
 #   npm test -- test/unit/x.test.ts  only the named files
@@ -8,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+[ "$#" -gt 0 ] || npm run --silent lint
 npm run --silent build
 
 if [ "$#" -gt 0 ]; then

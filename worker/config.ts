@@ -8,8 +8,8 @@ import { availableParallelism, homedir, hostname } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { InvalidOptionError } from "../core/errors.js";
 import type { NatsOptions } from "../cluster/nats.js";
-import type { LogFormat, LogLevel } from "../cluster/log.js";
-import { createNames, type Names } from "../proto/contract.js";
+import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
+import { createNames, MAX_STATUS_INTERVAL_MS, type Names } from "../proto/contract.js";
 import { locateEngine } from "./engine/index.js";
 import { locateSolver, SOLVER_NAMES, type SolverName } from "./solver/index.js";
 import { httpListenOption } from "../cluster/http.js";
@@ -33,7 +33,7 @@ export interface WorkerConfig {
   readonly workerId: string;
   /** Host name reported in verdicts and heartbeats. @default os.hostname() */
   readonly host: string;
-  /** Time between two WorkerStatus heartbeats. @default 2000 */
+  /** Time between two WorkerStatus heartbeats, at most MAX_STATUS_INTERVAL_MS (proto/contract.ts). @default 2000 */
   readonly statusIntervalMs: number;
   /** On SIGTERM/SIGINT: how long running cubes may go on before they are stopped and handed back. @default 20000 */
   readonly shutdownGraceMs: number;
@@ -128,15 +128,12 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
     throw new InvalidOptionError("--id", `must be 1-64 letters, digits, _ or - (it is a NATS subject token), got "${workerId}"`);
   }
   const host = (input.host ?? hostname()).slice(0, 128);
-  const statusIntervalMs = integerIn("--status-interval", input.statusIntervalMs, DEFAULT_STATUS_INTERVAL_MS, 100, 3_600_000);
+  const statusIntervalMs = integerIn("--status-interval", input.statusIntervalMs, DEFAULT_STATUS_INTERVAL_MS, 100, MAX_STATUS_INTERVAL_MS);
   const shutdownGraceMs = integerIn("--grace", input.shutdownGraceMs, DEFAULT_SHUTDOWN_GRACE_MS, 0, 86_400_000);
   const retryDelayMs = integerIn("retryDelayMs", input.retryDelayMs, DEFAULT_RETRY_DELAY_MS, 0, 3_600_000);
   const longPollMs = integerIn("longPollMs", input.longPollMs, DEFAULT_LONG_POLL_MS, 1000, 300_000);
   const layoutWaitMs = integerIn("--layout-wait", input.layoutWaitMs, DEFAULT_LAYOUT_WAIT_MS, 0, Number.MAX_SAFE_INTEGER);
-  const logLevel = (input.logLevel ?? "info") as LogLevel;
-  if (!["debug", "info", "warn", "error"].includes(logLevel)) throw new InvalidOptionError("--log-level", `unknown level "${logLevel}"`);
-  const logFormat = (input.logFormat ?? "text") as LogFormat;
-  if (!["text", "json"].includes(logFormat)) throw new InvalidOptionError("--log-format", `unknown format "${logFormat}"`);
+  const { logLevel, logFormat } = logOptions(input);
   return Object.freeze({
     nats: Object.freeze({ ...input.nats }),
     names,

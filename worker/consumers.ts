@@ -30,7 +30,6 @@ export class ConsumerBook {
     private readonly jsm: JetStreamManager,
     private readonly names: Names,
     private readonly log: Logger,
-    private readonly onChange: () => void,
   ) {}
 
   /** The run's consumer settings, or undefined while they are being (re)read. Starts a read when needed. */
@@ -61,6 +60,5 @@ export class ConsumerBook {
       if (n === 1 || n % 20 === 0) this.log.info("waiting for the run's consumer", { run, attempt: n, err: (err as Error).message });
       this.entries.set(run, { kind: "failed", retryAt: Date.now() + Math.min(MAX_RETRY_MS, RETRY_MS * 2 ** (n - 1)), failures: n });
     }
-    this.onChange();
   }
 }

@@ -8,6 +8,7 @@
  * with a corrected `p cnf` header, without copying the base file.
  */
 
+import { CubistError, GRPC_STATUS } from "../core/errors.js";
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
@@ -32,8 +33,9 @@ export interface FormulaSource {
   open(name: string): Promise<ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null>;
 }
 
-export class FormulaUnavailableError extends Error {
+export class FormulaUnavailableError extends CubistError {
   override readonly name = "FormulaUnavailableError";
+  override readonly grpcStatus = GRPC_STATUS.UNAVAILABLE;
 }
 
 export const SHA256_RE = /^[0-9a-f]{64}$/;

@@ -4,6 +4,7 @@
  * first), then starts the Worker. `close()` drains the worker and then the connection.
  */
 
+import { CubistError, GRPC_STATUS } from "../core/errors.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
@@ -18,8 +19,9 @@ import { createWorkerMetrics } from "./metrics.js";
 import { startWorkerHttp } from "./http-server.js";
 
 /** The coordinator did not create the JetStream layout within the configured wait. */
-export class LayoutUnavailableError extends Error {
+export class LayoutUnavailableError extends CubistError {
   override readonly name = "LayoutUnavailableError";
+  override readonly grpcStatus = GRPC_STATUS.UNAVAILABLE;
 }
 
 export interface WorkerProcess {

@@ -17,14 +17,14 @@ import type { JetStreamClient } from "@nats-io/jetstream";
 import type { ObjectResult, ObjectStore } from "@nats-io/obj";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Layout } from "../cluster/layout.js";
-import { Verdict, VerdictKind } from "../proto/gen/cubist/v1/cube.js";
+import { Verdict } from "../proto/gen/cubist/v1/cube.js";
+import { VERDICT_LABELS, verdictLabel } from "../proto/vocabulary.js";
 import type { WorkerConfig } from "./config.js";
 import type { Worker } from "./worker.js";
 
 /** Cube time buckets, in seconds (the coordinator's solve-time histogram uses the same). */
 export const CUBE_SECONDS_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 1800, 3600];
 
-export const VERDICT_LABELS = ["sat", "unsat", "unknown", "error"] as const;
 
 export interface WorkerMetrics {
   readonly registry: Registry;
@@ -34,15 +34,6 @@ export interface WorkerMetrics {
   instrumentLayout(layout: Layout): Layout;
   /** Follows this worker (one per process). */
   attach(worker: Worker): void;
-}
-
-function kindLabel(k: VerdictKind): (typeof VERDICT_LABELS)[number] {
-  switch (k) {
-    case VerdictKind.VERDICT_KIND_SAT: return "sat";
-    case VerdictKind.VERDICT_KIND_UNSAT: return "unsat";
-    case VerdictKind.VERDICT_KIND_UNKNOWN: return "unknown";
-    default: return "error";
-  }
 }
 
 /** A proxy of `target` whose methods stay bound to it, with some of them replaced. */
@@ -134,7 +125,7 @@ export function createWorkerMetrics(config: WorkerConfig, options: { defaultMetr
     }
     const s = v.stats;
     if (!s) return;
-    const verdict = kindLabel(v.kind);
+    const verdict = verdictLabel(v.kind);
     if (Number.isFinite(s.wallMs) && s.wallMs >= 0) cubeSeconds.observe({ verdict }, s.wallMs / 1000);
     if (s.conflicts > 0) conflicts.inc(s.conflicts);
     if (s.propagations > 0) propagations.inc(s.propagations);

@@ -14,6 +14,7 @@ import type { Puzzle } from "../core/puzzle.js";
 import { RUN_ID_RE } from "../proto/contract.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import type { SolverSpec } from "../proto/gen/cubist/v1/cube.js";
+import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import { SHA256_RE } from "./formula-cache.js";
 import type { Logger } from "../cluster/log.js";
 
@@ -35,22 +36,11 @@ export interface RunInfo {
   readonly revision: number;
 }
 
-/** Final states: a worker stops the run's cubes and drops its tasks. */
-export const FINAL_STATES: ReadonlySet<RunState> = new Set([
-  RunState.RUN_STATE_SAT,
-  RunState.RUN_STATE_UNSAT,
-  RunState.RUN_STATE_FAILED,
-  RunState.RUN_STATE_CANCELLED,
-]);
 
 /** Largest puzzle text accepted from a record (an Eternity II puzzle is ~5 KB). */
 const MAX_PUZZLE_TEXT = 4 << 20;
 /** Variable counts beyond this are not a formula a worker can hold. */
 const MAX_VARS = 2 ** 31 - 1;
-
-export function stateName(state: RunState): string {
-  return (RunState[state] ?? String(state)).replace(/^RUN_STATE_/, "").toLowerCase();
-}
 
 /** A record as RunInfo, or the reason it is not acceptable. `previous` lets an unchanged puzzle skip re-parsing. */
 export function runInfoFromRecord(
@@ -172,10 +162,10 @@ export class RunTable {
     const run = result.run;
     this.runs.set(key, run);
     if (!previous || previous.state !== run.state || previous.priority !== run.priority) {
-      this.log.info(previous ? "run changed" : "run seen", { run: key, state: stateName(run.state), priority: run.priority });
+      this.log.info(previous ? "run changed" : "run seen", { run: key, state: runStateName(run.state), priority: run.priority });
     }
-    if (FINAL_STATES.has(run.state) && !(previous && FINAL_STATES.has(previous.state))) {
-      this.emitStopped({ run: key, reason: `run ${stateName(run.state)}` });
+    if (isTerminal(run.state) && !(previous && isTerminal(previous.state))) {
+      this.emitStopped({ run: key, reason: `run ${runStateName(run.state)}` });
     }
     this.touch();
     return true;
@@ -188,7 +178,7 @@ export class RunTable {
     if (!previous) return;
     this.runs.delete(key);
     this.log.info("run deleted", { run: key });
-    if (!FINAL_STATES.has(previous.state)) this.emitStopped({ run: key, reason: "run deleted" });
+    if (!isTerminal(previous.state)) this.emitStopped({ run: key, reason: "run deleted" });
     this.touch();
   }
 

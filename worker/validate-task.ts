@@ -12,7 +12,8 @@
 import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
 import { CubeTask, type SolverSpec } from "../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
-import { FINAL_STATES, stateName, type RunInfo } from "./run-table.js";
+import { isTerminal, runStateName } from "../proto/vocabulary.js";
+import type { RunInfo } from "./run-table.js";
 import type { DeliveryInfo } from "./pull.js";
 import { SOLVER_NAMES, type SolverName } from "./solver/index.js";
 
@@ -98,7 +99,7 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
 
   const run = ctx.run(runId);
   if (!run) return bad("run is not in the runs bucket");
-  if (FINAL_STATES.has(run.state)) return { action: "ack", reason: `run ${stateName(run.state)}`, run: runId, cube };
+  if (isTerminal(run.state)) return { action: "ack", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   if (ctx.cancelled(runId, cube)) return { action: "ack", reason: "cube cancelled", run: runId, cube };
   if (task.formulaSha256 !== run.formulaSha256) return bad(`formula_sha256 ${task.formulaSha256.slice(0, 64)} is not the run's`);
   if (task.numVars !== run.numVars) return bad(`num_vars ${task.numVars} is not the run's (${run.numVars})`);
@@ -116,6 +117,6 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   }
   const limits = checkLimits(task.solver);
   if (typeof limits === "string") return bad(limits);
-  if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${stateName(run.state)}`, run: runId, cube };
+  if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   return { action: "run", task, run, limits };
 }

@@ -73,7 +73,7 @@ export class Worker {
       log: this.log,
       table,
       cache: new FormulaCache(config.cacheDir, objectStoreSource(deps.layout.formulas)),
-      consumers: new ConsumerBook(deps.jsm, config.names, this.log, () => undefined),
+      consumers: new ConsumerBook(deps.jsm, config.names, this.log),
       cancels: new CancelMemory(),
       active: new ActiveCubes(),
       counters: newCounters(),

@@ -1,11 +1,12 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
+import { LOG_OPTIONS } from "../log-options.js";
 import { NATS_OPTIONS, natsOptionsFrom } from "../nats-options.js";
 import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { writeCanonical } from "../../core/formats/index.js";
-import { loadCoordinatorConfig } from "../../coordinator/config.js";
+import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
@@ -17,12 +18,11 @@ export const spec: CommandSpec = {
   positionals: { min: 0, max: 0 },
   options: {
     ...NATS_OPTIONS,
-    replicas: { type: "integer", arg: "R", description: "JetStream replicas of streams and buckets (1, 3 or 5)", env: "CUBIST_REPLICAS", default: 1 },
-    "ack-wait": { type: "number", arg: "S", description: "seconds a worker may hold a cube without a heartbeat", env: "CUBIST_ACK_WAIT", default: 30 },
-    "max-deliver": { type: "integer", arg: "N", description: "deliveries of a cube before it is marked failed", env: "CUBIST_MAX_DELIVER", default: 8 },
-    "log-level": { type: "string", arg: "L", description: "log level", choices: ["debug", "info", "warn", "error"], env: "CUBIST_LOG_LEVEL", default: "info" },
-    "log-format": { type: "string", arg: "F", description: "log format", choices: ["text", "json"], env: "CUBIST_LOG_FORMAT", default: "text" },
-    grpc: { type: "string", arg: "HOST:PORT", description: "gRPC API address (\"off\" for none)", env: "CUBIST_GRPC", default: "127.0.0.1:50051" },
+    replicas: { type: "integer", arg: "R", description: "JetStream replicas of streams and buckets (1, 3 or 5)", env: "CUBIST_REPLICAS", default: DEFAULT_REPLICAS },
+    "ack-wait": { type: "number", arg: "S", description: "seconds a worker may hold a cube without a heartbeat", env: "CUBIST_ACK_WAIT", default: DEFAULT_ACK_WAIT_MS / 1000 },
+    "max-deliver": { type: "integer", arg: "N", description: "deliveries of a cube before it is marked failed", env: "CUBIST_MAX_DELIVER", default: DEFAULT_MAX_DELIVER },
+    ...LOG_OPTIONS,
+    grpc: { type: "string", arg: "HOST:PORT", description: "gRPC API address (\"off\" for none)", env: "CUBIST_GRPC", default: DEFAULT_GRPC },
     "auth-token": { type: "string", arg: "TOKEN", description: "bearer token required for mutating API calls", env: "CUBIST_AUTH_TOKEN" },
     "auth-token-file": { type: "string", arg: "FILE", description: "read the bearer token from a file", env: "CUBIST_AUTH_TOKEN_FILE" },
     "auth-reads": { type: "boolean", description: "require the token for read calls too", env: "CUBIST_AUTH_READS" },

@@ -7,6 +7,8 @@ import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
 import { CUBE_STATE_NAMES, formatDuration, formatTable, formatWeight, parseDuration } from "../control-format.js";
+import { CubeState, cubeStateName, cubeStateOf } from "../../proto/vocabulary.js";
+import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../../proto/contract.js";
 import { formatPlacements } from "../watch-view.js";
 import type { GetRunRequest, ListCubesRequest, ListCubesResponse, RunInfo } from "../../proto/gen/cubist/v1/api.js";
 
@@ -19,7 +21,7 @@ export const spec: CommandSpec = {
     state: { type: "string", arg: "S", description: "only cubes in this state", choices: CUBE_STATE_NAMES },
     stuck: { type: "string", arg: "DURATION", description: "only cubes running for at least this long (30s, 10m, 2h, 1h30m)" },
     worker: { type: "string", arg: "W", description: "only cubes running on this worker" },
-    limit: { type: "integer", arg: "N", description: "show at most N cubes", min: 1, max: 100_000, default: 1000 },
+    limit: { type: "integer", arg: "N", description: "show at most N cubes", min: 1, max: MAX_CUBE_LIMIT, default: DEFAULT_CUBE_LIMIT },
     placements: { type: "boolean", description: "also show each cube's placements (rROWcCOL=pPIECE/ROT, 0-based, piece = index in the puzzle)" },
     ...CLIENT_OPTIONS,
   },
@@ -37,7 +39,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
   return withControlApi(values, async (api) => {
     const request: ListCubesRequest = {
       runId,
-      state: typeof values.state === "string" ? values.state : "",
+      state: typeof values.state === "string" ? cubeStateOf(values.state) ?? CubeState.CUBE_STATE_UNSPECIFIED : CubeState.CUBE_STATE_UNSPECIFIED,
       minRunningSec,
       workerId: typeof values.worker === "string" ? values.worker : "",
       limit: values.limit as number,
@@ -47,7 +49,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     const cols = placements ? (await api.call<GetRunRequest, RunInfo>(api.client.getRun, { runId })).cols : 0;
     if (values.json) {
       const cubes = res.cubes.map((c) => ({
-        cube: c.cubeId, state: c.state, weight: c.weight, worker: c.workerId, runningSec: c.runningSec,
+        cube: c.cubeId, state: cubeStateName(c.state), weight: c.weight, worker: c.workerId, runningSec: c.runningSec,
         unknowns: c.unknowns, errors: c.errors, reason: c.reason,
         ...(placements ? { placements: c.placements.map((p) => ({ cell: p.cell, row: Math.floor(p.cell / cols), col: p.cell % cols, piece: p.piece, rot: p.rot })) } : {}),
       }));
@@ -62,7 +64,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     if (placements) header.push("PLACEMENTS");
     const rows = res.cubes.map((c) => {
       const row = [
-        c.cubeId, c.state, formatWeight(c.weight), c.workerId || "-", c.state === "running" ? formatDuration(c.runningSec) : "-",
+        c.cubeId, cubeStateName(c.state), formatWeight(c.weight), c.workerId || "-", c.state === CubeState.CUBE_STATE_RUNNING ? formatDuration(c.runningSec) : "-",
         String(c.unknowns), String(c.errors), c.reason || "-",
       ];
       if (placements) row.push(formatPlacements(c.placements, cols));

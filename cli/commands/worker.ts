@@ -1,7 +1,9 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
+import { LOG_OPTIONS } from "../log-options.js";
 import { NATS_OPTIONS, natsOptionsFrom } from "../nats-options.js";
-import { loadWorkerConfig } from "../../worker/config.js";
+import { DEFAULT_LAYOUT_WAIT_MS, DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_STATUS_INTERVAL_MS, loadWorkerConfig } from "../../worker/config.js";
+import { MAX_STATUS_INTERVAL_MS, WORKER_SILENCE_MS } from "../../proto/contract.js";
 import { LayoutUnavailableError, startWorkerProcess } from "../../worker/main.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 
@@ -20,12 +22,11 @@ export const spec: CommandSpec = {
     "solver-arg": { type: "string", arg: "ARG", description: "extra solver argument (repeatable), e.g. --solver-arg=--tier1=3", multiple: true },
     "cache-dir": { type: "string", arg: "DIR", description: "formula cache (default: $XDG_CACHE_HOME/cubist/formulas or ~/.cache/cubist/formulas)", env: "CUBIST_CACHE_DIR" },
     id: { type: "string", arg: "ID", description: "worker id: letters, digits, _ and - (default: <hostname>-<pid>)", env: "CUBIST_WORKER_ID" },
-    grace: { type: "number", arg: "S", description: "on SIGTERM: seconds running cubes may go on before they are stopped and handed back", env: "CUBIST_WORKER_GRACE", min: 0, default: 20 },
-    "status-interval": { type: "number", arg: "S", description: "seconds between status heartbeats", min: 0.1, max: 3600, default: 2 },
-    "layout-wait": { type: "number", arg: "S", description: "give up when the coordinator has not created the streams within S seconds (0 = wait forever)", env: "CUBIST_LAYOUT_WAIT", min: 0, default: 0 },
+    grace: { type: "number", arg: "S", description: "on SIGTERM: seconds running cubes may go on before they are stopped and handed back", env: "CUBIST_WORKER_GRACE", min: 0, default: DEFAULT_SHUTDOWN_GRACE_MS / 1000 },
+    "status-interval": { type: "number", arg: "S", description: `seconds between status heartbeats (the coordinator counts a worker silent after ${WORKER_SILENCE_MS / 1000} s)`, min: 0.1, max: MAX_STATUS_INTERVAL_MS / 1000, default: DEFAULT_STATUS_INTERVAL_MS / 1000 },
+    "layout-wait": { type: "number", arg: "S", description: "give up when the coordinator has not created the streams within S seconds (0 = wait forever)", env: "CUBIST_LAYOUT_WAIT", min: 0, default: DEFAULT_LAYOUT_WAIT_MS / 1000 },
     http: { type: "string", arg: "HOST:PORT", description: "serve /metrics and /healthz here, e.g. 127.0.0.1:9465 or 0.0.0.0:9465 (default: off)", env: "CUBIST_WORKER_HTTP" },
-    "log-level": { type: "string", arg: "L", description: "log level", choices: ["debug", "info", "warn", "error"], env: "CUBIST_LOG_LEVEL", default: "info" },
-    "log-format": { type: "string", arg: "F", description: "log format: text or json (one object per line)", choices: ["text", "json"], env: "CUBIST_LOG_FORMAT", default: "text" },
+    ...LOG_OPTIONS,
   },
   details: `Environment: every option with an "env:" note reads that variable when the flag is absent.
 Start-up fails with a clear message when NATS is unreachable, JetStream is disabled or the solver is missing;

@@ -98,7 +98,7 @@ export function follow(path, onEvent, onState = () => {}) {
             }
           }
         }
-      } catch (err) {
+      } catch {
         if (stopped) return;
       }
       if (!stopped) {

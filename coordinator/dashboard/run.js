@@ -9,7 +9,6 @@ const runId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1]
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CHART_LAYERS = ["unsat", "sat", "resplit", "failed", "unknown", "running", "queued"];
-const TERMINAL = new Set(["sat", "unsat", "failed", "cancelled"]);
 
 let history = [];
 let lastDetail = null;
@@ -61,23 +60,23 @@ function setCells(tr, values) {
 function renderDetail(d) {
   lastDetail = d;
   const r = d.run;
-  $("run-name").textContent = r.name || r.id;
+  $("run-name").textContent = r.name || r.runId;
   $("run-state").replaceWith(Object.assign(stateBadge(r.state), { id: "run-state" }));
-  const terminal = TERMINAL.has(r.state);
+  const terminal = r.ended;
   $("btn-pause").disabled = r.state !== "running";
   $("btn-resume").disabled = r.state !== "paused";
   $("btn-cancel").disabled = terminal;
   const eta = terminal ? "" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
   setProgress($("progress"), r.progress, `${fmtPercent(r.progress)} closed${eta}`);
   const c = r.cubes;
-  const elapsed = ((r.finishedMs || d.now) - r.startedMs) / 1000;
+  const elapsed = ((r.finishedUnixMs || d.now) - r.startedUnixMs) / 1000;
   const facts = [
     ["Cubes", `${fmtNumber(c.unsat + c.sat)} closed of ${fmtNumber(c.queued + c.running + c.unsat + c.sat + c.unknown + c.failed)}`],
     ["Queued / running", `${fmtNumber(c.queued)} / ${fmtNumber(c.running)}`],
     ["Unknown / failed", `${fmtNumber(c.unknown)} / ${fmtNumber(c.failed)}`],
     ["Re-split / refuted by split", `${fmtNumber(c.resplit)} / ${fmtNumber(c.refutedBySplit)}`],
     ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s`],
-    ["Solutions", `${r.solutions}${r.rejected ? ` (${r.rejected} rejected)` : ""}`],
+    ["Solutions", `${r.solutions}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`],
     [terminal ? "Took" : "Running for", fmtDuration(elapsed)],
     ["Puzzle", `${r.rows}x${r.cols}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
     ["Encoding", `${r.encoding}: ${fmtNumber(d.spec.numVars)} vars, ${fmtNumber(d.spec.numClauses)} clauses`],
@@ -95,12 +94,12 @@ function renderDetail(d) {
 function renderRunning(running, terminal) {
   $("running-count").textContent = `${running.length} running`;
   const tbody = $("running").querySelector("tbody");
-  updateRows(tbody, running, (x) => x.id, (x) => {
-    const btn = el("button", { type: "button", class: "resplit small-btn", "data-cube": x.id, title: "replace this cube by its children (one placement deeper)" }, "Re-split");
-    btn.addEventListener("click", () => resplit(x.id, btn));
-    return el("tr", { dataset: { cube: x.id } }, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", {}, btn));
+  updateRows(tbody, running, (x) => x.cubeId, (x) => {
+    const btn = el("button", { type: "button", class: "resplit small-btn", "data-cube": x.cubeId, title: "replace this cube by its children (one placement deeper)" }, "Re-split");
+    btn.addEventListener("click", () => resplit(x.cubeId, btn));
+    return el("tr", { dataset: { cube: x.cubeId } }, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", {}, btn));
   }, (tr, x) => {
-    setCells(tr, [x.id, x.worker, fmtDuration(x.ageSec), x.placed, fmtWeight(x.weight)]);
+    setCells(tr, [x.cubeId, x.workerId, fmtDuration(x.ageSec), x.placed, fmtWeight(x.weight)]);
     tr.querySelector("button").disabled = terminal;
   });
   if (running.length === 0 && !tbody.querySelector("tr")) tbody.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, terminal ? "The run has ended." : "No cube is running right now.")));
@@ -147,9 +146,9 @@ for (const btn of document.querySelectorAll("button[data-action]")) {
 
 function renderWorkers(workers) {
   $("workers-count").textContent = `${workers.length} live`;
-  updateRows($("workers").querySelector("tbody"), workers, (w) => w.id, () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" })), (tr, w) => {
-    const current = w.running.length ? w.running.map((x) => `${x.run === runId ? "" : `${x.run}/`}${x.cube} (${fmtDuration(x.ageSec)})`).join(", ") : "idle";
-    setCells(tr, [w.id, w.host, `${w.busy} / ${w.slots}`, current, w.conflictsPerSec ? fmtNumber(Math.round(w.conflictsPerSec)) : "-", w.cubesPerMin.toFixed(1), fmtNumber(w.cubesDone)]);
+  updateRows($("workers").querySelector("tbody"), workers, (w) => w.workerId, () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" })), (tr, w) => {
+    const current = w.running.length ? w.running.map((x) => `${x.runId === runId ? "" : `${x.runId}/`}${x.cubeId} (${fmtDuration(x.ageSec)})`).join(", ") : "idle";
+    setCells(tr, [w.workerId, w.host, `${w.busy} / ${w.slots}`, current, w.conflictsPerSec ? fmtNumber(Math.round(w.conflictsPerSec)) : "-", w.cubesPerMin.toFixed(1), fmtNumber(w.cubesDone)]);
   });
 }
 
@@ -163,9 +162,9 @@ function renderBoard(b) {
   if (svgNode) svgNode.removeAttribute("height");
   $("board-card").classList.toggle("solved", b.kind === "solution");
   $("board-caption").textContent = b.kind === "solution"
-    ? `Verified solution (cube ${b.cube})`
+    ? `Verified solution (cube ${b.cubeId})`
     : b.kind === "partial"
-      ? `Best partial placement: cube ${b.cube}, ${b.placed} of ${b.cells} cells`
+      ? `Best partial placement: cube ${b.cubeId}, ${b.placed} of ${b.cells} cells`
       : `Hints only (${b.placed} of ${b.cells} cells)`;
 }
 
@@ -242,17 +241,24 @@ function renderChart() {
 
 // ---- cube list ----
 
+/** The cube-state filter's options, from the server's list of cube states (proto/vocabulary.ts). */
+function fillCubeStates(states) {
+  const select = $("cube-state");
+  if (select.options.length > 1) return;
+  select.append(...states.map((s) => el("option", {}, s)));
+}
+
 async function refreshCubes() {
   const state = $("cube-state").value;
   try {
     const r = await api(`/api/runs/${encodeURIComponent(runId)}/cubes?recent=1&limit=200${state ? `&state=${state}` : ""}`);
     $("cubes-count").textContent = r.total > r.cubes.length ? `newest ${r.cubes.length} of ${fmtNumber(r.total)}` : `${r.total}`;
-    updateRows($("cubes").querySelector("tbody"), r.cubes, (x) => x.id,
+    updateRows($("cubes").querySelector("tbody"), r.cubes, (x) => x.cubeId,
       () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td", { class: "small muted" })),
       (tr, x) => {
-        setCells(tr, [x.id, stateBadge(x.state), x.placed, fmtWeight(x.weight), x.worker, x.wallMs ? fmtDuration(x.wallMs / 1000) : "", x.reason || (x.unknowns ? `${x.unknowns} unknown` : "")]);
-        tr.dataset.cube = x.id;
-        tr.classList.toggle("highlight", highlight.has(x.id));
+        setCells(tr, [x.cubeId, stateBadge(x.state), x.placed, fmtWeight(x.weight), x.workerId, x.wallMs ? fmtDuration(x.wallMs / 1000) : "", x.reason || (x.unknowns ? `${x.unknowns} unknown` : "")]);
+        tr.dataset.cube = x.cubeId;
+        tr.classList.toggle("highlight", highlight.has(x.cubeId));
       });
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) console.warn(err);
@@ -267,6 +273,7 @@ async function start() {
   try {
     const d = await api(`/api/runs/${encodeURIComponent(runId)}`);
     history = d.history.slice();
+    fillCubeStates(d.cubeStates);
     renderDetail(d);
     renderBoard(d.board);
     renderMap(d.map);

@@ -21,17 +21,17 @@ function render({ runs, workers }) {
     return;
   }
   for (const r of runs) {
-    const terminal = ["sat", "unsat", "failed", "cancelled"].includes(r.state);
-    const eta = terminal ? (r.finishedMs && r.startedMs ? `took ${fmtDuration((r.finishedMs - r.startedMs) / 1000)}` : "") : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
-    tbody.append(el("tr", { dataset: { run: r.id } },
-      el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.id)}`, class: "run-link" }, r.name || r.id), r.name && r.name !== r.id ? el("div", { class: "muted small" }, r.id) : null,
+    const terminal = r.ended;
+    const eta = terminal ? (r.finishedUnixMs && r.startedUnixMs ? `took ${fmtDuration((r.finishedUnixMs - r.startedUnixMs) / 1000)}` : "") : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
+    tbody.append(el("tr", { dataset: { run: r.runId } },
+      el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.runId)}`, class: "run-link" }, r.name || r.runId), r.name && r.name !== r.runId ? el("div", { class: "muted small" }, r.runId) : null,
         el("div", { class: "muted small" }, `${r.rows}x${r.cols}, ${r.encoding}`)),
       el("td", {}, stateBadge(r.state)),
       el("td", { class: "progress-col" }, progressBar(r.progress)),
       el("td", {}, eta),
       el("td", { class: "num" }, `${fmtNumber(closedOf(r.cubes))} / ${fmtNumber(totalOf(r.cubes))}`),
-      el("td", { class: "num" }, String(r.solutions), r.rejected > 0 ? el("span", { class: "bad small" }, ` (${r.rejected} rejected)`) : null),
-      el("td", {}, fmtTime(r.startedMs || r.createdMs))));
+      el("td", { class: "num" }, String(r.solutions), r.rejectedModels > 0 ? el("span", { class: "bad small" }, ` (${r.rejectedModels} rejected)`) : null),
+      el("td", {}, fmtTime(r.startedUnixMs || r.createdUnixMs))));
   }
 }
 

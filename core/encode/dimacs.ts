@@ -7,11 +7,12 @@
  * a cube) follow the formula's clauses. Every chunk is a fresh buffer: callers may keep them.
  */
 
+import { CubistError } from "../errors.js";
 import { InvalidOptionError } from "../errors.js";
 import type { Formula } from "./formula.js";
 
 /** Text that is not the DIMACS CNF this module writes (names the 1-based line). */
-export class DimacsSyntaxError extends Error {
+export class DimacsSyntaxError extends CubistError {
   override readonly name = "DimacsSyntaxError";
   constructor(readonly line: number, readonly reason: string) {
     super(line > 0 ? `DIMACS line ${line}: ${reason}` : `DIMACS: ${reason}`);

@@ -50,11 +50,11 @@ test("dashboard api - pages, JSON views, events, and token-checked actions with 
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
 
     // Reads need no token (no --auth-reads).
-    const list = (await (await fetch(`${base}/api/runs`)).json()) as { runs: Array<{ id: string; state: string; cubes: { queued: number } }> };
-    assert.deepEqual(list.runs.map((r) => [r.id, r.state, r.cubes.queued]), [[run.id, "running", queued]]);
+    const list = (await (await fetch(`${base}/api/runs`)).json()) as { runs: Array<{ runId: string; state: string; cubes: { queued: number } }> };
+    assert.deepEqual(list.runs.map((r) => [r.runId, r.state, r.cubes.queued]), [[run.id, "running", queued]]);
     const detail = (await (await fetch(`${base}/api/runs/${run.id}`)).json()) as {
-      run: { id: string; rows: number; progress: number }; running: unknown[]; history: unknown[];
-      board: { kind: string; cube: string; placed: number; cells: number; svg: string }; map: { side: number; cells: string; weights: Record<string, number> };
+      run: { runId: string; rows: number; progress: number }; running: unknown[]; history: unknown[];
+      board: { kind: string; cubeId: string; placed: number; cells: number; svg: string }; map: { side: number; cells: string; weights: Record<string, number> };
     };
     assert.equal(detail.run.rows, 6);
     assert.deepEqual(detail.running, []);
@@ -70,11 +70,11 @@ test("dashboard api - pages, JSON views, events, and token-checked actions with 
     assert.match(detail.map.cells, /^[qr]+$/, "all queued, or refuted by the split");
     assert.ok(Math.abs(Object.values(detail.map.weights).reduce((a, b) => a + b, 0) - 1) < 1e-9);
 
-    const cubes = (await (await fetch(`${base}/api/runs/${run.id}/cubes?state=queued&limit=3`)).json()) as { total: number; cubes: Array<{ id: string; state: string }> };
+    const cubes = (await (await fetch(`${base}/api/runs/${run.id}/cubes?state=queued&limit=3`)).json()) as { total: number; cubes: Array<{ cubeId: string; state: string }> };
     assert.equal(cubes.total, queued);
-    assert.deepEqual(cubes.cubes.map((c) => c.id), ["0", "1", "2"]);
-    const recent = (await (await fetch(`${base}/api/runs/${run.id}/cubes?limit=2&recent=1`)).json()) as { cubes: Array<{ id: string }> };
-    assert.deepEqual(recent.cubes.map((c) => c.id), [String(run.table.size - 1), String(run.table.size - 2)]);
+    assert.deepEqual(cubes.cubes.map((c) => c.cubeId), ["0", "1", "2"]);
+    const recent = (await (await fetch(`${base}/api/runs/${run.id}/cubes?limit=2&recent=1`)).json()) as { cubes: Array<{ cubeId: string }> };
+    assert.deepEqual(recent.cubes.map((c) => c.cubeId), [String(run.table.size - 1), String(run.table.size - 2)]);
     assert.equal((await fetch(`${base}/api/runs/not%20a%20run`)).status, 400);
     assert.equal((await fetch(`${base}/api/runs/no-such-run`)).status, 404);
     assert.equal((await fetch(`${base}/api/runs/${run.id}/board?solution=0`)).status, 404);
@@ -119,8 +119,8 @@ test("dashboard api - pages, JSON views, events, and token-checked actions with 
     const r = (await split.json()) as { children: string[]; refuted: number };
     assert.deepEqual(r.children, Array.from({ length: r.children.length }, (_, k) => `0.${k}`));
     assert.equal(run.table.get("0")!.state, "resplit");
-    const sub = (await (await fetch(`${base}/api/runs/${run.id}/cubes?prefix=0`)).json()) as { cubes: Array<{ id: string; state: string }> };
-    assert.deepEqual(sub.cubes.map((c) => c.id), ["0", ...r.children]);
+    const sub = (await (await fetch(`${base}/api/runs/${run.id}/cubes?prefix=0`)).json()) as { cubes: Array<{ cubeId: string; state: string }> };
+    assert.deepEqual(sub.cubes.map((c) => c.cubeId), ["0", ...r.children]);
     assert.equal((await post(base, `/api/runs/${run.id}/cubes/0/resplit`, {}, auth)).status, 409, "already re-split");
     assert.equal((await post(base, `/api/runs/${run.id}/cubes/999/resplit`, {}, auth)).status, 404);
     assert.equal((await post(base, `/api/runs/${run.id}/cubes/1/resplit`, { depth: 17 }, auth)).status, 400);

@@ -53,8 +53,8 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     const base = `http://127.0.0.1:${port}`;
     let runId = "";
     assert.ok(await eventually(async () => {
-      const r = (await (await fetch(`${base}/api/runs`)).json()) as { runs: Array<{ id: string; state: string }> };
-      runId = r.runs[0]?.id ?? "";
+      const r = (await (await fetch(`${base}/api/runs`)).json()) as { runs: Array<{ runId: string; state: string }> };
+      runId = r.runs[0]?.runId ?? "";
       return r.runs.length === 1 && r.runs[0].state === "running";
     }, 15_000), "the run was submitted");
 

@@ -2,7 +2,7 @@
  * A real coordinator process with its gRPC API on a free port, and a promise-based grpc-js client for it.
  */
 
-import { createServer } from "node:net";
+import { freePort } from "../../cluster/free-port.js";
 import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import {
   CancelRunRequest, CubistServiceClient, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListRunsRequest, PauseRunRequest,
@@ -18,16 +18,7 @@ const REQUESTS: Record<string, { fromPartial(o: unknown): unknown }> = {
 import { spawnCubist, type CubistProcess } from "./processes.js";
 import type { TestNats } from "./nats.js";
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface CoordinatorUnderTest {
   readonly proc: CubistProcess;

@@ -8,7 +8,9 @@ import { createLogger } from "../../cluster/log.js";
 import { requireJetStream } from "../../cluster/nats.js";
 import { Coordinator } from "../../coordinator/coordinator.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
-import { TERMINAL, type CoordinatorSettings, type RunController } from "../../coordinator/run.js";
+import type { CoordinatorSettings } from "../../coordinator/config.js";
+import type { RunController } from "../../coordinator/run.js";
+import { isTerminal } from "../../proto/vocabulary.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import type { TestNats } from "./nats.js";
 
@@ -58,7 +60,7 @@ export function waitForRunEnd(run: RunController, timeoutMs = 60_000): Promise<R
   return new Promise((resolve, reject) => {
     const start = Date.now();
     const timer = setInterval(() => {
-      if (TERMINAL.has(run.state)) {
+      if (isTerminal(run.state)) {
         clearInterval(timer);
         resolve(run.state);
       } else if (Date.now() - start > timeoutMs) {

@@ -5,7 +5,7 @@
  * `startNatsCluster` returns once JetStream has a meta leader and a replicated stream can be created.
  */
 
-import { createServer } from "node:net";
+import { freePort } from "../../cluster/free-port.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,19 +50,6 @@ export interface NatsClusterOptions {
 
 export class NatsClusterNotReadyError extends Error {
   override readonly name = "NatsClusterNotReadyError";
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** The nats-server configuration text of one node. */

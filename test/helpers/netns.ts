@@ -6,7 +6,7 @@
  * tag, so runs never collide, and `close` (or a later run, for namespaces whose creator died) removes them all.
  */
 
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { cubistCommand, REPO_ROOT, trackChild, type CubistProcess } from "./processes.js";

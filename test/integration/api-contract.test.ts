@@ -13,7 +13,7 @@ import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawnCubist, writeFakeSolver, type CubistProcess } from "../helpers/processes.js";
 import { apiClient, spawnCoordinator, type Call } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
-import { WatchRunRequest } from "../../proto/gen/cubist/v1/api.js";
+import { CubeState, WatchRunRequest } from "../../proto/gen/cubist/v1/api.js";
 import type { ListCubesResponse, ResplitCubeResponse, RunEvent, RunInfo, SolutionInfo, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 import { RunMode, RunState } from "../../proto/gen/cubist/v1/run.js";
 import { parsePuzzle } from "../../core/formats/index.js";
@@ -230,14 +230,14 @@ test("api - manual re-split of a running cube and automatic re-split of cubes ov
     const end = Date.now() + 20_000;
     while (!target) {
       const cubes = await env.call<unknown, ListCubesResponse>("listCubes", { runId: id, limit: 100 });
-      target = cubes.cubes.find((c) => c.state === "running")?.cubeId ?? "";
+      target = cubes.cubes.find((c) => c.state === CubeState.CUBE_STATE_RUNNING)?.cubeId ?? "";
       assert.ok(Date.now() < end, "no cube started");
       if (!target) await new Promise((r) => setTimeout(r, 100));
     }
     const rs = await env.call<unknown, ResplitCubeResponse>("resplitCube", { runId: id, cubeId: target, depth: 1 });
     assert.ok(rs.children.length + Number(rs.refuted) > 0);
     for (const c of rs.children) assert.ok(c.startsWith(`${target}.`));
-    const parent = await env.call<unknown, ListCubesResponse>("listCubes", { runId: id, state: "resplit", limit: 1000 });
+    const parent = await env.call<unknown, ListCubesResponse>("listCubes", { runId: id, state: CubeState.CUBE_STATE_RESPLIT, limit: 1000 });
     assert.ok(parent.cubes.some((c) => c.cubeId === target));
     const done = await waitState(env.call, id, [RunState.RUN_STATE_UNSAT], 120_000);
     assert.ok(done.status!.cubes!.resplit >= 2, JSON.stringify(done.status!.cubes));

@@ -108,6 +108,7 @@ test("cli control - a satisfiable puzzle: submit prints the run, watch follows i
   assert.ok(lines.some((l) => new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${run} (running|sat) [\\d.<]+% closed \\| cubes: \\d+ queued, \\d+ running, `).test(l)), w.stdout);
   assert.ok(lines.some((l) => l.startsWith(`solution 0 found in cube `)), w.stdout);
   assert.match(lines[lines.length - 1], new RegExp(`^run ${run} sat: solution found in cube \\S+`));
+  // eslint-disable-next-line no-control-regex -- the terminal escape is the point
   assert.doesNotMatch(w.stdout, /\x1b\[/, "no terminal escapes in a pipe");
 
   const shown = json<{ run: string; state: string; solutions: number; name: string }>(await cubist(["run", "show", run, "--json"]));

@@ -36,7 +36,7 @@ for (const restartNats of [false, true]) {
     });
     const slow = writeFakeSolver(dir, "slow-kissat", 'sleep 0.2\nexec kissat "$@"');
     const worker = spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", "w1", "--solver-path", slow, "--grace", "0"], { env: marker.env });
-    let a = await spawnCoordinator(t, ["--ack-wait", "5"], marker.env, port);
+    const a = await spawnCoordinator(t, ["--ack-wait", "5"], marker.env, port);
     let b: Awaited<ReturnType<typeof spawnCoordinator>> | undefined;
     try {
       let api = apiClient(a.address);

@@ -21,6 +21,7 @@ function diagonalCleared(board: Board): Board {
   return { ...board, cells: board.cells.map((c, i) => (i % (board.cols + 1) === 0 ? null : c)) };
 }
 
+// eslint-disable-next-line no-control-regex -- terminal escapes are what it strips
 const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, "");
 
 test("render text - a solved 4x4 board as a numbered grid", () => {

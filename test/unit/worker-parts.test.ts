@@ -53,6 +53,8 @@ test("config - bad values are InvalidOptionError naming the flag; a missing solv
     [{ logLevel: "loud" }, "--log-level"],
     [{ logFormat: "xml" }, "--log-format"],
     [{ longPollMs: 10 }, "longPollMs"],
+    // The coordinator counts a worker silent after 10 s: heartbeats further apart would make it look dead.
+    [{ statusIntervalMs: 3_600_000 }, "--status-interval"],
   ];
   for (const [input, option] of bad) {
     assert.throws(() => loadWorkerConfig({ nats, ...input }), (e: unknown) => e instanceof InvalidOptionError && e.option === option, option);

@@ -3,8 +3,10 @@
  * a worker treats a crash as retryable and garbage output as a broken solver installation.
  */
 
+import { CubistError } from "../../core/errors.js";
+
 /** The solver binary does not exist or is not executable. */
-export class SolverNotFoundError extends Error {
+export class SolverNotFoundError extends CubistError {
   override readonly name = "SolverNotFoundError";
   /** `binary` is the name or path that was asked for. */
   constructor(readonly binary: string, readonly reason: string, options?: { cause?: unknown }) {
@@ -16,7 +18,7 @@ export class SolverNotFoundError extends Error {
  * The solver died by a signal we did not send (other than SIGINT/SIGTERM/SIGHUP), or exited with a code other than
  * 10 (sat), 20 (unsat) or 0 (unknown). Carries the last lines of its stderr and stdout.
  */
-export class SolverCrashedError extends Error {
+export class SolverCrashedError extends CubistError {
   override readonly name = "SolverCrashedError";
   constructor(
     readonly binary: string,
@@ -36,7 +38,7 @@ export class SolverCrashedError extends Error {
  * The solver exited 10, 20 or 0 but its output does not back that up: no or a contradicting `s` line, a missing or
  * unterminated model, model literals out of range or contradictory, unparsable `v` lines.
  */
-export class SolverOutputError extends Error {
+export class SolverOutputError extends CubistError {
   override readonly name = "SolverOutputError";
   constructor(
     readonly binary: string,

@@ -1,6 +1,7 @@
 /**
- * What the dashboard's JSON endpoints return: runs, one run in detail, its cubes, workers, boards. Plain objects
- * (numbers, strings) built from the coordinator's state; nothing here changes state.
+ * The read model: what the gRPC API (api.ts) and the dashboard's JSON endpoints (http-server.ts) return, built
+ * from the coordinator's state in one place: runs, one run in detail, its cubes, workers, boards. Plain objects;
+ * nothing here changes state.
  *
  * Boards: the verified solution when there is one; while searching, the "best partial board" = the puzzle's
  * hints plus the placements of the deepest cube being worked on (running first, else the deepest open cube),
@@ -10,19 +11,24 @@
 
 import { renderSVG } from "../core/render/index.js";
 import { boardFromPlacements, type Placement } from "../core/puzzle.js";
-import type { RunRecord, RunStatus } from "../proto/gen/cubist/v1/run.js";
+import { hintPlacements } from "../core/cubes/search.js";
+import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../proto/contract.js";
+import type { CubeInfo, RunInfo } from "../proto/gen/cubist/v1/api.js";
+import type { CubeCounts, RunRecord, RunStatus } from "../proto/gen/cubist/v1/run.js";
 import { RunMode } from "../proto/gen/cubist/v1/run.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
+import { cubeStateOf, CubeState, isTerminal, runStateName, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
 import type { Coordinator } from "./coordinator.js";
 import type { CubeEntry } from "./cube-table.js";
-import { stateName, TERMINAL, type RunController } from "./run.js";
-import { verdictKindLabel } from "./metrics.js";
+import type { RunController } from "./run.js";
 
 /** A run as the runs list shows it. */
 export interface RunSummary {
-  id: string;
+  runId: string;
   name: string;
   state: string;
+  /** The run is over (its state is terminal). */
+  ended: boolean;
   live: boolean;
   rows: number;
   cols: number;
@@ -32,24 +38,45 @@ export interface RunSummary {
   cubesPerSecond: number;
   cubes: Record<string, number>;
   solutions: number;
-  rejected: number;
-  startedMs: number;
-  finishedMs: number;
-  createdMs: number;
+  rejectedModels: number;
+  startedUnixMs: number;
+  finishedUnixMs: number;
+  createdUnixMs: number;
   message: string;
 }
 
-function sizeOf(puzzleText: string): { rows: number; cols: number } {
+/** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
+export function boardSize(puzzleText: string): { rows: number; cols: number } {
   const line = puzzleText.split("\n").find((l) => l.trim() !== "" && !l.trimStart().startsWith("#")) ?? "";
   const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
   return m ? { rows: Number(m[1]), cols: Number(m[2]) } : { rows: 0, cols: 0 };
 }
 
-function cubesOf(s: RunStatus | undefined): Record<string, number> {
+/** A run as the gRPC API returns it. */
+export function runInfo(rec: RunRecord): RunInfo {
+  const spec = rec.spec!;
+  return {
+    runId: spec.runId,
+    name: spec.name,
+    status: rec.status,
+    encoding: spec.encoding,
+    ...boardSize(spec.puzzleText),
+    numVars: spec.numVars,
+    numClauses: spec.numClauses,
+    cubing: spec.cubing,
+    solver: spec.solver,
+    resplit: spec.resplit,
+    mode: spec.mode,
+    createdUnixMs: spec.createdUnixMs,
+  };
+}
+
+/** The run's cube counts under their proto names (CubeCounts), zeros when the status has none. */
+function cubesOf(s: RunStatus | undefined): Record<keyof CubeCounts, number> {
   const c = s?.cubes;
   return {
     queued: c?.queued ?? 0, running: c?.running ?? 0, unsat: c?.unsat ?? 0, sat: c?.sat ?? 0, unknown: c?.unknown ?? 0,
-    failed: c?.failed ?? 0, resplit: c?.resplit ?? 0, refutedBySplit: c?.refutedBySplit ?? 0,
+    failed: c?.failed ?? 0, resplit: c?.resplit ?? 0, refutedBySplit: c?.refutedBySplit ?? 0, purged: c?.purged ?? 0,
   };
 }
 
@@ -57,21 +84,22 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
   const spec = rec.spec!;
   const s = rec.status!;
   return {
-    id: spec.runId,
+    runId: spec.runId,
     name: spec.name,
-    state: stateName(s.state),
+    state: runStateName(s.state),
+    ended: isTerminal(s.state),
     live,
-    ...sizeOf(spec.puzzleText),
+    ...boardSize(spec.puzzleText),
     encoding: spec.encoding,
     progress: s.progress,
     etaSeconds: s.etaSeconds,
     cubesPerSecond: s.cubesPerSecond,
     cubes: cubesOf(s),
     solutions: s.solutions,
-    rejected: s.rejectedModels,
-    startedMs: s.startedUnixMs,
-    finishedMs: s.finishedUnixMs,
-    createdMs: spec.createdUnixMs,
+    rejectedModels: s.rejectedModels,
+    startedUnixMs: s.startedUnixMs,
+    finishedUnixMs: s.finishedUnixMs,
+    createdUnixMs: spec.createdUnixMs,
     message: s.message,
   };
 }
@@ -81,22 +109,22 @@ export async function listRuns(c: Coordinator): Promise<RunSummary[]> {
   const records = await c.listRunRecords();
   return records
     .map((r) => runSummary(r, c.runs.has(r.spec!.runId)))
-    .sort((a, b) => b.createdMs - a.createdMs || a.id.localeCompare(b.id));
+    .sort((a, b) => b.createdUnixMs - a.createdUnixMs || a.runId.localeCompare(b.runId));
 }
 
 /**
- * The cube's state as the dashboard shows it: queued cubes a worker reports are "running"; once the run has
- * ended, queued cubes are "purged" (removed from the queue, never searched).
+ * A cube's state as the API and the dashboard report it: queued cubes a worker reports are "running"; once the run
+ * has ended, queued cubes are "purged" (removed from the queue, never searched).
  */
-export function cubeState(run: RunController, e: CubeEntry): string {
+export function cubeState(run: RunController, e: CubeEntry): CubeStateName {
   if (e.state !== "queued") return e.state;
-  if (TERMINAL.has(run.state)) return "purged";
+  if (isTerminal(run.state)) return "purged";
   return run.running.has(e.id) ? "running" : "queued";
 }
 
 export interface RunningCubeView {
-  id: string;
-  worker: string;
+  cubeId: string;
+  workerId: string;
   ageSec: number;
   depth: number;
   placed: number;
@@ -106,65 +134,102 @@ export interface RunningCubeView {
 /** Cubes being worked on, oldest first. */
 export function runningCubes(run: RunController, now = Date.now()): RunningCubeView[] {
   const out: RunningCubeView[] = [];
-  if (TERMINAL.has(run.state)) return out;
+  if (isTerminal(run.state)) return out;
   for (const [id, r] of run.running) {
     const e = run.table.get(id);
     if (!e || e.state !== "queued") continue;
-    out.push({ id, worker: r.worker, ageSec: Math.max(0, (now - r.since) / 1000), depth: id.split(".").length, placed: e.placementCount, weight: e.weight });
+    out.push({ cubeId: id, workerId: r.worker, ageSec: Math.max(0, (now - r.since) / 1000), depth: id.split(".").length, placed: e.placementCount, weight: e.weight });
   }
-  return out.sort((a, b) => b.ageSec - a.ageSec || a.id.localeCompare(b.id));
+  return out.sort((a, b) => b.ageSec - a.ageSec || a.cubeId.localeCompare(b.cubeId));
 }
 
 export interface CubeView {
-  id: string;
-  state: string;
+  cubeId: string;
+  state: CubeStateName;
   weight: number;
   placed: number;
-  worker: string;
+  workerId: string;
   unknowns: number;
   errors: number;
   reason: string;
   wallMs: number;
+  /** Seconds since a worker started it (running cubes), else 0. */
+  runningSec: number;
 }
 
-/** Cubes of a run, optionally of one state or subtree; at most `limit`, in creation order or (`recent`) newest first. */
-export function listCubes(run: RunController, opts: { state?: string; limit?: number; prefix?: string; recent?: boolean } = {}): { total: number; cubes: CubeView[] } {
-  const limit = Math.max(1, Math.min(opts.limit ?? 500, 100_000));
-  let picked: CubeEntry[] = [];
+export interface CubeFilter {
+  state?: CubeStateName;
+  /** Only this cube and its descendants. */
+  prefix?: string;
+  /** Only running cubes running at least this long. */
+  minRunningSec?: number;
+  /** Only cubes running on this worker. */
+  worker?: string;
+  /** At most this many (DEFAULT_CUBE_LIMIT, at most MAX_CUBE_LIMIT). */
+  limit?: number;
+  /** Newest first, instead of in creation order. */
+  recent?: boolean;
+}
+
+/** Cubes of a run that pass the filter; `total` counts them all, `cubes` holds at most `limit`. */
+export function listCubes(run: RunController, filter: CubeFilter = {}, now = Date.now()): { total: number; cubes: Array<CubeView & { entry: CubeEntry }> } {
+  const limit = Math.max(1, Math.min(filter.limit || DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT));
+  let picked: Array<{ entry: CubeEntry; state: CubeStateName; runningSec: number }> = [];
   let total = 0;
   for (const e of run.table.entries()) {
-    if (opts.state && opts.state !== cubeState(run, e)) continue;
-    if (opts.prefix && e.id !== opts.prefix && !e.id.startsWith(`${opts.prefix}.`)) continue;
+    const state = cubeState(run, e);
+    if (filter.state && filter.state !== state) continue;
+    if (filter.prefix && e.id !== filter.prefix && !e.id.startsWith(`${filter.prefix}.`)) continue;
+    const r = run.running.get(e.id);
+    const runningSec = state === "running" && r ? (now - r.since) / 1000 : 0;
+    if (filter.minRunningSec && runningSec < filter.minRunningSec) continue;
+    if (filter.worker && r?.worker !== filter.worker) continue;
     total++;
-    if (opts.recent) {
-      picked.push(e);
+    if (filter.recent) {
+      picked.push({ entry: e, state, runningSec });
       // The newest `limit`: trim now and then rather than keeping every match.
       if (picked.length >= 2 * limit) picked = picked.slice(-limit);
     } else if (picked.length < limit) {
-      picked.push(e);
+      picked.push({ entry: e, state, runningSec });
     }
   }
-  if (opts.recent) picked = picked.slice(-limit).reverse();
-  const cubes = picked.map((e) => ({
-    id: e.id, state: cubeState(run, e), weight: e.weight, placed: e.placementCount, worker: run.running.get(e.id)?.worker ?? e.worker ?? "",
-    unknowns: e.unknowns, errors: e.errors, reason: e.reason ?? "", wallMs: e.wallMs ?? 0,
+  if (filter.recent) picked = picked.slice(-limit).reverse();
+  const cubes = picked.map(({ entry: e, state, runningSec }) => ({
+    entry: e, cubeId: e.id, state, weight: e.weight, placed: e.placementCount, workerId: run.running.get(e.id)?.worker ?? e.worker ?? "",
+    unknowns: e.unknowns, errors: e.errors, reason: e.reason ?? "", wallMs: e.wallMs ?? 0, runningSec,
   }));
   return { total, cubes };
+}
+
+/** The dashboard's cube list (`cubes` without the table entries). */
+export function cubesView(run: RunController, filter: CubeFilter): { total: number; cubes: CubeView[] } {
+  const { total, cubes } = listCubes(run, filter);
+  return { total, cubes: cubes.map(({ entry: _entry, ...view }) => view) };
+}
+
+/** A listed cube as the gRPC API returns it. */
+export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean): CubeInfo {
+  return {
+    cubeId: c.cubeId,
+    state: cubeStateOf(c.state) ?? CubeState.CUBE_STATE_UNSPECIFIED,
+    weight: c.weight,
+    placements: placements ? c.entry.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
+    workerId: c.workerId,
+    runningSec: c.runningSec,
+    unknowns: c.unknowns,
+    errors: c.errors,
+    reason: c.reason,
+  };
 }
 
 export interface BoardView {
   kind: "solution" | "partial" | "hints";
   /** The cube whose placements are shown (partial), or where the solution was found. */
-  cube: string;
+  cubeId: string;
   /** Cells with a piece. */
   placed: number;
   cells: number;
   svg: string;
-}
-
-function hintPlacements(run: RunController): Placement[] {
-  const cols = run.puzzle.cols;
-  return run.puzzle.hints.map((h) => ({ cell: h.row * cols + h.col, piece: h.piece, rot: h.rot }));
 }
 
 /** The deepest cube being worked on (running first, else the deepest open cube), or null. */
@@ -188,16 +253,16 @@ export function boardView(run: RunController, solution = 0): BoardView {
   const sol = run.solutions[solution];
   if (sol) {
     const board = boardFromPlacements(run.puzzle, sol.cells);
-    return { kind: "solution", cube: sol.cubeId, placed: cells, cells, svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
+    return { kind: "solution", cubeId: sol.cubeId, placed: cells, cells, svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
   }
-  const hints = hintPlacements(run);
-  const best = TERMINAL.has(run.state) ? null : deepestOpenCube(run);
+  const hints: Placement[] = hintPlacements(run.puzzle);
+  const best = isTerminal(run.state) ? null : deepestOpenCube(run);
   const placements = [...hints, ...(best?.placements ?? [])];
   const board = boardFromPlacements(run.puzzle, placements);
   const placed = board.cells.filter((x) => x !== null).length;
   return {
     kind: best ? "partial" : "hints",
-    cube: best?.id ?? "",
+    cubeId: best?.id ?? "",
     placed,
     cells,
     svg: renderSVG(run.puzzle, board, { title: best ? `${run.spec.name}: cube ${best.id}` : run.spec.name }),
@@ -216,7 +281,7 @@ export class WorkerSpeeds {
     let list = this.recent.get(w);
     if (!list) this.recent.set(w, (list = []));
     const s = v.stats;
-    list.push({ t: now, conflicts: s?.conflicts ?? 0, propagations: s?.propagations ?? 0, solverSeconds: s?.solverSeconds ?? 0, kind: verdictKindLabel(v.kind) });
+    list.push({ t: now, conflicts: s?.conflicts ?? 0, propagations: s?.propagations ?? 0, solverSeconds: s?.solverSeconds ?? 0, kind: verdictLabel(v.kind) });
     this.trim(list, now);
     const tot = this.totals.get(w) ?? { cubes: 0, conflicts: 0 };
     tot.cubes++;
@@ -251,7 +316,7 @@ export class WorkerSpeeds {
 }
 
 export interface WorkerView {
-  id: string;
+  workerId: string;
   host: string;
   solver: string;
   slots: number;
@@ -259,7 +324,7 @@ export interface WorkerView {
   cubesDone: number;
   uptimeSec: number;
   seenSec: number;
-  running: Array<{ run: string; cube: string; ageSec: number }>;
+  running: Array<{ runId: string; cubeId: string; ageSec: number }>;
   conflictsPerSec: number;
   propagationsPerSec: number;
   cubesPerMin: number;
@@ -271,13 +336,13 @@ export function workersView(c: Coordinator, speeds: WorkerSpeeds, now = Date.now
       const s = w.status;
       const sp = speeds.speed(s.workerId, now);
       return {
-        id: s.workerId, host: s.host, solver: s.solver, slots: s.slots, busy: s.busy, cubesDone: s.cubesDone, uptimeSec: s.uptimeSec,
+        workerId: s.workerId, host: s.host, solver: s.solver, slots: s.slots, busy: s.busy, cubesDone: s.cubesDone, uptimeSec: s.uptimeSec,
         seenSec: (now - w.seenMs) / 1000,
-        running: s.running.map((r) => ({ run: r.runId, cube: r.cubeId, ageSec: Math.max(0, (now - r.startedUnixMs) / 1000) })),
+        running: s.running.map((r) => ({ runId: r.runId, cubeId: r.cubeId, ageSec: Math.max(0, (now - r.startedUnixMs) / 1000) })),
         conflictsPerSec: sp.conflictsPerSec, propagationsPerSec: sp.propagationsPerSec, cubesPerMin: sp.cubesPerMin,
       };
     })
-    .sort((a, b) => a.id.localeCompare(b.id));
+    .sort((a, b) => a.workerId.localeCompare(b.workerId));
 }
 
 /** One sample of a run's cube counts over time. */
@@ -304,7 +369,7 @@ export class RunHistory {
     if (!list) this.samples.set(run.id, (list = []));
     const last = list[list.length - 1];
     // A finished run gets one last sample, then stays as it is.
-    if (last && TERMINAL.has(run.state) && last.progress === Math.min(1, run.table.refutedWeight) && last.queued + last.running === 0) return;
+    if (last && isTerminal(run.state) && last.progress === Math.min(1, run.table.refutedWeight) && last.queued + last.running === 0) return;
     const c = run.status(now).cubes!;
     list.push({ t: now, progress: Math.min(1, run.table.refutedWeight), queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
     if (list.length > this.max) {
@@ -341,7 +406,7 @@ export function runDetail(c: Coordinator, run: RunController, speeds: WorkerSpee
     },
     running: runningCubes(run, now),
     workers: workersView(c, speeds, now),
-    solutions: run.solutions.map((s) => ({ index: s.index, cube: s.cubeId, worker: s.workerId, foundMs: s.foundUnixMs })),
+    solutions: run.solutions.map((s) => ({ index: s.index, cubeId: s.cubeId, workerId: s.workerId, foundUnixMs: s.foundUnixMs })),
     now,
   };
 }

@@ -1,0 +1,446 @@
+/**
+ * The pure model of one run: its ledger-backed state and every decision about it, with no NATS, no clock of its
+ * own and no I/O. Verdicts, re-splits and control calls go in; effects come out (ledger entries to append, tasks to
+ * publish, cancels, task deletions, purges), which the JetStream shell (coordinator/run.ts) carries out.
+ *
+ * State changes only through `apply(ledgerEntry)`: replaying a run's ledger calls it for each stored entry, and the
+ * live paths call it for each entry they record, so a replayed run equals the live one by construction.
+ *
+ * Decisions are generators of effects (`RunSteps`, coordinator/run-effects.ts): the shell runs each effect before asking for the next, so a
+ * decision that continues after a publish sees the stream sequences the publish returned, and the model's state is
+ * current at every step. Entries are recorded after what they describe is durable (cubes after JetStream stored
+ * their tasks), so a crash between the two repeats work and never loses it.
+ *
+ * States: SPLITTING -> RUNNING <-> PAUSED -> SAT | UNSAT | FAILED | CANCELLED (terminal).
+ */
+
+import { acceptBoard, acceptModel, bitsetValue } from "../core/accept.js";
+import type { VarMap } from "../core/encode/index.js";
+import { resplitCube, streamCubes } from "../core/cubes/split.js";
+import type { CellOrder, Cube, SplitSolution } from "../core/cubes/types.js";
+import { boardFromPlacements, type Board, type Placement, type Puzzle } from "../core/puzzle.js";
+import type { Logger } from "../cluster/log.js";
+import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
+import type { CubeClosed, CubeDef, LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
+import { RunMode, RunState, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { isTerminal, runStateName, verdictLabel } from "../proto/vocabulary.js";
+import { CubeTable, type CubeEntry } from "./cube-table.js";
+import type { LedgerBody, RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
+import { taskMessage } from "./task-message.js";
+
+export interface RunModelOptions {
+  /** Deliveries (and error verdicts) of one cube before it is marked failed. */
+  readonly maxDeliver: number;
+  /** Cubes per ledger batch while publishing a split. */
+  readonly batchSize: number;
+  /** Milliseconds since the epoch: ledger times, solution times, message ids of retries. */
+  readonly clock: () => number;
+  readonly log: Logger;
+  /** Resident memory in MB, for the split's log lines. @default none */
+  readonly memoryMB?: () => number;
+}
+
+/** A cube still to be decided: queued (maybe running somewhere) or unknown. */
+function isOpen(e: CubeEntry): boolean {
+  return e.state === "queued" || e.state === "unknown";
+}
+
+function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
+  return { id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason };
+}
+
+export class RunModel {
+  readonly table = new CubeTable();
+  readonly solutions: Solution[] = [];
+  state: RunState = RunState.RUN_STATE_SPLITTING;
+  message = "";
+  /** SAT answers that failed verification (never solutions). */
+  rejected = 0;
+  startedAt = 0;
+  finishedAt = 0;
+  private readonly log: Logger;
+
+  constructor(
+    readonly spec: RunSpec,
+    readonly puzzle: Puzzle,
+    private readonly varMap: VarMap,
+    private readonly opts: RunModelOptions,
+  ) {
+    this.log = opts.log;
+  }
+
+  get id(): string {
+    return this.spec.runId;
+  }
+
+  get ended(): boolean {
+    return isTerminal(this.state);
+  }
+
+  // ---- the one way state changes ------------------------------------------------------------------------------
+
+  /** Applies one ledger entry: on replay for every stored entry, live for every entry recorded. */
+  apply(e: LedgerEntry): void {
+    const b = e.entry;
+    if (!b) return;
+    switch (b.$case) {
+      case "started":
+        this.startedAt = e.atUnixMs;
+        break;
+      case "added": {
+        const v = b.value;
+        this.table.addCubes(v.parent === "" ? undefined : v.parent, v.cubes, { count: v.refutedCount, weight: v.refutedWeight });
+        if (v.parent === "" && v.last) this.table.initialSplitDone = true;
+        break;
+      }
+      case "closed":
+        for (const c of b.value.cubes) this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
+        break;
+      case "requeued":
+        this.table.requeue(b.value.id, b.value.seq);
+        break;
+      case "failed":
+        this.table.markFailed(b.value.id, b.value.reason);
+        break;
+      case "solution":
+        this.solutions.push(b.value);
+        break;
+      case "state":
+        this.state = b.value.state;
+        this.message = b.value.message;
+        if (isTerminal(this.state)) this.finishedAt = e.atUnixMs;
+        break;
+      case "rejectedModel":
+        this.rejected += b.value;
+        break;
+      default:
+        break;
+    }
+  }
+
+  private entry(body: LedgerBody): LedgerEntry {
+    return { atUnixMs: this.opts.clock(), entry: body };
+  }
+
+  /** Records an entry, then applies it: memory shows the fact once it is durable. */
+  private *record(body: LedgerBody): RunSteps {
+    const e = this.entry(body);
+    yield { type: "append", entries: [e] };
+    this.apply(e);
+  }
+
+  /** Applies an entry at once (later steps of the same decision must see it), then records it. */
+  private *applyAndRecord(body: LedgerBody): RunSteps {
+    const e = this.entry(body);
+    this.apply(e);
+    yield { type: "append", entries: [e] };
+  }
+
+  // ---- start, split, publish ----------------------------------------------------------------------------------
+
+  /** A new run: records its spec and starts it. */
+  *start(): RunSteps {
+    yield* this.record({ $case: "started", value: this.spec });
+    yield* this.setState(RunState.RUN_STATE_RUNNING, "");
+  }
+
+  private taskFor(cube: { id: string; placements: readonly Placement[] }, attempt: number): TaskMessage {
+    return taskMessage(this.spec, this.varMap, cube, attempt, this.opts.clock());
+  }
+
+  /**
+   * Publishes cubes (skipping ids already recorded) and records them, in batches. Each batch's entries in `cubes`
+   * are released once recorded, so a 200,000-cube split is not held twice.
+   */
+  private *publishCubes(parent: string | undefined, cubes: Array<{ id: string; cube: Cube } | null>, reason: string,
+    last: boolean, refuted: { count: number; weight: number }, extra: Partial<{ depth: number; targetChildren: number }> = {}): RunSteps {
+    const fresh: number[] = [];
+    for (let i = 0; i < cubes.length; i++) if (cubes[i] && !this.table.get(cubes[i]!.id)) fresh.push(i);
+    const batch = this.opts.batchSize;
+    for (let start = 0; start < Math.max(1, fresh.length); start += batch) {
+      const part = fresh.slice(start, start + batch).map((i) => cubes[i]!);
+      const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements }, 0)), seqs: [] };
+      yield publish;
+      const isLast = last && start + batch >= fresh.length;
+      const defs: CubeDef[] = part.map((c, i) => ({ id: c.id, placements: c.cube.placements, branching: c.cube.branching, seq: publish.seqs[i] ?? 0 }));
+      const ref = isLast ? refuted : { count: 0, weight: 0 };
+      yield* this.record({
+        $case: "added",
+        value: { parent: parent ?? "", cubes: defs, last: isLast, refutedCount: ref.count, refutedWeight: ref.weight, reason, depth: extra.depth ?? 0, targetChildren: extra.targetChildren ?? 0 },
+      });
+      for (let k = start; k < Math.min(fresh.length, start + batch); k++) cubes[fresh[k]] = null;
+    }
+  }
+
+  /** The initial split: cubes published and recorded in batches; boards the splitter finds are offered first. */
+  *splitInitial(): RunSteps {
+    const c = this.spec.cubing!;
+    const t0 = this.opts.clock();
+    const ids: Array<{ id: string; cube: Cube } | null> = [];
+    let refuted = { count: 0, weight: 0 };
+    const solutions: SplitSolution[] = [];
+    for (const ev of streamCubes(this.puzzle, {
+      targetCubes: c.targetCubes,
+      maxDepth: c.maxDepth > 0 ? c.maxDepth : undefined,
+      cellOrder: c.cellOrder as CellOrder,
+      pruning: "full",
+    })) {
+      if (ev.kind === "cube") ids.push({ id: String(ids.length), cube: ev.cube });
+      else if (ev.kind === "solution") solutions.push(ev.solution);
+      else refuted = { count: ev.refuted.count, weight: ev.refuted.weight };
+    }
+    this.log.info("split done", { cubes: ids.length, refuted: refuted.count, solutions: solutions.length, ms: Math.round(this.opts.clock() - t0), rssMB: this.opts.memoryMB?.() });
+    for (const s of solutions) {
+      if (yield* this.offerBoard(s.board, "split", "coordinator")) return;
+    }
+    const t1 = this.opts.clock();
+    yield* this.publishCubes(undefined, ids, "initial", true, refuted);
+    const ms = this.opts.clock() - t1;
+    this.log.info("cubes dispatched", { cubes: ids.length, ms: Math.round(ms), perSecond: Math.round(ids.length / Math.max(ms, 1) * 1000), rssMB: this.opts.memoryMB?.() });
+    yield* this.checkComplete();
+  }
+
+  /** After a replay: follow up the cubes waiting in state unknown, and end the run if nothing is open. */
+  *recover(): RunSteps {
+    yield* this.followUpUnknowns([...this.table.unknowns()]);
+    yield* this.checkComplete();
+  }
+
+  // ---- verdicts -------------------------------------------------------------------------------------------------
+
+  /**
+   * Records a batch of verdicts for this run (already validated as well-formed). When it is done, everything they
+   * caused is published and recorded; the caller acks the messages afterwards.
+   */
+  *recordVerdicts(verdicts: readonly Verdict[]): RunSteps {
+    if (this.ended) return;
+    const closed: CubeClosed[] = [];
+    const unknowns: CubeEntry[] = [];
+    const retries: CubeEntry[] = [];
+    const failed: Array<{ entry: CubeEntry; reason: string }> = [];
+    for (const v of verdicts) {
+      const entry = this.table.get(v.cubeId);
+      if (!entry) {
+        this.log.warn("verdict for an unknown cube ignored", { cube: v.cubeId, worker: v.workerId });
+        continue;
+      }
+      if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
+        const found = this.boardOfVerdict(v);
+        if (found === null) continue;
+        const accepted = found.kind === "model" ? acceptModel(this.puzzle, this.varMap, bitsetValue(found.bits)) : acceptBoard(this.puzzle, found.board);
+        if (!accepted.ok) {
+          // Never a solution. The worker acked its task, so the cube is sent out again (or given up).
+          this.log.error("SAT answer rejected by the verifier: not a solution", { cube: v.cubeId, worker: v.workerId, violation: accepted.reason });
+          yield* this.applyAndRecord({ $case: "rejectedModel", value: 1 });
+          if (!this.close(closedOf(v, VerdictKind.VERDICT_KIND_ERROR, `rejected answer: ${accepted.reason}`), closed)) continue;
+          if (entry.errors >= this.opts.maxDeliver) failed.push({ entry, reason: "the verifier rejected its answers" });
+          else retries.push(entry);
+          continue;
+        }
+        if (!this.close(closedOf(v, v.kind, ""), closed)) continue;
+        yield* this.flushClosed(closed);
+        if (yield* this.acceptSolution(accepted.board, v.cubeId, v.workerId)) return;
+        continue;
+      }
+      if (!this.close(closedOf(v, v.kind, v.reason), closed)) continue;
+      const label = verdictLabel(v.kind);
+      if (label === "unknown") unknowns.push(entry);
+      // An error verdict comes with a nak: JetStream redelivers the task itself, up to max_deliver.
+      if (label === "error" && entry.errors >= this.opts.maxDeliver) failed.push({ entry, reason: `solver errors: ${v.reason}` });
+    }
+    yield* this.flushClosed(closed);
+    for (const f of failed) yield* this.failCube(f.entry, f.reason);
+    for (const e of retries) if (e.state === "queued") yield* this.requeue(e, e.unknowns + e.errors);
+    yield* this.followUpUnknowns(unknowns);
+    yield* this.checkComplete();
+  }
+
+  /**
+   * Applies one verdict at once, so later verdicts of the batch see it; it is recorded with the batch (`flushClosed`).
+   * False when the cube is already closed (each cube closes once; later verdicts are ignored).
+   */
+  private close(c: CubeClosed, pending: CubeClosed[]): boolean {
+    const e = this.table.get(c.id);
+    if (!e || !isOpen(e)) return false;
+    this.apply(this.entry({ $case: "closed", value: { cubes: [c] } }));
+    pending.push(c);
+    return true;
+  }
+
+  private *flushClosed(closed: CubeClosed[]): RunSteps {
+    if (closed.length === 0) return;
+    yield { type: "append", entries: [this.entry({ $case: "closed", value: { cubes: closed.splice(0) } })] };
+  }
+
+  private boardOfVerdict(v: Verdict): { kind: "model"; bits: Uint8Array } | { kind: "board"; board: Board } | null {
+    if (v.board.length > 0) {
+      const cells = this.puzzle.rows * this.puzzle.cols;
+      if (v.board.length !== cells) return { kind: "board", board: boardFromPlacements(this.puzzle, []) };
+      return { kind: "board", board: boardFromPlacements(this.puzzle, v.board) };
+    }
+    if (v.numVars !== this.spec.numVars || v.model.length !== (this.spec.numVars + 7) >> 3) {
+      this.log.warn("SAT verdict with a model of the wrong size ignored", { cube: v.cubeId, worker: v.workerId, vars: v.numVars, bytes: v.model.length });
+      return null;
+    }
+    return { kind: "model", bits: v.model };
+  }
+
+  /** Cubes that came back unknown: another attempt, or a re-split after `after_budgets` unknowns. */
+  private *followUpUnknowns(entries: CubeEntry[]): RunSteps {
+    const policy = this.spec.resplit!;
+    for (const e of entries) {
+      if (this.ended) return;
+      if (e.state !== "unknown") continue;
+      if (e.unknowns >= policy.afterBudgets) {
+        yield* this.resplit(e, { depth: policy.targetChildren > 0 ? undefined : policy.depth, targetChildren: policy.targetChildren || undefined }, "unknown");
+      } else {
+        yield* this.requeue(e, e.unknowns + e.errors);
+      }
+    }
+  }
+
+  private *requeue(e: CubeEntry, attempt: number): RunSteps {
+    const publish: RunEffect = { type: "publish", tasks: [this.taskFor(e, attempt)], seqs: [] };
+    yield publish;
+    yield* this.record({ $case: "requeued", value: { id: e.id, attempt, seq: publish.seqs[0] ?? 0 } });
+  }
+
+  /**
+   * Replaces a cube by its children (their weights sum to its weight minus what the splitter refuted). Returns the
+   * number of children (0 also when a child was a solution that ended the run).
+   */
+  *resplit(e: CubeEntry, opts: { depth?: number; targetChildren?: number }, reason: string): RunSteps<number> {
+    const depth = opts.targetChildren ? 64 : opts.depth ?? 1;
+    const result = resplitCube(this.puzzle, { placements: e.placements, branching: [...e.branching], weight: e.weight }, {
+      depth,
+      targetChildren: opts.targetChildren,
+      cellOrder: this.spec.cubing!.cellOrder as CellOrder,
+    });
+    for (const s of result.solutions) {
+      if (yield* this.offerBoard(s.board, e.id, "coordinator")) return 0;
+    }
+    const children = result.cubes.map((cube, k) => ({ id: `${e.id}.${k}`, cube }));
+    const wasQueued = e.state === "queued";
+    const seq = e.seq;
+    // Records the parent as resplit even when every child was refuted (an empty batch).
+    yield* this.publishCubes(e.id, children, reason, true, { count: result.refuted.count, weight: result.refuted.weight }, { depth, targetChildren: opts.targetChildren ?? 0 });
+    if (wasQueued) {
+      yield { type: "cancel", cube: e.id, reason: "resplit" };
+      if (seq > 0) yield { type: "delete-task", seq };
+    }
+    this.log.info("cube re-split", { cube: e.id, reason, children: children.length, refuted: result.refuted.count });
+    return children.length;
+  }
+
+  /** Gives up on a cube; the run can then end FAILED, never UNSAT. */
+  *failCube(e: CubeEntry, reason: string): RunSteps {
+    if (!isOpen(e)) return;
+    yield* this.applyAndRecord({ $case: "failed", value: { id: e.id, reason } });
+    if (e.seq > 0) yield { type: "delete-task", seq: e.seq };
+    this.log.warn("cube failed", { cube: e.id, reason });
+  }
+
+  /** JetStream gave up delivering the cube's task (the MAX_DELIVERIES advisory). */
+  *giveUpCube(cubeId: string): RunSteps {
+    const e = this.table.get(cubeId);
+    if (!e || e.state !== "queued") return;
+    yield* this.failCube(e, `not answered after ${this.opts.maxDeliver} deliveries`);
+    yield* this.checkComplete();
+  }
+
+  /** Publishes every queued cube again (the stall check found them in no consumer). */
+  *republishQueued(): RunSteps {
+    const queued = [...this.table.queued()];
+    this.log.warn("queued cubes are held by no consumer; publishing them again", { cubes: queued.length });
+    for (const e of queued) yield* this.requeue(e, e.unknowns + e.errors + 1);
+  }
+
+  // ---- solutions and completion --------------------------------------------------------------------------------
+
+  /** A board found without a model (by a splitter): verified, then accepted. */
+  private *offerBoard(board: Board, cube: string, worker: string): RunSteps<boolean> {
+    const accepted = acceptBoard(this.puzzle, board);
+    if (!accepted.ok) {
+      this.log.error("a board from the splitter failed verification", { cube, violation: accepted.reason });
+      yield* this.applyAndRecord({ $case: "rejectedModel", value: 1 });
+      return false;
+    }
+    return yield* this.acceptSolution(accepted.board, cube, worker);
+  }
+
+  /** Records a verified solution; in first-solution mode, ends the run. True when the run ended. */
+  private *acceptSolution(board: Board, cube: string, worker: string): RunSteps<boolean> {
+    const solution: Solution = {
+      runId: this.id,
+      index: this.solutions.length,
+      rows: this.puzzle.rows,
+      cols: this.puzzle.cols,
+      cells: board.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot })),
+      cubeId: cube,
+      workerId: worker,
+      foundUnixMs: this.opts.clock(),
+    };
+    yield* this.record({ $case: "solution", value: solution });
+    yield { type: "solution", solution };
+    this.log.info("solution verified", { cube, worker, index: solution.index });
+    if (this.spec.mode !== RunMode.RUN_MODE_ALL_SOLUTIONS) {
+      yield* this.finish(RunState.RUN_STATE_SAT, `solution found in cube ${cube}`);
+      return true;
+    }
+    return false;
+  }
+
+  /** Ends the run once every cube is decided: FAILED if a cube failed, SAT with solutions, else UNSAT. */
+  private *checkComplete(): RunSteps {
+    if (this.ended || !this.table.complete) return;
+    const counts = this.table.snapshotCounts();
+    if (counts.failed > 0) {
+      yield* this.finish(RunState.RUN_STATE_FAILED, `${counts.failed} cube(s) failed; the rest is closed: no verdict`);
+    } else if (this.solutions.length > 0) {
+      yield* this.finish(RunState.RUN_STATE_SAT, `search complete: ${this.solutions.length} solution(s)`);
+    } else {
+      const w = this.table.refutedWeight;
+      if (Math.abs(w - 1) > 1e-6) {
+        yield* this.finish(RunState.RUN_STATE_FAILED, `every cube refuted but the closed weights sum to ${w}, not 1 (a bookkeeping bug)`);
+        return;
+      }
+      yield* this.finish(RunState.RUN_STATE_UNSAT, "every cube refuted; closed weights sum to 1");
+    }
+  }
+
+  /** Ends the run FAILED (the split threw). */
+  *fail(message: string): RunSteps {
+    this.log.error(message);
+    yield* this.finish(RunState.RUN_STATE_FAILED, message);
+  }
+
+  /** Ends the run: records the state, purges its queued cubes and stops running solvers. */
+  *finish(state: RunState, message: string): RunSteps {
+    if (this.ended) return;
+    yield* this.setState(state, message);
+    yield { type: "purge-tasks" };
+    yield { type: "cancel", cube: "", reason: runStateName(state) };
+    yield { type: "delete-consumer" };
+    this.log.info(`run ${runStateName(state)}`, { message, cubes: this.table.size, progress: this.table.refutedWeight });
+  }
+
+  private *setState(state: RunState, message: string): RunSteps {
+    yield* this.record({ $case: "state", value: { state, message } });
+    yield { type: "write-record" };
+  }
+
+  // ---- control --------------------------------------------------------------------------------------------------
+
+  *pause(now: boolean): RunSteps {
+    yield* this.setState(RunState.RUN_STATE_PAUSED, now ? "paused (running cubes stopped)" : "paused");
+    if (now) yield { type: "cancel", cube: "", reason: "pause-now" };
+  }
+
+  *resume(): RunSteps {
+    yield* this.setState(RunState.RUN_STATE_RUNNING, "");
+  }
+
+  *cancel(reason: string): RunSteps {
+    yield* this.finish(RunState.RUN_STATE_CANCELLED, reason || "cancelled");
+  }
+}

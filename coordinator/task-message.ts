@@ -1,0 +1,31 @@
+/**
+ * The cube task a worker receives: the run's formula by hash, the cube's placements as unit literals, and the
+ * solver spec with a seed that changes with each attempt. The message id de-duplicates attempt 0 across
+ * coordinator restarts (the same cube published twice is stored once); later attempts are always new messages.
+ */
+
+import type { VarMap } from "../core/encode/index.js";
+import type { Placement } from "../core/puzzle.js";
+import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
+import type { RunSpec } from "../proto/gen/cubist/v1/run.js";
+import type { TaskMessage } from "./run-effects.js";
+import { cubeBudgetSec } from "./run-defaults.js";
+
+export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; placements: readonly Placement[] }, attempt: number, now: number): TaskMessage {
+  const units: number[] = [];
+  for (const p of cube.placements) units.push(...varMap.placementLiterals(p));
+  const s = spec.solver!;
+  const task: CubeTask = {
+    runId: spec.runId,
+    cubeId: cube.id,
+    formulaSha256: spec.formulaSha256,
+    numVars: spec.numVars,
+    units,
+    placements: cube.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })),
+    // The budget grows with the cube's re-split generation and the attempt (run-defaults.ts cubeBudgetSec).
+    solver: { ...s, timeLimitSec: cubeBudgetSec(s, cube.id.split(".").length - 1 + attempt), seed: (s.seed + attempt) % 2147483647 },
+    generation: 0,
+    puzzleSha256: spec.puzzleSha256,
+  };
+  return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };
+}

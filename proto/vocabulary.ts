@@ -1,0 +1,68 @@
+/**
+ * The shared vocabulary, defined once: run states, verdict labels and cube states as the coordinator, the workers,
+ * the CLI, the metrics and the dashboard name them. The proto enums (proto/cubist/v1) are the wire form; the names
+ * here are the enum values without their prefix, in lower case.
+ */
+
+import { VerdictKind } from "./gen/cubist/v1/cube.js";
+import { CubeState } from "./gen/cubist/v1/api.js";
+import { RunState } from "./gen/cubist/v1/run.js";
+
+/** Run states by name, in lifecycle order: SPLITTING -> RUNNING <-> PAUSED -> SAT | UNSAT | FAILED | CANCELLED. */
+export const RUN_STATE_NAMES = ["splitting", "running", "paused", "sat", "unsat", "failed", "cancelled"] as const;
+export type RunStateName = (typeof RUN_STATE_NAMES)[number];
+
+/** The states a run ends in; nothing changes after them. */
+export const TERMINAL_RUN_STATES: ReadonlySet<RunState> = new Set([
+  RunState.RUN_STATE_SAT, RunState.RUN_STATE_UNSAT, RunState.RUN_STATE_FAILED, RunState.RUN_STATE_CANCELLED,
+]);
+
+export function isTerminal(state: RunState | undefined): boolean {
+  return state !== undefined && TERMINAL_RUN_STATES.has(state);
+}
+
+/** `RUN_STATE_PAUSED` -> "paused"; an unknown number -> "state-N". */
+export function runStateName(state: RunState | undefined): string {
+  const name = RunState[state ?? RunState.RUN_STATE_UNSPECIFIED];
+  return name ? name.replace(/^RUN_STATE_/, "").toLowerCase() : `state-${String(state)}`;
+}
+
+/** "paused" -> `RUN_STATE_PAUSED`, or undefined for a name that is not a run state. */
+export function runStateOf(name: string): RunState | undefined {
+  const i = (RUN_STATE_NAMES as readonly string[]).indexOf(name);
+  return i < 0 ? undefined : RunState[`RUN_STATE_${RUN_STATE_NAMES[i].toUpperCase()}` as keyof typeof RunState];
+}
+
+/** Verdict labels (metrics, logs, the watch view): the verdict kinds a worker sends. */
+export const VERDICT_LABELS = ["sat", "unsat", "unknown", "error"] as const;
+export type VerdictLabel = (typeof VERDICT_LABELS)[number];
+
+/** The label of a verdict kind; anything that is not sat, unsat or unknown is an error. */
+export function verdictLabel(kind: VerdictKind): VerdictLabel {
+  switch (kind) {
+    case VerdictKind.VERDICT_KIND_SAT: return "sat";
+    case VerdictKind.VERDICT_KIND_UNSAT: return "unsat";
+    case VerdictKind.VERDICT_KIND_UNKNOWN: return "unknown";
+    default: return "error";
+  }
+}
+
+/**
+ * Cube states as the API and the dashboard report them: the cube table's states (coordinator/cube-table.ts) plus
+ * "running" (queued, and a worker reports it) and "purged" (queued or unknown when the run ended: never searched).
+ */
+export const CUBE_STATE_NAMES = ["queued", "running", "unknown", "unsat", "sat", "failed", "resplit", "purged"] as const;
+export type CubeStateName = (typeof CUBE_STATE_NAMES)[number];
+
+export function cubeStateName(state: CubeState): CubeStateName | "" {
+  const name = CubeState[state];
+  return name && state !== CubeState.CUBE_STATE_UNSPECIFIED ? (name.replace(/^CUBE_STATE_/, "").toLowerCase() as CubeStateName) : "";
+}
+
+/** "running" -> `CUBE_STATE_RUNNING`, or undefined for a name that is not a cube state. */
+export function cubeStateOf(name: string): CubeState | undefined {
+  if (!(CUBE_STATE_NAMES as readonly string[]).includes(name)) return undefined;
+  return CubeState[`CUBE_STATE_${name.toUpperCase()}` as keyof typeof CubeState];
+}
+
+export { CubeState, RunState, VerdictKind };

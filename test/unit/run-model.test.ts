@@ -1,0 +1,241 @@
+/**
+ * The run model without NATS: verdicts and re-splits in, effects out, and the ledger the live paths write replays
+ * to the same run. The effects are carried out by a small in-memory shell (ledger array, task sequences).
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { silentLogger } from "../../cluster/log.js";
+import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
+import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
+import { RunModel } from "../../coordinator/run-model.js";
+import { encode } from "../../core/encode/index.js";
+import { writeCanonical } from "../../core/formats/index.js";
+import { generatePuzzle } from "../../core/generate.js";
+import type { Board } from "../../core/puzzle.js";
+import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
+
+const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
+const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 });
+
+interface Harness {
+  readonly model: RunModel;
+  readonly ledger: LedgerEntry[];
+  readonly effects: RunEffect[];
+  run<T>(steps: RunSteps<T>): Promise<T>;
+  /** A fresh model with the ledger applied, as a restarted coordinator builds it. */
+  replay(): RunModel;
+}
+
+function harness(req: Partial<RunRequest> & { puzzleText: string }, maxDeliver = 3): Harness {
+  const { spec, puzzle } = buildRunSpec({ runId: "r1", searchMs: 0, ...req });
+  const formula = encode(spec.encoding, puzzle);
+  spec.numVars = formula.numVars;
+  let now = 1_000_000;
+  const opts = { maxDeliver, batchSize: 3, clock: () => now++, log: silentLogger };
+  const model = new RunModel(spec, puzzle, formula.varMap, opts);
+  const ledger: LedgerEntry[] = [];
+  const effects: RunEffect[] = [];
+  let seq = 0;
+  return {
+    model,
+    ledger,
+    effects,
+    run: (steps) => runSteps(steps, (e) => {
+      effects.push(e);
+      if (e.type === "append") ledger.push(...e.entries);
+      if (e.type === "publish") e.seqs.push(...e.tasks.map(() => ++seq));
+    }),
+    replay() {
+      const m = new RunModel(spec, puzzle, formula.varMap, opts);
+      for (const e of ledger) m.apply(e);
+      return m;
+    },
+  };
+}
+
+/** Everything a run's state consists of, comparable with deepEqual. */
+function snapshot(m: RunModel) {
+  return {
+    state: m.state,
+    message: m.message,
+    rejected: m.rejected,
+    startedAt: m.startedAt,
+    finishedAt: m.finishedAt,
+    solutions: m.solutions,
+    counts: m.table.snapshotCounts(),
+    refuted: m.table.refutedWeight,
+    splitDone: m.table.initialSplitDone,
+    cubes: [...m.table.entries()].map((e) => ({ id: e.id, state: e.state, seq: e.seq, unknowns: e.unknowns, errors: e.errors, worker: e.worker, reason: e.reason })),
+  };
+}
+
+function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
+  return {
+    runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, ...extra,
+  };
+}
+
+function boardPlacements(board: Board) {
+  return board.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
+}
+
+function openCubes(m: RunModel): string[] {
+  return [...m.table.entries()].filter((e) => e.state === "queued" || e.state === "unknown").map((e) => e.id);
+}
+
+async function started(h: Harness): Promise<void> {
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  assert.ok(h.model.table.size >= 2, `the split made ${h.model.table.size} cube(s)`);
+  assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+}
+
+test("run model - every cube refuted: UNSAT, the queue purged, solvers stopped, and the ledger replays to the same run", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 8 });
+  await started(h);
+  const tasks = h.effects.flatMap((e) => (e.type === "publish" ? e.tasks : []));
+  assert.deepEqual(tasks.map((t) => t.task.cubeId).sort(), openCubes(h.model).sort());
+  assert.ok(tasks.every((t) => t.msgId === `r1:${t.task.cubeId}` && t.task.units.length > 0));
+  // Batches of 3: every recorded cube carries the stream sequence its publish returned.
+  assert.deepEqual([...h.model.table.entries()].map((e) => e.seq), tasks.map((_, i) => i + 1));
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts(openCubes(h.model).map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))));
+  assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+  assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-9);
+  assert.deepEqual(h.effects.map((e) => e.type), ["append", "append", "write-record", "purge-tasks", "cancel", "delete-consumer"]);
+  assert.deepEqual(h.effects[4], { type: "cancel", cube: "", reason: "unsat" });
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - a verified board ends the run SAT; verdicts after the end change nothing", async () => {
+  const h = harness({ puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 4 });
+  await started(h);
+  const [first, second] = openCubes(h.model);
+  await h.run(h.model.recordVerdicts([verdict(first, VerdictKind.VERDICT_KIND_SAT, { board: boardPlacements(GENERATED.solution) })]));
+  assert.equal(h.model.state, RunState.RUN_STATE_SAT);
+  assert.equal(h.model.solutions.length, 1);
+  assert.equal(h.model.solutions[0].cubeId, first);
+  assert.ok(h.effects.some((e) => e.type === "solution"));
+  const before = h.ledger.length;
+  await h.run(h.model.recordVerdicts([verdict(second, VerdictKind.VERDICT_KIND_UNSAT)]));
+  assert.equal(h.ledger.length, before);
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - a board that is not a solution is rejected, the cube sent again, and given up after max_deliver", async () => {
+  const h = harness({ puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 4 }, 2);
+  await started(h);
+  const [cube] = openCubes(h.model);
+  const wrong = boardPlacements(GENERATED.solution);
+  [wrong[0], wrong[1]] = [{ ...wrong[0], piece: wrong[1].piece }, { ...wrong[1], piece: wrong[0].piece }];
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_SAT, { board: wrong })]));
+  assert.equal(h.model.rejected, 1);
+  assert.equal(h.model.solutions.length, 0);
+  const retry = h.effects.find((e) => e.type === "publish");
+  assert.ok(retry && retry.type === "publish" && retry.tasks[0].task.cubeId === cube && retry.tasks[0].msgId.startsWith(`r1:${cube}:a1:`));
+  assert.equal(h.model.table.get(cube)!.state, "queued");
+  assert.equal(h.model.table.get(cube)!.seq, retry.seqs[0]);
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_SAT, { board: wrong })]));
+  assert.equal(h.model.rejected, 2);
+  assert.equal(h.model.table.get(cube)!.state, "failed");
+  assert.deepEqual(h.effects.find((e) => e.type === "delete-task"), { type: "delete-task", seq: retry.seqs[0] });
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - error verdicts up to max_deliver fail the cube, and the run ends FAILED once the rest is refuted", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4 }, 2);
+  await started(h);
+  const [bad, ...rest] = openCubes(h.model);
+  await h.run(h.model.recordVerdicts([verdict(bad, VerdictKind.VERDICT_KIND_ERROR)]));
+  assert.equal(h.model.table.get(bad)!.state, "queued");
+  await h.run(h.model.recordVerdicts([verdict(bad, VerdictKind.VERDICT_KIND_ERROR)]));
+  assert.equal(h.model.table.get(bad)!.state, "failed");
+  assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+  await h.run(h.model.recordVerdicts(rest.map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))));
+  assert.equal(h.model.state, RunState.RUN_STATE_FAILED);
+  assert.match(h.model.message, /1 cube\(s\) failed/);
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - unknown verdicts: another attempt first, a re-split after after_budgets, children carry the weight", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4, resplitAfter: 2 });
+  await started(h);
+  const [cube] = openCubes(h.model);
+  const weight = h.model.table.get(cube)!.weight;
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_UNKNOWN)]));
+  assert.equal(h.model.table.get(cube)!.state, "queued");
+  assert.equal(h.effects.filter((e) => e.type === "publish").length, 1);
+  await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_UNKNOWN)]));
+  assert.equal(h.model.table.get(cube)!.state, "resplit");
+  const children = [...h.model.table.entries()].filter((e) => e.id.startsWith(`${cube}.`));
+  const refutedBySplit = h.ledger.flatMap((e) => (e.entry?.$case === "added" && e.entry.value.parent === cube ? [e.entry.value.refutedWeight] : []));
+  assert.ok(Math.abs(children.reduce((s, c) => s + c.weight, 0) + refutedBySplit[0] - weight) < 1e-12);
+  // The parent was unknown, not queued: nothing to cancel or delete.
+  assert.ok(!h.effects.some((e) => e.type === "cancel" || e.type === "delete-task"));
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - re-splitting a queued cube stops its solver and deletes its task", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4 });
+  await started(h);
+  const e = h.model.table.get(openCubes(h.model)[0])!;
+  const seq = e.seq;
+  h.effects.length = 0;
+  const n = await h.run(h.model.resplit(e, { depth: 1 }, "manual"));
+  assert.equal(h.model.table.get(e.id)!.state, "resplit");
+  assert.equal([...h.model.table.entries()].filter((c) => c.id.startsWith(`${e.id}.`)).length, n);
+  const tail = h.effects.slice(-2);
+  assert.deepEqual(tail, [{ type: "cancel", cube: e.id, reason: "resplit" }, { type: "delete-task", seq }]);
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - a cube answered twice in one batch closes once", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4 });
+  await started(h);
+  const [cube] = openCubes(h.model);
+  await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_UNSAT), verdict(cube, VerdictKind.VERDICT_KIND_UNSAT), verdict("nope", VerdictKind.VERDICT_KIND_UNSAT)]));
+  assert.equal(h.model.table.snapshotCounts().unsat, 1);
+  const closed = h.ledger.flatMap((e) => (e.entry?.$case === "closed" ? e.entry.value.cubes : []));
+  assert.deepEqual(closed.map((c) => c.id), [cube]);
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - pause, resume and cancel are recorded; pause --now and cancel stop the solvers", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4 });
+  await started(h);
+  h.effects.length = 0;
+  await h.run(h.model.pause(true));
+  assert.equal(h.model.state, RunState.RUN_STATE_PAUSED);
+  assert.deepEqual(h.effects.slice(-1), [{ type: "cancel", cube: "", reason: "pause-now" }]);
+  await h.run(h.model.resume());
+  assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+  h.effects.length = 0;
+  await h.run(h.model.cancel("enough"));
+  assert.equal(h.model.state, RunState.RUN_STATE_CANCELLED);
+  assert.equal(h.model.message, "enough");
+  assert.deepEqual(h.effects.map((e) => e.type), ["append", "write-record", "purge-tasks", "cancel", "delete-consumer"]);
+  assert.ok(h.model.finishedAt > h.model.startedAt);
+  await h.run(h.model.cancel("again"));
+  assert.equal(h.model.message, "enough");
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - a cube JetStream gave up on fails; only a queued one", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4 });
+  await started(h);
+  const [a, b] = openCubes(h.model);
+  await h.run(h.model.recordVerdicts([verdict(b, VerdictKind.VERDICT_KIND_UNSAT)]));
+  await h.run(h.model.giveUpCube(a));
+  await h.run(h.model.giveUpCube(b));
+  assert.equal(h.model.table.get(a)!.state, "failed");
+  assert.equal(h.model.table.get(a)!.reason, "not answered after 3 deliveries");
+  assert.equal(h.model.table.get(b)!.state, "unsat");
+  assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
