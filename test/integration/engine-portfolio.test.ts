@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -20,7 +20,6 @@ import {
   engineContender,
   engineProblem,
   firstProof,
-  locateEngine,
   memberName,
   parsePortfolio,
   type Contender,
@@ -28,9 +27,8 @@ import {
   type EngineRunContext,
   type MemberSpec,
 } from "../../worker/engine/index.js";
-import { processAlive, processGroupMembers } from "../helpers/processes.js";
+import { assertGone, trackedEngine } from "../helpers/engine.js";
 
-const ENGINE = locateEngine();
 const FIX = new URL("../fixtures/", import.meta.url);
 const fixture = (rel: string): Puzzle => parsePuzzle(readFileSync(new URL(rel, FIX), "utf8"), rel);
 const dir = mkdtempSync(join(tmpdir(), "cubist-engine-portfolio-"));
@@ -48,28 +46,7 @@ let wrappers = 0;
  * then execs the engine.
  */
 function wrapper(before = ""): { binary: string; pids(): number[] } {
-  const n = wrappers++;
-  const pidFile = join(dir, `w${n}.pids`);
-  const binary = join(dir, `w${n}.sh`);
-  writeFileSync(binary, `#!/bin/sh\necho $$ >> "${pidFile}"\n${before}\nexec "${ENGINE}" "$@"\n`);
-  chmodSync(binary, 0o755);
-  return {
-    binary,
-    pids: () => {
-      try {
-        return readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number);
-      } catch {
-        return [];
-      }
-    },
-  };
-}
-
-function assertGone(pids: readonly number[]): void {
-  for (const pid of pids) {
-    assert.ok(!processAlive(pid), `process ${pid} is still running`);
-    assert.deepEqual(processGroupMembers(pid), [], `process group ${pid} is not empty`);
-  }
+  return trackedEngine(dir, `w${wrappers++}`, before);
 }
 
 function context(p: Puzzle, extra: Partial<EngineRunContext> = {}): EngineRunContext {

@@ -34,7 +34,7 @@ import {
   type EngineOptions,
   type EngineOutcome,
 } from "../../worker/engine/index.js";
-import { processAlive, processGroupMembers } from "../helpers/processes.js";
+import { assertGone, trackedEngine as trackedHelper } from "../helpers/engine.js";
 
 const ENGINE = locateEngine();
 const FIX = new URL("../fixtures/", import.meta.url);
@@ -203,27 +203,7 @@ function runDirect(args: readonly string[], stdin: string | Buffer, timeoutMs = 
 
 /** An engine wrapper that records its pid (the engine's: it execs) in a file, for checking that no process is left. */
 function trackedEngine(name: string): { binary: string; pids(): number[] } {
-  const pidFile = join(dir, `${name}.pids`);
-  const binary = join(dir, `${name}.sh`);
-  writeFileSync(binary, `#!/bin/sh\necho $$ >> "${pidFile}"\nexec "${ENGINE}" "$@"\n`);
-  chmodSync(binary, 0o755);
-  return {
-    binary,
-    pids: () => {
-      try {
-        return readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number);
-      } catch {
-        return [];
-      }
-    },
-  };
-}
-
-function assertGone(pids: readonly number[]): void {
-  for (const pid of pids) {
-    assert.ok(!processAlive(pid), `engine process ${pid} is still running`);
-    assert.deepEqual(processGroupMembers(pid), [], `engine process group ${pid} is not empty`);
-  }
+  return trackedHelper(dir, name);
 }
 
 const E2 = fixture("eternity2/e2_pieces.txt"); // 16x16: never finishes, for limits and stops

@@ -1,0 +1,35 @@
+/**
+ * Engine test helpers: a wrapper script around the built engine that records the pid of every process started
+ * through it, and the check that none of them (nor anything in their process groups) is left running.
+ */
+import assert from "node:assert/strict";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { locateEngine } from "../../worker/engine/index.js";
+import { processAlive, processGroupMembers } from "./processes.js";
+
+/** A script in `dir` named `name` that runs `before` (shell), then execs the engine, logging each pid. */
+export function trackedEngine(dir: string, name: string, before = ""): { binary: string; pids(): number[] } {
+  const pidFile = join(dir, `${name}.pids`);
+  const binary = join(dir, `${name}.sh`);
+  writeFileSync(binary, `#!/bin/sh\necho $$ >> "${pidFile}"\n${before}\nexec "${locateEngine()}" "$@"\n`);
+  chmodSync(binary, 0o755);
+  return {
+    binary,
+    pids: () => {
+      try {
+        return readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** Every pid, and its process group, is gone. */
+export function assertGone(pids: readonly number[]): void {
+  for (const pid of pids) {
+    assert.ok(!processAlive(pid), `engine process ${pid} is still running`);
+    assert.deepEqual(processGroupMembers(pid), [], `engine process group ${pid} is not empty`);
+  }
+}
