@@ -2,7 +2,6 @@
  * How the CLI shows a board: the terminal grid, optionally an SVG file, and for 16x16 boards a viewer link.
  */
 import type { Board, Puzzle } from "../core/puzzle.js";
-import { bucasLink, renderSVG, renderText } from "../core/render/index.js";
 import type { OptionSpec } from "./args.js";
 import { writeOutput } from "./io.js";
 
@@ -18,6 +17,8 @@ export async function showBoard(
   values: { svg?: unknown; color?: unknown; compact?: unknown },
   out: (s: string) => void = (s) => process.stdout.write(s),
 ): Promise<void> {
+  // Loaded here: `solve --json` prints no grid, and every module costs start time.
+  const { bucasLink, renderSVG, renderText } = await import("../core/render/index.js");
   out(renderText(puzzle, board, { color: values.color === true, layout: values.compact ? "compact" : "auto" }) + "\n");
   if (puzzle.rows === 16 && puzzle.cols === 16 && board.cells.every((c) => c !== null)) {
     out(`view: ${bucasLink(puzzle, board)}\n`);

@@ -6,7 +6,7 @@ import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
 import { defaultPortfolio, defaultThreads, solveLocal, type LocalSolveResult } from "../solve-local.js";
 import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
-import { SOLVER_NAMES, type SolverName } from "../../worker/solver/index.js";
+import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { createWriteStream, type WriteStream } from "node:fs";
