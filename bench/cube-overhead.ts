@@ -23,7 +23,7 @@ import { repeatsTable } from "./lib/repeats.js";
 import { connectNats, requireJetStream } from "../cluster/nats.js";
 import { silentLogger } from "../cluster/log.js";
 import { Coordinator } from "../coordinator/coordinator.js";
-import { TERMINAL } from "../coordinator/run.js";
+import { isTerminal } from "../proto/vocabulary.js";
 import { createNames } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 
@@ -46,7 +46,7 @@ async function once(target: number, workers: number): Promise<Record<string, num
     run.on("verdict", (v: Verdict) => solver.push(v.stats?.wallMs ?? 0));
     await run.splitDone();
     const t0 = performance.now();
-    while (!TERMINAL.has(run.state)) await new Promise((r) => setTimeout(r, 20));
+    while (!isTerminal(run.state)) await new Promise((r) => setTimeout(r, 20));
     const wall = performance.now() - t0;
     const cubes = run.table.size;
     await c.close();

@@ -16,9 +16,9 @@ import { randomBytes } from "node:crypto";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startNatsServer, type NatsServer } from "./nats-launcher.js";
 import { loadCoordinatorConfig } from "../coordinator/config.js";
-import { startCoordinatorProcess, type CoordinatorProcess } from "../coordinator/main.js";
+import { startCoordinatorProcess, type CoordinatorProcess, type RunController } from "../coordinator/main.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
-import { TERMINAL, type RunController } from "../coordinator/run.js";
+import { isTerminal } from "../proto/vocabulary.js";
 import { createLogger, silentLogger, type Logger } from "../cluster/log.js";
 import { requireJetStream } from "../cluster/nats.js";
 import { RunState, type RunStatus } from "../proto/gen/cubist/v1/run.js";
@@ -127,7 +127,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
 function waitForEnd(run: RunController, options: LocalClusterOptions): Promise<RunState> {
   return new Promise<RunState>((resolve) => {
     const done = (): boolean => {
-      if (!TERMINAL.has(run.state)) return false;
+      if (!isTerminal(run.state)) return false;
       clearInterval(timer);
       options.signal?.removeEventListener("abort", onAbort);
       resolve(run.state);

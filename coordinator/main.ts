@@ -11,6 +11,9 @@ import type { CoordinatorConfig } from "./config.js";
 import type { HttpServer } from "../cluster/http.js";
 import { startObservability } from "./http-server.js";
 
+/** What a process that embeds the coordinator (cli/local-cluster.ts) needs of a run. */
+export type { RunController } from "./run.js";
+
 export interface CoordinatorProcess {
   readonly coordinator: Coordinator;
   readonly nc: NatsConnection;

@@ -15,7 +15,7 @@ import type { Names } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
 import { RunRecord, type RunSpec, type RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
-import { isTerminal, runStateName, TERMINAL_RUN_STATES } from "../proto/vocabulary.js";
+import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import type { CoordinatorSettings } from "./config.js";
 import type { CubeEntry, CubeTable } from "./cube-table.js";
 import type { Ledger } from "./ledger.js";
@@ -36,7 +36,6 @@ export interface RunDeps {
 }
 
 /** The terminal run states (proto/vocabulary.ts), under the name the embedded cluster and the benchmarks use. */
-export const TERMINAL = TERMINAL_RUN_STATES;
 
 /** Events for watchers (the gRPC WatchRun stream, the dashboard). */
 export interface RunEvents {
