@@ -62,7 +62,7 @@ export function createService(c: Coordinator): CubistServiceServer {
         conflictLimit: req.solver?.conflictLimit || undefined,
         seed: req.solver?.seed || undefined,
         searchMs: req.solver?.searchMs,
-        firstTimeLimitSec: req.solver?.firstTimeLimitSec || undefined,
+        firstTimeLimitSec: req.solver?.firstTimeLimitSec,
         resplitAfter: req.resplit?.afterBudgets || undefined,
         resplitDepth: req.resplit?.depth || undefined,
         resplitChildren: req.resplit?.targetChildren || undefined,

@@ -31,10 +31,11 @@ export function defaultSolver(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">):
  */
 export const DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC = 2;
 /** The budget of a cube `generations` re-splits and retries below the initial split. */
-export function cubeBudgetSec(solver: { timeLimitSec: number; firstTimeLimitSec: number }, generations: number): number {
+export function cubeBudgetSec(solver: { timeLimitSec: number; firstTimeLimitSec?: number }, generations: number): number {
   const cap = solver.timeLimitSec;
-  if (!(solver.firstTimeLimitSec > 0)) return cap;
-  const grown = solver.firstTimeLimitSec * 2 ** Math.min(generations, 40);
+  const first = solver.firstTimeLimitSec ?? 0;
+  if (!(first > 0)) return cap;
+  const grown = first * 2 ** Math.min(generations, 40);
   return cap > 0 ? Math.min(cap, grown) : grown;
 }
 export const DEFAULT_RESPLIT_DEPTH = 1;

@@ -17,7 +17,7 @@ import type { LocalClusterResult } from "../local-cluster.js";
 
 export const spec: CommandSpec = {
   name: "solve",
-  summary: "Solve a puzzle: encode it, run Kissat (or CaDiCaL), decode and verify the answer, print the board.",
+  summary: "Solve a puzzle: native placement engines (and Kissat) side by side, verify the answer, print the board.",
   usage: "cubist solve <puzzle> [--threads N] [--all [--limit N] [-o FILE]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
   positionals: { min: 1, max: 1 },
   options: {

@@ -94,11 +94,10 @@ export interface SolverSpec {
     | undefined;
   /**
    * In a RunSpec: the budget of a cube of the initial split; it doubles with every re-split generation and retry,
-   * up to time_limit_sec (Luby-like growth: a hard region cannot hold the run hostage). In a stored RunSpec 0 means
-   * time_limit_sec always; in a SubmitRunRequest 0 means the coordinator's default (2 s; set it to time_limit_sec
-   * for a fixed budget).
+   * up to time_limit_sec (Luby-like growth: a hard region cannot hold the run hostage). 0 = time_limit_sec always.
+   * Unset in a SubmitRunRequest: the coordinator's default (2 s); always set in a stored RunSpec.
    */
-  firstTimeLimitSec: number;
+  firstTimeLimitSec?: number | undefined;
 }
 
 /**
@@ -291,7 +290,7 @@ export const Placement: MessageFns<Placement> = {
 };
 
 function createBaseSolverSpec(): SolverSpec {
-  return { solver: "", timeLimitSec: 0, conflictLimit: 0, seed: 0, searchMs: undefined, firstTimeLimitSec: 0 };
+  return { solver: "", timeLimitSec: 0, conflictLimit: 0, seed: 0, searchMs: undefined, firstTimeLimitSec: undefined };
 }
 
 export const SolverSpec: MessageFns<SolverSpec> = {
@@ -311,7 +310,7 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     if (message.searchMs !== undefined) {
       writer.uint32(40).uint32(message.searchMs);
     }
-    if (message.firstTimeLimitSec !== 0) {
+    if (message.firstTimeLimitSec !== undefined) {
       writer.uint32(49).double(message.firstTimeLimitSec);
     }
     return writer;
@@ -413,7 +412,7 @@ export const SolverSpec: MessageFns<SolverSpec> = {
         ? globalThis.Number(object.firstTimeLimitSec)
         : isSet(object.first_time_limit_sec)
         ? globalThis.Number(object.first_time_limit_sec)
-        : 0,
+        : undefined,
     };
   },
 
@@ -434,7 +433,7 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     if (message.searchMs !== undefined) {
       obj.searchMs = Math.round(message.searchMs);
     }
-    if (message.firstTimeLimitSec !== 0) {
+    if (message.firstTimeLimitSec !== undefined) {
       obj.firstTimeLimitSec = floatToJson(message.firstTimeLimitSec);
     }
     return obj;
@@ -450,7 +449,7 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     message.conflictLimit = object.conflictLimit ?? 0;
     message.seed = object.seed ?? 0;
     message.searchMs = object.searchMs ?? undefined;
-    message.firstTimeLimitSec = object.firstTimeLimitSec ?? 0;
+    message.firstTimeLimitSec = object.firstTimeLimitSec ?? undefined;
     return message;
   },
 };
