@@ -101,7 +101,7 @@ if [ "$quick" -eq 0 ]; then
   install_pkg promtool prometheus
   install_pkg chromium chromium
   install_pkg ip iproute2
-  install_pkg cc gcc       # the native placement engine (engine/) is built from source
+  install_pkg cc build-essential   # gcc, make and the C library headers: the native engine (engine/) is built from source
   install_pkg make make
 fi
 
