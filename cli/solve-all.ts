@@ -69,6 +69,7 @@ export async function countLocal(puzzle: Puzzle, options: CountOptions): Promise
           solutionLimit: options.limit,
           printAll: onBoard !== undefined,
           onBoard,
+          keepBoards: false,
           part: n > 1 ? { k, n } : undefined,
           timeLimitMs: options.timeLimitSec ? options.timeLimitSec * 1000 : undefined,
           signal: stop.signal,

@@ -47,8 +47,6 @@ export interface LocalSolveOptions {
   satDelayMs?: number;
 }
 
-
-
 export type LocalSolveResult = (
   | { status: "sat"; board: Board }
   | { status: "unsat" }
@@ -164,7 +162,6 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
     if (failed && entries.every((e) => e.error || (e.result && "engine" in e.result && e.result.engine.reason !== "time-limit" && e.result.engine.reason !== "aborted"))) {
       throw failed.error!;
     }
-    if (entries.every((e) => e.error)) throw entries[0].error!;
     const reason: UnknownReason = options.signal?.aborted ? "aborted" : "time-limit";
     return { status: "unknown", reason, stats: satStats ? { ...satStats, wallMs } : engineStats, engine: "solver", member: null, ...common };
   }
@@ -185,5 +182,3 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
   }
   return { status: "unsat", stats, engine: "solver", member: winner.name, ...common };
 }
-
-

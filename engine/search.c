@@ -250,7 +250,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
       break;
     }
   }
-  x->rng = o->seed ? o->seed : 0;
+  x->rng = o->seed;
   x->part_depth = -1;
   clock_gettime(CLOCK_MONOTONIC, &x->t0);
   x->next_progress = o->progress_s > 0 ? o->progress_s : 1e300;
@@ -396,12 +396,11 @@ static uint64_t luby(uint64_t i) { /* 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... for i >=
 static int choose_part_depth(ctx_t *x, uint64_t want) {
   const uint64_t budget = 2000000; /* per probe */
   for (int d = 1; d < x->n; d++) {
-    uint64_t leaves = 0, before = x->nodes;
+    uint64_t leaves = 0;
     int end = dfs(x, d, budget, &leaves);
     if (end != END_EXHAUSTED) return d - 1;
     if (leaves >= want) return d - 1;
     if (leaves == 0) return d - 1; /* empty: any depth will do */
-    (void)before;
   }
   return x->n - 1;
 }

@@ -18,7 +18,7 @@ import type { Puzzle } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
-import { engineProblem, firstProof, runEngine, type Contender, type EngineOutcome } from "./engine/index.js";
+import { engineProblem, firstProof, noEngineStats, runEngine, type Contender, type EngineOutcome } from "./engine/index.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
 import { runSolver, type SolverOutcome, type SolverStats } from "./solver/index.js";
@@ -121,7 +121,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
       run: async (signal) => ({
         // Contradicting placements: refuted without a process.
         search: problem === null
-          ? { kind: "unsat", stats: { nodes: 0, seconds: 0, solutions: 0, restarts: 0, end: "exhausted", depth: 0, of: 0, wallMs: 0 } }
+          ? { kind: "unsat", stats: noEngineStats("exhausted") }
           : await runEngine(problem, shape, { order: "short", timeLimitMs: searchMs, signal, binary: ctx.config.enginePath }),
       }),
     });

@@ -9,7 +9,7 @@ import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { InvalidOptionError } from "../../core/errors.js";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
@@ -195,16 +195,16 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
 async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): Promise<number> {
   const stop = onInterrupt();
   const file = values.output as string | undefined;
-  const sink = file === undefined ? null : file === "-" ? process.stdout : createWriteStream(file);
+  // Written synchronously as the boards arrive: nothing queues in memory however many there are.
+  const fd = file === undefined ? null : file === "-" ? 1 : openSync(file, "w");
   try {
     const result = await countLocal(puzzle, {
       threads,
       limit: values.limit as number | undefined,
       timeLimitSec: values.time as number | undefined,
-      onBoard: sink ? (b) => sink.write(JSON.stringify({ board: boardToJSON(b, puzzle) }) + "\n") : undefined,
+      onBoard: fd === null ? undefined : (b) => writeSync(fd, JSON.stringify({ board: boardToJSON(b, puzzle) }) + "\n"),
       signal: stop.abort.signal,
     });
-    if (sink && sink !== process.stdout) await new Promise<void>((resolve, reject) => (sink as WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())));
     if (stop.interrupted) return EXIT.INTERRUPTED;
     const status = result.count > 0 ? "sat" : result.complete ? "unsat" : "unknown";
     const secs = result.wallMs / 1000;
@@ -217,10 +217,11 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
     } else {
       const what = result.complete ? "exactly" : `at least (${result.reason})`;
       process.stderr.write(`${puzzle.name ?? "puzzle"}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
-        `${sink ? (file === "-" ? "" : `, every board verified and written to ${file}`) : ""}\n`);
+        `${fd !== null && fd !== 1 ? `, every board verified and written to ${file}` : ""}\n`);
     }
     return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
   } finally {
+    if (fd !== null && fd !== 1) closeSync(fd);
     stop.dispose();
   }
 }

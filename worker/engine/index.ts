@@ -5,7 +5,7 @@
 
 export { engineProblem } from "./problem.js";
 export { EngineOutputError, type EngineProgress, type EngineStats } from "./output.js";
-export { ENGINE_ORDERS, EngineCrashedError, EngineNotFoundError, locateEngine, runEngine, type EngineOptions, type EngineOrder, type EngineOutcome } from "./runner.js";
+export { ENGINE_ORDERS, EngineCrashedError, EngineNotFoundError, locateEngine, noEngineStats, runEngine, type EngineOptions, type EngineOrder, type EngineOutcome } from "./runner.js";
 export {
   engineContender,
   firstProof,

@@ -40,7 +40,10 @@ const MAX_LINE = 1 << 20;
 
 export class EngineOutputParser {
   status: EngineStatus | null = null;
-  /** Every board printed, in order (the first solution, or all of them with --print). */
+  /**
+   * The boards printed, in order: every one, or with `keepBoards` false only the first (the others reach onBoard
+   * alone, so a long enumeration does not grow in memory).
+   */
   readonly boards: Placement[][] = [];
   readonly stats: EngineStats = { nodes: 0, seconds: 0, solutions: 0, restarts: 0, end: "", depth: 0, of: 0 };
   private rest = "";
@@ -50,6 +53,7 @@ export class EngineOutputParser {
     private readonly pieces: number,
     private readonly onProgress?: (p: EngineProgress) => void,
     private readonly onBoard?: (board: Placement[]) => void,
+    private readonly keepBoards = true,
   ) {}
 
   push(chunk: Buffer | string): void {
@@ -73,7 +77,7 @@ export class EngineOutputParser {
       this.status = s;
     } else if (line.startsWith("v")) {
       const board = this.board(line);
-      this.boards.push(board);
+      if (this.keepBoards || this.boards.length === 0) this.boards.push(board);
       this.onBoard?.(board);
     } else if (line.startsWith("c progress ")) {
       const f = fields(line.slice(11));

@@ -42,6 +42,8 @@ export interface EngineOptions {
   progressMs?: number;
   onProgress?: (p: EngineProgress) => void;
   onBoard?: (board: Placement[]) => void;
+  /** Keep every printed board in the outcome's `boards` (false: only the first; see EngineOutputParser). @default true */
+  keepBoards?: boolean;
   signal?: AbortSignal;
   /** The executable. @default CUBIST_ENGINE, else the one the build put in dist/engine */
   binary?: string;
@@ -117,6 +119,11 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
   return args;
 }
 
+/** The statistics of a run that made no placement (no process, or stopped before it started). */
+export function noEngineStats(end: "stopped" | "exhausted"): EngineStats & { wallMs: number } {
+  return { nodes: 0, seconds: 0, solutions: 0, restarts: 0, end, depth: 0, of: 0, wallMs: 0 };
+}
+
 const UNKNOWN_REASON: Record<string, "time-limit" | "node-limit" | "solution-limit" | "interrupted"> = {
   "time-limit": "time-limit",
   "node-limit": "node-limit",
@@ -132,12 +139,11 @@ export function runEngine(problem: string, shape: { rows: number; cols: number; 
   const binary = options.binary ?? locateEngine();
   const cells = shape.rows * shape.cols;
   const started = performance.now();
-  const zero = (): EngineStats & { wallMs: number } => ({ nodes: 0, seconds: 0, solutions: 0, restarts: 0, end: "stopped", depth: 0, of: 0, wallMs: 0 });
-  if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: zero() });
+  if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: noEngineStats("stopped") });
   return new Promise<EngineOutcome>((resolve, reject) => {
     const child = spawn(binary, engineArgs(options, shape), { detached: true, stdio: ["pipe", "pipe", "pipe"] });
     const pid = child.pid;
-    const parser = new EngineOutputParser(cells, shape.pieces, options.onProgress, options.onBoard);
+    const parser = new EngineOutputParser(cells, shape.pieces, options.onProgress, options.onBoard, options.keepBoards ?? true);
     const stderr = new TailBuffer(4096);
     let failure: Error | null = null;
     let stopped = false;
