@@ -49,6 +49,8 @@ typedef struct {
   struct timespec t0;
   double next_progress;
   int *board_piece, *board_rot; /* the first solution (caller's) */
+  cand_t *best;          /* with o->best: the deepest partial board's choices (copies: restarts rebuild tables) */
+  int best_printed;      /* its depth when last printed */
 } ctx_t;
 
 static double elapsed(const ctx_t *x) {
@@ -79,7 +81,7 @@ static int ring_order(const puzzle_t *p, int *out, int rings) {
   return n;
 }
 
-static void make_order(const puzzle_t *p, order_kind kind, int *out) {
+void engine_make_order(const puzzle_t *p, order_kind kind, int *out) {
   int n = 0;
   bool by_col = kind == ORDER_COL || (kind == ORDER_SHORT && p->cols > p->rows);
   if (kind == ORDER_SPIRAL) { ring_order(p, out, MAX_SIDE); return; }
@@ -172,7 +174,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   x->p = p; x->o = o;
   int cells = p->cells;
   int *all = malloc(sizeof(int) * (size_t)cells), *rank = malloc(sizeof(int) * (size_t)cells);
-  make_order(p, o->order, all);
+  engine_make_order(p, o->order, all);
   x->cell = malloc(sizeof(int) * (size_t)cells);
   for (int i = 0; i < cells; i++) rank[i] = -1;
   for (int i = 0; i < cells; i++) if (p->fixed_piece[all[i]] < 0) { rank[all[i]] = x->n; x->cell[x->n++] = all[i]; }
@@ -283,6 +285,28 @@ static void on_solution(ctx_t *x) {
   free(piece); free(rot); free(cursor);
 }
 
+/* The deepest partial board (fixed cells and the first max_depth positions), when deeper than last printed:
+ * `c best placed=P of=C nodes=N seconds=T`, then a `b` line of CELL PIECE ROT triples for the placed cells. */
+static void print_best(ctx_t *x) {
+  const puzzle_t *p = x->p;
+  if (!x->best || x->max_depth <= x->best_printed) return;
+  int *cursor = calloc((size_t)p->nclasses, sizeof(int));
+  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
+  for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
+  for (int i = 0; i < x->max_depth; i++) {
+    const cand_t *c = &x->best[i];
+    int q = x->free_pieces[c->cls][cursor[c->cls]++];
+    piece[x->cell[i]] = q;
+    rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
+  }
+  printf("c best placed=%d of=%d nodes=%llu seconds=%.3f\nb", p->nfixed + x->max_depth, p->cells,
+         (unsigned long long)x->nodes, elapsed(x));
+  for (int cell = 0; cell < p->cells; cell++) if (piece[cell] >= 0) printf(" %d %d %d", cell, piece[cell], rot[cell]);
+  printf("\n");
+  x->best_printed = x->max_depth;
+  free(piece); free(rot); free(cursor);
+}
+
 /* ---- the depth-first search ---- */
 
 static void unwind(ctx_t *x, int depth) {
@@ -347,7 +371,10 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
     x->chosen[depth] = c;
     memcpy(&colour[x->cell[depth] * 4], c->c, 4);
     depth++;
-    if (depth > x->max_depth) x->max_depth = depth;
+    if (depth > x->max_depth) {
+      x->max_depth = depth;
+      if (x->best) for (int j = 0; j < depth; j++) x->best[j] = *x->chosen[j];
+    }
     if (depth == leaf) {
       depth--;
       if (leaf == n) {
@@ -374,6 +401,7 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
         if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
         if (t >= x->next_progress) {
           printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d\n", (unsigned long long)x->nodes, t, x->max_depth, n);
+          print_best(x);
           fflush(stdout);
           x->next_progress = t + o->progress_s;
         }
@@ -410,6 +438,7 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   setup(&x, p, o);
   x.board_piece = r->board_piece_buf;
   x.board_rot = r->board_rot_buf;
+  if (o->best) x.best = calloc((size_t)x.n + 1, sizeof(cand_t));
   r->positions = x.n;
   build_tables(&x);
   int end;
@@ -439,5 +468,7 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   r->max_depth = x.max_depth;
   r->seconds = elapsed(&x);
   r->part_depth = x.part_depth;
+  if (x.solutions == 0) print_best(&x);
+  free(x.best);
   free_tables(&x);
 }

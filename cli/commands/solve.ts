@@ -14,6 +14,7 @@ import { countLocal } from "../solve-all.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import type { LocalClusterResult } from "../local-cluster.js";
+import { bestJSON } from "../../core/score.js";
 
 export const spec: CommandSpec = {
   name: "solve",
@@ -29,6 +30,7 @@ export const spec: CommandSpec = {
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
     threads: { type: "integer", arg: "N", description: "alone: cores to use (one search process each; default: every core)", min: 1, max: 256 },
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
+    objective: { type: "string", arg: "GOAL", description: "alone: sat (a solution or a proof there is none) or score (complete boards with the fewest mismatched edges, until --time or Ctrl-C)", choices: ["sat", "score"], default: "sat" },
     all: { type: "boolean", description: "alone: count every solution (and with -o write every board, verified, one JSON line each)" },
     limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (the count is then a lower bound)", min: 1 },
     output: { type: "string", short: "o", arg: "FILE", description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
@@ -46,6 +48,11 @@ default every core), and the SAT solver after --sat-delay; the first proof wins 
 boards get complete scans along the short and the long side; boards with many expected solutions get restarting
 searches with shuffled candidates (docs/engine.md). --portfolio SPEC picks the members; --search-ms 0 runs the SAT
 solver alone. With --workers, --search-ms is how long the engine runs on each cube beside the SAT solver.
+
+--objective score searches for complete boards with as few mismatched inner edges as possible (the Eternity II
+score: matched inner edges, 480 at most on 16x16), one score-mode engine per core, until --time or Ctrl-C; every
+improvement is re-scored by the verifier and shown on stderr, and the best board is printed at the end (--json:
+{"status", "best": {"score", "maxScore", "placed", "mismatches", "board"}, "history": [{"seconds", "score"}]}).
 
 --all counts every solution on this machine (the space split over --threads engine processes): a solution is a
 board, copies of identical pieces are interchangeable and a symmetric piece's equal rotations are one board.
@@ -83,7 +90,7 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
       rows: puzzle.rows,
       cols: puzzle.cols,
       board: r.status === "sat" ? boardToJSON(r.board, puzzle) : null,
-      ...(r.status === "unknown" ? { reason: r.reason } : {}),
+      ...(r.status === "unknown" ? { reason: r.reason, best: r.best ? bestJSON(puzzle, r.best) : null } : {}),
       puzzle: puzzle.name ?? null,
       ...extra,
       stats: statsJSON(r),
@@ -97,7 +104,13 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
     return showBoard(puzzle, r.board, values);
   }
   if (r.status === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s${r.engine === "search" ? " by the placement search" : ""})\n`);
-  else process.stdout.write(`unknown: no answer (${r.reason}) after ${secs} s\n`);
+  else {
+    process.stdout.write(`unknown: no answer (${r.reason}) after ${secs} s\n`);
+    if (r.best) {
+      process.stdout.write(`deepest partial board (verified): ${r.best.placed} of ${puzzle.rows * puzzle.cols} cells placed, score ${r.best.score} of ${r.best.maxScore}:\n`);
+      return showBoard(puzzle, r.best.board, values);
+    }
+  }
 }
 
 function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: ParsedValues, seconds: number): Promise<void> | void {
@@ -228,6 +241,9 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  if ((values.workers !== undefined || values.nats !== undefined) && values.objective === "score") {
+    throw new InvalidOptionError("objective", "score runs on one machine for now");
+  }
   if ((values.workers !== undefined || values.nats !== undefined) && values.all) {
     throw new InvalidOptionError("all", "counting runs on one machine for now (cluster counting is issue 12's)");
   }
@@ -236,6 +252,11 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     return runCluster(puzzle, values, path);
   }
   const threads = (values.threads as number | undefined) ?? defaultThreads();
+  if (values.objective === "score") {
+    if (values.all) throw new InvalidOptionError("objective", "score does not go with --all");
+    const { runScore } = await import("../solve-score-command.js");
+    return runScore(puzzle, values, threads);
+  }
   if (values.all) return runCount(puzzle, values, threads);
   if (values.limit !== undefined || values.output !== undefined) throw new InvalidOptionError(values.limit !== undefined ? "limit" : "output", "goes with --all");
   const solver = (values.solver as string | undefined) ?? "kissat";
