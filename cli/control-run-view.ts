@@ -46,6 +46,9 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["open", `${c.queued + c.running + c.unknown} cube(s) open`],
     ["rate", `${(s?.cubesPerSecond ?? 0).toFixed(2)} cubes/s, ETA ${s ? formatEta(s) : "?"}`],
     ["solutions", `${s?.solutions ?? 0}${s?.solutions ? ` (cubist solution show ${r.runId})` : ""}${s?.rejectedModels ? `; ${s.rejectedModels} SAT answer(s) rejected by the verifier` : ""}`],
+    ["best board", s?.best
+      ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${r.rows * r.cols} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier)`
+      : "- (none reported yet)"],
     ["priority", String(s?.priority ?? 0)],
     ["created", `${formatTime(r.createdUnixMs)} (${age(now, r.createdUnixMs)})`],
     [isTerminal(s?.state) ? "ran for" : "running for", running >= 0 ? formatDuration(running) : "-"],

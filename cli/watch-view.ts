@@ -67,7 +67,8 @@ export function renderWatchView(status: RunStatus, options: WatchViewOptions): s
   const barWidth = Math.max(minBar, Math.min(40, width - 1 - Array.from(title).length - state.length - tail.length - 2));
   const line1 = `${title}${state}${renderProgressBar(status.progress, barWidth)}${tail}`;
   const solutions = `${status.solutions} solution${status.solutions === 1 ? "" : "s"}`;
-  const line2 = `cubes: ${compactCounts(status)}   ${status.cubesPerSecond.toFixed(1)} cubes/s   ${solutions}`;
+  const best = status.best ? `   best ${status.best.score}/${status.best.maxScore}` : "";
+  const line2 = `cubes: ${compactCounts(status)}   ${status.cubesPerSecond.toFixed(1)} cubes/s   ${solutions}${best}`;
   return [fitWidth(line1, width), fitWidth(line2, width)];
 }
 
@@ -98,6 +99,7 @@ export function renderStatusLine(status: RunStatus, options: { runId: string; no
     `${status.cubesPerSecond.toFixed(1)} cubes/s`,
     `ETA ${formatEta(status)}`,
     `${status.solutions} solution(s)`,
+    ...(status.best ? [`best ${status.best.score}/${status.best.maxScore} (${status.best.placed} placed)`] : []),
   ].join(" | ");
 }
 

@@ -136,6 +136,20 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     },
   });
   new Gauge({
+    name: "cubist_run_best_score", help: "Matched inner edges of the run's best board so far (checked by the verifier; absent until a worker reports one).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) if (r.best) this.set({ run: r.id }, r.best.score);
+    },
+  });
+  new Gauge({
+    name: "cubist_run_best_placed_cells", help: "Cells placed on the run's best board so far.", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) if (r.best) this.set({ run: r.id }, r.best.placed);
+    },
+  });
+  new Gauge({
     name: "cubist_run_eta_seconds", help: "Seconds until the run's closed weight reaches 1 at its current rate (absent while unknown).", labelNames: ["run"], registers,
     collect() {
       this.reset();

@@ -24,6 +24,7 @@ import { uploadFormula } from "./formula-upload.js";
 import { RateTracker } from "./rate.js";
 import { runSteps, type RunEffect, type RunSteps } from "./run-effects.js";
 import { RunModel } from "./run-model.js";
+import type { BestBoard } from "../proto/gen/cubist/v1/run.js";
 
 export interface RunDeps {
   readonly layout: Layout;
@@ -89,6 +90,8 @@ export class RunController extends EventEmitter<RunEvents> {
   get state(): RunState { return this.model.state; }
   get message(): string { return this.model.message; }
   get rejected(): number { return this.model.rejected; }
+  get best(): BestBoard | null { return this.model.best; }
+  get bestHistory(): ReadonlyArray<{ atUnixMs: number; score: number; placed: number }> { return this.model.bestHistory; }
   get startedAt(): number { return this.model.startedAt; }
   get finishedAt(): number { return this.model.finishedAt; }
 
@@ -281,6 +284,7 @@ export class RunController extends EventEmitter<RunEvents> {
       priority: this.spec.priority,
       message: this.message,
       generation: 0,
+      best: this.best ?? undefined,
     };
   }
 

@@ -122,7 +122,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
         // Contradicting placements: refuted without a process.
         search: problem === null
           ? { kind: "unsat", stats: noEngineStats("exhausted") }
-          : await runEngine(problem, shape, { order: "short", timeLimitMs: searchMs, signal, binary: ctx.config.enginePath }),
+          : await runEngine(problem, shape, { order: "short", timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true }),
       }),
     });
   }
@@ -174,5 +174,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     return { kind: "error", reason: `${failure.name}: ${failure.message}`, stats };
   }
   const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : search?.search.kind === "unknown" ? search.search.reason : "aborted";
-  return { kind: "unknown", reason, stats };
+  // The deepest partial board the search reached: the run's best board is the best of these (the coordinator checks).
+  const best = search?.search.best?.board;
+  return { kind: "unknown", reason, stats, ...(best && best.length > 0 ? { best } : {}) };
 }

@@ -31,7 +31,7 @@ export type CubeResult =
   | { kind: "sat"; model: Uint8Array; stats: CubeStats }
   | { kind: "sat-board"; board: Placement[]; stats: CubeStats }
   | { kind: "unsat"; stats: CubeStats }
-  | { kind: "unknown"; reason: string; stats: CubeStats }
+  | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[] }
   | { kind: "error"; reason: string; stats: CubeStats }
   | { kind: "stopped"; stats: CubeStats };
 
@@ -92,6 +92,7 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     generation: 0,
     board: result.kind === "sat-board" ? result.board.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     taskSeq: ctx.taskSeq,
+    best: result.kind === "unknown" && result.best ? result.best.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
   };
 }
 

@@ -123,6 +123,7 @@ export async function setRunState(t: TestNats, run: TestRun, state: RunState, ex
       priority: extra.priority ?? run.spec.priority,
       message: "",
       generation: 0,
+      best: undefined,
     },
   };
   await t.layout.runs.put(run.id, RunRecord.encode(record).finish());

@@ -142,3 +142,13 @@ test("cubist solve --json on unknown carries the deepest partial board, checked"
   assert.ok(out.best.placed > 5, "more than the 5 hints");
   assert.equal(out.best.board.flat().filter((c) => c !== null).length, out.best.placed);
 });
+
+test("cubist solve --workers 1 on unknown: the run's best board comes from the workers' searches, checked by the coordinator", () => {
+  const r = cubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--workers", "1", "--time", "8", "--json"]);
+  assert.equal(r.status, 30, r.stderr);
+  const out = JSON.parse(r.stdout) as { status: string; best?: { score: number; maxScore: number; placed: number; cubeId: string } };
+  assert.equal(out.status, "unknown");
+  assert.ok(out.best, "a best board was reported");
+  assert.equal(out.best.maxScore, 480);
+  assert.ok(out.best.placed > 5 && out.best.score > 0, `placed ${out.best.placed}, score ${out.best.score}`);
+});

@@ -160,6 +160,11 @@ export interface Verdict {
   board: Placement[];
   /** stream sequence of the CubeTask message (lets the coordinator delete a given-up task) */
   taskSeq: number;
+  /**
+   * UNKNOWN from the placement search: the deepest partial board it reached (placed cells only, the cube's own
+   * placements and the hints included). The coordinator re-checks and re-scores it before keeping it.
+   */
+  best: Placement[];
 }
 
 /** Broadcast on cubist.cancel.<run_id> (whole run) or cubist.cancel.<run_id>.<cube_id> (one cube). */
@@ -943,6 +948,7 @@ function createBaseVerdict(): Verdict {
     generation: 0,
     board: [],
     taskSeq: 0,
+    best: [],
   };
 }
 
@@ -986,6 +992,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.taskSeq !== 0) {
       writer.uint32(104).uint64(message.taskSeq);
+    }
+    for (const v of message.best) {
+      Placement.encode(v!, writer.uint32(162).fork()).join();
     }
     return writer;
   },
@@ -1107,6 +1116,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.taskSeq = longToNumber(reader.uint64());
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.best.push(Placement.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1156,6 +1173,9 @@ export const Verdict: MessageFns<Verdict> = {
         : isSet(object.task_seq)
         ? globalThis.Number(object.task_seq)
         : 0,
+      best: globalThis.Array.isArray(object?.best)
+        ? object.best.map((e: any) => Placement.fromJSON(e))
+        : [],
     };
   },
 
@@ -1200,6 +1220,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.taskSeq !== 0) {
       obj.taskSeq = Math.round(message.taskSeq);
     }
+    if (message.best?.length) {
+      obj.best = message.best.map((e) => Placement.toJSON(e));
+    }
     return obj;
   },
 
@@ -1223,6 +1246,7 @@ export const Verdict: MessageFns<Verdict> = {
     message.generation = object.generation ?? 0;
     message.board = object.board?.map((e) => Placement.fromPartial(e)) || [];
     message.taskSeq = object.taskSeq ?? 0;
+    message.best = object.best?.map((e) => Placement.fromPartial(e)) || [];
     return message;
   },
 };

@@ -7,7 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Placement, VerdictKind, verdictKindFromJSON, verdictKindToJSON } from "./cube.js";
-import { RunSpec, RunState, runStateFromJSON, runStateToJSON, Solution } from "./run.js";
+import { BestBoard, RunSpec, RunState, runStateFromJSON, runStateToJSON, Solution } from "./run.js";
 
 export const protobufPackage = "cubist.v1";
 
@@ -92,6 +92,9 @@ export interface LedgerEntry {
     | //
     /** a SAT model that failed verification (count) */
     { $case: "rejectedModel"; value: number }
+    | //
+    /** a better best board (verified and scored when recorded) */
+    { $case: "best"; value: BestBoard }
     | undefined;
 }
 
@@ -963,6 +966,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "rejectedModel":
         writer.uint32(72).uint32(message.entry.value);
         break;
+      case "best":
+        BestBoard.encode(message.entry.value, writer.uint32(162).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1052,6 +1058,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "rejectedModel", value: reader.uint32() };
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.entry = { $case: "best", value: BestBoard.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1089,6 +1103,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "rejectedModel", value: globalThis.Number(object.rejectedModel) }
         : isSet(object.rejected_model)
         ? { $case: "rejectedModel", value: globalThis.Number(object.rejected_model) }
+        : isSet(object.best)
+        ? { $case: "best", value: BestBoard.fromJSON(object.best) }
         : undefined,
     };
   },
@@ -1114,6 +1130,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.requeued = CubeRequeued.toJSON(message.entry.value);
     } else if (message.entry?.$case === "rejectedModel") {
       obj.rejectedModel = Math.round(message.entry.value);
+    } else if (message.entry?.$case === "best") {
+      obj.best = BestBoard.toJSON(message.entry.value);
     }
     return obj;
   },
@@ -1170,6 +1188,12 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "rejectedModel": {
         if (object.entry?.value !== undefined && object.entry?.value !== null) {
           message.entry = { $case: "rejectedModel", value: object.entry.value };
+        }
+        break;
+      }
+      case "best": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "best", value: BestBoard.fromPartial(object.entry.value) };
         }
         break;
       }

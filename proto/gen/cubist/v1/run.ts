@@ -203,6 +203,25 @@ export interface RunStatus {
   message: string;
   /** reserved: always 0 */
   generation: number;
+  /** the run's best board so far (absent until a worker reported one) */
+  best: BestBoard | undefined;
+}
+
+/**
+ * The best board a run has seen: the deepest partial board without a mismatch a worker's search reached, checked
+ * and scored by the coordinator's verifier (core/score.ts), never the worker's own numbers. Score = matched inner
+ * edges (480 at most on 16x16).
+ */
+export interface BestBoard {
+  score: number;
+  maxScore: number;
+  /** cells holding a piece */
+  placed: number;
+  /** the placed cells only */
+  cells: Placement[];
+  cubeId: string;
+  workerId: string;
+  foundUnixMs: number;
 }
 
 export interface Solution {
@@ -1005,6 +1024,7 @@ function createBaseRunStatus(): RunStatus {
     priority: 0,
     message: "",
     generation: 0,
+    best: undefined,
   };
 }
 
@@ -1051,6 +1071,9 @@ export const RunStatus: MessageFns<RunStatus> = {
     }
     if (message.generation !== 0) {
       writer.uint32(112).uint32(message.generation);
+    }
+    if (message.best !== undefined) {
+      BestBoard.encode(message.best, writer.uint32(242).fork()).join();
     }
     return writer;
   },
@@ -1180,6 +1203,14 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.generation = reader.uint32();
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.best = BestBoard.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1236,6 +1267,7 @@ export const RunStatus: MessageFns<RunStatus> = {
       priority: isSet(object.priority) ? globalThis.Number(object.priority) : 0,
       message: isSet(object.message) ? globalThis.String(object.message) : "",
       generation: isSet(object.generation) ? globalThis.Number(object.generation) : 0,
+      best: isSet(object.best) ? BestBoard.fromJSON(object.best) : undefined,
     };
   },
 
@@ -1283,6 +1315,9 @@ export const RunStatus: MessageFns<RunStatus> = {
     if (message.generation !== 0) {
       obj.generation = Math.round(message.generation);
     }
+    if (message.best !== undefined) {
+      obj.best = BestBoard.toJSON(message.best);
+    }
     return obj;
   },
 
@@ -1307,6 +1342,188 @@ export const RunStatus: MessageFns<RunStatus> = {
     message.priority = object.priority ?? 0;
     message.message = object.message ?? "";
     message.generation = object.generation ?? 0;
+    message.best = (object.best !== undefined && object.best !== null) ? BestBoard.fromPartial(object.best) : undefined;
+    return message;
+  },
+};
+
+function createBaseBestBoard(): BestBoard {
+  return { score: 0, maxScore: 0, placed: 0, cells: [], cubeId: "", workerId: "", foundUnixMs: 0 };
+}
+
+export const BestBoard: MessageFns<BestBoard> = {
+  encode(message: BestBoard, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.score !== 0) {
+      writer.uint32(8).uint32(message.score);
+    }
+    if (message.maxScore !== 0) {
+      writer.uint32(16).uint32(message.maxScore);
+    }
+    if (message.placed !== 0) {
+      writer.uint32(24).uint32(message.placed);
+    }
+    for (const v of message.cells) {
+      Placement.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.cubeId !== "") {
+      writer.uint32(42).string(message.cubeId);
+    }
+    if (message.workerId !== "") {
+      writer.uint32(50).string(message.workerId);
+    }
+    if (message.foundUnixMs !== 0) {
+      writer.uint32(57).double(message.foundUnixMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BestBoard {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBestBoard();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.score = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxScore = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.placed = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cells.push(Placement.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cubeId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.workerId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.foundUnixMs = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BestBoard {
+    return {
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+      maxScore: isSet(object.maxScore)
+        ? globalThis.Number(object.maxScore)
+        : isSet(object.max_score)
+        ? globalThis.Number(object.max_score)
+        : 0,
+      placed: isSet(object.placed) ? globalThis.Number(object.placed) : 0,
+      cells: globalThis.Array.isArray(object?.cells) ? object.cells.map((e: any) => Placement.fromJSON(e)) : [],
+      cubeId: isSet(object.cubeId)
+        ? globalThis.String(object.cubeId)
+        : isSet(object.cube_id)
+        ? globalThis.String(object.cube_id)
+        : "",
+      workerId: isSet(object.workerId)
+        ? globalThis.String(object.workerId)
+        : isSet(object.worker_id)
+        ? globalThis.String(object.worker_id)
+        : "",
+      foundUnixMs: isSet(object.foundUnixMs)
+        ? globalThis.Number(object.foundUnixMs)
+        : isSet(object.found_unix_ms)
+        ? globalThis.Number(object.found_unix_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: BestBoard): unknown {
+    const obj: any = {};
+    if (message.score !== 0) {
+      obj.score = Math.round(message.score);
+    }
+    if (message.maxScore !== 0) {
+      obj.maxScore = Math.round(message.maxScore);
+    }
+    if (message.placed !== 0) {
+      obj.placed = Math.round(message.placed);
+    }
+    if (message.cells?.length) {
+      obj.cells = message.cells.map((e) => Placement.toJSON(e));
+    }
+    if (message.cubeId !== "") {
+      obj.cubeId = message.cubeId;
+    }
+    if (message.workerId !== "") {
+      obj.workerId = message.workerId;
+    }
+    if (message.foundUnixMs !== 0) {
+      obj.foundUnixMs = floatToJson(message.foundUnixMs);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BestBoard>, I>>(base?: I): BestBoard {
+    return BestBoard.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BestBoard>, I>>(object: I): BestBoard {
+    const message = createBaseBestBoard();
+    message.score = object.score ?? 0;
+    message.maxScore = object.maxScore ?? 0;
+    message.placed = object.placed ?? 0;
+    message.cells = object.cells?.map((e) => Placement.fromPartial(e)) || [];
+    message.cubeId = object.cubeId ?? "";
+    message.workerId = object.workerId ?? "";
+    message.foundUnixMs = object.foundUnixMs ?? 0;
     return message;
   },
 };
