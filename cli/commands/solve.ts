@@ -1,5 +1,6 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
+import { terminalSafe } from "../terminal-text.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
@@ -100,12 +101,12 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
   }
   const secs = (r.stats.wallMs / 1000).toFixed(2);
   if (r.status === "sat") {
-    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s${r.engine === "search" ? " (found by the placement search)" : ""}:\n`);
+    process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s${r.engine === "search" ? " (found by the placement search)" : ""}:\n`);
     return showBoard(puzzle, r.board, values);
   }
-  if (r.status === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s${r.engine === "search" ? " by the placement search" : ""})\n`);
+  if (r.status === "unsat") process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s${r.engine === "search" ? " by the placement search" : ""})\n`);
   else {
-    process.stdout.write(`unknown: no answer (${r.reason}) after ${secs} s\n`);
+    process.stdout.write(`unknown: no answer (${terminalSafe(r.reason)}) after ${secs} s\n`);
     if (r.best) {
       process.stdout.write(`deepest partial board (verified): ${r.best.placed} of ${puzzle.rows * puzzle.cols} cells placed, score ${r.best.score} of ${r.best.maxScore}:\n`);
       return showBoard(puzzle, r.best.board, values);
@@ -141,11 +142,11 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
   const secs = seconds.toFixed(2);
   const summary = `${c.unsat} cubes refuted, ${c.resplit} re-split, ${c.refutedBySplit} branches refuted by the splitter`;
   if (r.state === "sat" && r.board) {
-    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
+    process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
     return showBoard(puzzle, r.board, values);
   }
-  if (r.state === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
-  else process.stdout.write(`unknown: ${r.state}: ${r.message} after ${secs} s\n`);
+  if (r.state === "unsat") process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
+  else process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
 }
 
 /** Ctrl-C or SIGTERM aborts the solve (the solver's process group, or the whole embedded cluster). */
@@ -229,7 +230,7 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
       }) + "\n");
     } else {
       const what = result.complete ? "exactly" : `at least (${result.reason})`;
-      process.stderr.write(`${puzzle.name ?? "puzzle"}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
+      process.stderr.write(`${terminalSafe(puzzle.name ?? "puzzle")}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
         `${fd !== null && fd !== 1 ? `, every board verified and written to ${file}` : ""}\n`);
     }
     return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
