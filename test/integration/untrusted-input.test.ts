@@ -1,0 +1,130 @@
+/**
+ * Issue 11, findings 4-7, against a real cluster: a private nats-server, a `cubist coordinator` process (gRPC and
+ * HTTP on free ports, no worker, so a run's cubes stay queued), a junk publisher on the heartbeat subjects, the
+ * CLI as its own processes, and plain HTTP requests with forged Host and Origin headers.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startTestNats, type TestNats } from "../helpers/nats.js";
+import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
+import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
+import { WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
+
+const marker = newMarker();
+const PUZZLE = "test/fixtures/clues/clue1.txt";
+let nats: TestNats;
+let coordinator: CubistProcess;
+let grpc: string;
+let http: string;
+
+interface Result { code: number | null; stdout: string; stderr: string }
+
+async function cubist(args: string[]): Promise<Result> {
+  const p = spawnCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: grpc, CUBIST_AUTH_TOKEN: "" } });
+  const { code } = await p.exited;
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+function ok(r: Result): string {
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Polls `check` every 250 ms until it is true, or fails naming `what` after `ms`. */
+async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}
+
+async function metric(name: string, labels: string): Promise<number> {
+  const text = await (await fetch(`${http}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${name}{${labels}}`));
+  return line ? Number(line.split(" ").pop()) : NaN;
+}
+
+async function submit(args: string[]): Promise<string> {
+  return ok(await cubist(["run", "submit", PUZZLE, "--cubes", "8", ...args])).trim();
+}
+
+before(async () => {
+  nats = await startTestNats({ layout: false });
+  coordinator = spawnCubist(["coordinator", "--nats", nats.url, "--grpc", "127.0.0.1:0", "--http", "127.0.0.1:0", "--log-level", "debug"], { env: marker.env });
+  grpc = /address=(\S+:\d+)/.exec(await coordinator.waitForLog(/gRPC API listening/, 20_000))![1];
+  http = /url=(http:\S+)/.exec(await coordinator.waitForLog(/HTTP \(metrics, dashboard\) listening/, 20_000))![1];
+});
+
+after(async () => {
+  coordinator?.kill("SIGTERM");
+  await coordinator?.exited;
+  await nats?.close();
+  await waitNoMarked(marker.value);
+});
+
+test("heartbeats - forged ids and impossible running entries are dropped and counted; cubes list --stuck stays empty", async () => {
+  const run = await submit([]);
+  const cubes = JSON.parse(ok(await cubist(["cubes", "list", run, "--json"]))) as { cubes: Array<{ cube: string }> };
+  assert.ok(cubes.cubes.length >= 4, JSON.stringify(cubes));
+  const [good, old, future, early] = cubes.cubes.map((c) => c.cube);
+  const day = 86_400_000;
+  const beat = (subject: string, s: Partial<WorkerStatus>): void =>
+    nats.nc.publish(subject, WorkerStatus.encode(WorkerStatus.fromPartial({ host: "h", slots: 4, busy: 0, uptimeSec: 100, solver: "kissat", ...s })).finish());
+  const junk = (): void => {
+    const t = Date.now();
+    // One honest worker: its cube shows running (the positive control).
+    beat("cubist.workers.honest", { workerId: "honest", running: [{ runId: run, cubeId: good, startedUnixMs: t - 5000 }] });
+    // The finding: a start time of 0 (20,780 days ago), one in the future, one before the worker started, a cube of an unknown run.
+    beat("cubist.workers.liar", {
+      workerId: "liar",
+      running: [
+        { runId: run, cubeId: old, startedUnixMs: 0 },
+        { runId: run, cubeId: future, startedUnixMs: t + day },
+        { runId: "no-such-run", cubeId: "1", startedUnixMs: t - 1000 },
+      ],
+    });
+    beat("cubist.workers.young", { workerId: "young", uptimeSec: 10, running: [{ runId: run, cubeId: early, startedUnixMs: t - 3_600_000 }] });
+    // Markup as an id (stored before), an id that is not the subject's, and bytes that are no heartbeat.
+    beat("cubist.workers.x", { workerId: "<img src=x onerror=alert(1)>", running: [{ runId: run, cubeId: old, startedUnixMs: 0 }] });
+    beat("cubist.workers.honest2", { workerId: "someone-else", running: [{ runId: run, cubeId: old, startedUnixMs: 0 }] });
+    nats.nc.publish("cubist.workers.garbage", new Uint8Array([0xff, 0xff, 0xff, 0xff]));
+  };
+  const timer = setInterval(junk, 400);
+  try {
+    junk();
+    await until("the honest worker's cube shown running", 20_000, async () => {
+      const r = JSON.parse(ok(await cubist(["cubes", "list", run, "--state", "running", "--json"]))) as { cubes: Array<{ cube: string; worker: string }> };
+      return r.cubes.some((c) => c.cube === good && c.worker === "honest");
+    });
+    const stuck = ok(await cubist(["cubes", "list", run, "--stuck", "1m"]));
+    assert.equal(stuck, "no matching cubes\n");
+    const running = JSON.parse(ok(await cubist(["cubes", "list", run, "--state", "running", "--json"]))) as { cubes: Array<{ cube: string; worker: string; runningSec: number }> };
+    assert.deepEqual(running.cubes.map((c) => [c.cube, c.worker]), [[good, "honest"]]);
+    assert.ok(running.cubes[0].runningSec < 3600, JSON.stringify(running));
+    for (const kind of ["running_start_before_worker", "running_future_start", "running_unknown_run", "heartbeat_bad_worker_id", "heartbeat_wrong_subject", "heartbeat_undecodable"]) {
+      assert.ok((await metric("cubist_coordinator_rejected_messages_total", `kind="${kind}"`)) >= 1, kind);
+    }
+    const workers = (await (await fetch(`${http}/api/workers`)).json()) as { workers: Array<{ id?: string; workerId?: string }> };
+    const ids = workers.workers.map((w) => w.id ?? w.workerId);
+    assert.ok(!ids.some((id) => id === "someone-else" || String(id).includes("<")), JSON.stringify(ids));
+  } finally {
+    clearInterval(timer);
+  }
+  ok(await cubist(["run", "cancel", run]));
+});
+
+test("terminal - a run named with ESC sequences and newlines prints escaped in run list, run show and run cancel", async () => {
+  const name = "evil\x1b]0;pwned\x07\x1b[2J\nr0  sat  100%\u202e";
+  const run = await submit(["--name", name]);
+  for (const args of [["run", "list"], ["run", "show", run]]) {
+    const out = ok(await cubist(args));
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(out, /[\u0000-\u0009\u000b-\u001f\u202e]/, args.join(" "));
+    assert.ok(out.includes("evil\\e]0;pwned\\x07\\e[2J\\nr0  sat  100%\\u202e"), out);
+  }
+  const cancelled = ok(await cubist(["run", "cancel", run, "--reason", "bye\x1b[31m\r\nforged"]));
+  assert.equal(cancelled.split("\n").length, 2, cancelled);
+  assert.ok(cancelled.includes("bye\\e[31m\\r\\nforged"), cancelled);
+});
