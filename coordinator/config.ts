@@ -7,6 +7,7 @@ import type { NatsOptions } from "../cluster/nats.js";
 import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
 import { createNames, type Names } from "../proto/contract.js";
 import { httpListenOption } from "../cluster/http.js";
+import { parseAllowedHosts } from "./http-guard.js";
 
 export interface CoordinatorConfig {
   readonly nats: NatsOptions;
@@ -31,6 +32,8 @@ export interface CoordinatorConfig {
   readonly http: string | null;
   /** The `http` address is the default, not asked for: when it is taken, warn and go on without it. @default false */
   readonly httpOptional: boolean;
+  /** Host names the dashboard's state-changing calls may use besides loopback names, IP literals and the bind host (coordinator/http-guard.ts). @default [] */
+  readonly httpAllowHosts: readonly string[];
 }
 
 export const DEFAULT_GRPC = "127.0.0.1:50051";
@@ -76,6 +79,8 @@ export function loadCoordinatorConfig(input: {
   grpcTlsClientCa?: string;
   http?: string | null;
   httpOptional?: boolean;
+  /** `--http-allow-host`: comma-separated host names. */
+  httpAllowHosts?: string;
 }): CoordinatorConfig {
   const replicas = input.replicas ?? DEFAULT_REPLICAS;
   if (![1, 3, 5].includes(replicas)) throw new InvalidOptionError("--replicas", `must be 1, 3 or 5, got ${replicas}`);
@@ -106,6 +111,6 @@ export function loadCoordinatorConfig(input: {
   return Object.freeze({
     nats: input.nats, names, replicas, ackWaitMs, maxDeliver, logLevel, logFormat, grpc, authToken,
     authReads: input.authReads ?? false, grpcTlsCert: input.grpcTlsCert, grpcTlsKey: input.grpcTlsKey, grpcTlsClientCa: input.grpcTlsClientCa,
-    http, httpOptional: input.httpOptional ?? false,
+    http, httpOptional: input.httpOptional ?? false, httpAllowHosts: Object.freeze(parseAllowedHosts(input.httpAllowHosts)),
   });
 }

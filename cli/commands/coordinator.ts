@@ -30,6 +30,7 @@ export const spec: CommandSpec = {
     "grpc-tls-key": { type: "string", arg: "FILE", description: "gRPC TLS private key (PEM)", env: "CUBIST_GRPC_TLS_KEY" },
     "grpc-tls-client-ca": { type: "string", arg: "FILE", description: "CA of client certificates (mutual TLS)", env: "CUBIST_GRPC_TLS_CLIENT_CA" },
     http: { type: "string", arg: "HOST:PORT", description: `HTTP address of /metrics and the web dashboard ("off" for none; default ${DEFAULT_COORDINATOR_HTTP}, skipped with a warning when taken)`, env: "CUBIST_HTTP" },
+    "http-allow-host": { type: "string", arg: "NAMES", description: "host names (comma-separated) the dashboard may be reached under for pause/cancel/re-split; loopback names and IP addresses always work (a DNS-rebinding guard)", env: "CUBIST_HTTP_ALLOW_HOST" },
     puzzle: { type: "string", arg: "FILE", description: "submit a run for this puzzle at start" },
     ...PUZZLE_OPTIONS,
     ...ENCODING_OPTIONS,
@@ -57,6 +58,7 @@ export async function run(values: ParsedValues): Promise<number> {
     grpcTlsClientCa: values["grpc-tls-client-ca"] as string | undefined,
     http: (values.http as string | undefined) ?? DEFAULT_COORDINATOR_HTTP,
     httpOptional: values.http === undefined,
+    httpAllowHosts: values["http-allow-host"] as string | undefined,
   });
   const proc = await startCoordinatorProcess(config);
   if (typeof values.puzzle === "string") {

@@ -10,6 +10,7 @@ import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
+import { request } from "node:http";
 
 const marker = newMarker();
 const PUZZLE = "test/fixtures/clues/clue1.txt";
@@ -44,6 +45,25 @@ async function metric(name: string, labels: string): Promise<number> {
   const text = await (await fetch(`${http}/metrics`)).text();
   const line = text.split("\n").find((l) => l.startsWith(`${name}{${labels}}`));
   return line ? Number(line.split(" ").pop()) : NaN;
+}
+
+/** A POST with exactly these headers (fetch may not set Host), to `base` (default: the coordinator's HTTP). */
+function post(path: string, headers: Record<string, string>, base = http): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(path, base);
+    const body = "{}";
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": String(body.length), ...headers } }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function runState(run: string): Promise<string> {
+  return (JSON.parse(ok(await cubist(["run", "show", run, "--json"]))) as { state: string }).state;
 }
 
 async function submit(args: string[]): Promise<string> {
@@ -127,4 +147,39 @@ test("terminal - a run named with ESC sequences and newlines prints escaped in r
   const cancelled = ok(await cubist(["run", "cancel", run, "--reason", "bye\x1b[31m\r\nforged"]));
   assert.equal(cancelled.split("\n").length, 2, cancelled);
   assert.ok(cancelled.includes("bye\\e[31m\\r\\nforged"), cancelled);
+});
+
+test("web - a DNS-rebinding or cross-origin POST is refused with 403 and changes nothing; same-origin calls work", async () => {
+  const run = await submit([]);
+  const port = new URL(http).port;
+  const rebinding = await post(`/api/runs/${run}/cancel`, { host: `attacker.example:${port}` });
+  assert.equal(rebinding.status, 403, rebinding.body);
+  assert.match(rebinding.body, /--http-allow-host attacker\.example/);
+  const crossSite = await post(`/api/runs/${run}/pause`, { host: `127.0.0.1:${port}`, origin: "http://attacker.example" });
+  assert.equal(crossSite.status, 403, crossSite.body);
+  assert.equal((await post(`/api/runs/${run}/pause`, { host: `localhost:${port}`, origin: "null" })).status, 403);
+  assert.equal((await post(`/api/runs/${run}/pause`, { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${Number(port) + 1}` })).status, 403);
+  assert.equal(await runState(run), "running");
+  // The dashboard itself (same origin), and curl on the machine (no Origin).
+  assert.equal((await post(`/api/runs/${run}/pause`, { host: `localhost:${port}`, origin: `http://localhost:${port}` })).status, 200);
+  assert.equal(await runState(run), "paused");
+  assert.equal((await post(`/api/runs/${run}/cancel`, { host: `127.0.0.1:${port}` })).status, 200);
+  assert.equal(await runState(run), "cancelled");
+});
+
+test("web - bound to a non-loopback address without a token, the coordinator makes one up, logs it once and requires it", async () => {
+  const c = spawnCubist(["coordinator", "--nats", nats.url, "--prefix", "webtok", "--grpc", "off", "--http", "0.0.0.0:0"], { env: marker.env });
+  try {
+    const line = await c.waitForLog(/generated token/, 20_000);
+    const token = /token=(\S+)/.exec(line)![1];
+    const url = /url=(http:\S+)/.exec(await c.waitForLog(/HTTP \(metrics, dashboard\) listening/, 20_000))![1];
+    const host = new URL(url).host;
+    assert.equal((await post("/api/runs/nope/cancel", { host }, url)).status, 401);
+    // With the token the call gets through to the API (which has no such run).
+    assert.equal((await post("/api/runs/nope/cancel", { host, authorization: `Bearer ${token}` }, url)).status, 404);
+    assert.equal(c.stderr().split(token).length - 1, 1, "the token is printed exactly once");
+  } finally {
+    c.kill("SIGTERM");
+    await c.exited;
+  }
 });
