@@ -16,6 +16,7 @@ import type { Logger } from "../cluster/log.js";
 import { CUBE_ID_RE, RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, Verdict, VerdictKind, type WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
 import { checkHeartbeat, Rejections } from "./heartbeats.js";
+import { releaseFormula } from "./formula-upload.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
@@ -111,6 +112,7 @@ export class Coordinator {
       settings: this.settings,
       log: this.opts.log,
       publishCancel: (run: string, cube: string, reason: string) => this.publishCancel(run, cube, reason),
+      releaseFormula: (sha: string, runId: string) => releaseFormula(this.layout.formulas, sha, runId, this.runs.values(), this.opts.log),
     };
   }
 
@@ -143,7 +145,7 @@ export class Coordinator {
 
   async submitRun(req: RunRequest): Promise<RunController> {
     this.requireRunning();
-    const { spec, puzzle } = buildRunSpec(req);
+    const { spec, puzzle } = buildRunSpec(req, Date.now(), this.settings.limits);
     // Ids are never reused, also those of finished runs that are not in memory (their ledger and tasks remain).
     if (this.runs.has(spec.runId) || (await this.runRecord(spec.runId)) !== null || (await this.ledger.runs()).includes(spec.runId)) {
       throw new RunExistsError(spec.runId);

@@ -1,6 +1,7 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
 import { terminalSafe } from "../terminal-text.js";
+import { checkBoardSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB, sizeLimits } from "../../core/limits.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
@@ -42,6 +43,8 @@ export const spec: CommandSpec = {
     concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker process", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
+    "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
+    "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
   },
   details: `Alone, solve runs a portfolio of native placement-engine searches, one process per core (--threads,
@@ -189,6 +192,8 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
       natsUrl: values.nats as string | undefined,
       solverPath: values["solver-path"] as string | undefined,
       verbose: values.verbose === true,
+      maxCells: values["max-cells"] as number | undefined,
+      maxFormulaMb: values["max-formula-mb"] as number | undefined,
       signal: abort.signal,
       onStatus: tty
         ? (s) => process.stderr.write(`\r${(s.progress * 100).toFixed(1)}% closed, ${s.cubes!.unsat} refuted, ${s.cubes!.running} running, ${s.cubes!.queued} queued   `)
@@ -242,6 +247,10 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const maxFormulaMb = values["max-formula-mb"] as number | undefined;
+  if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);
+  const limits = sizeLimits(values["max-cells"] as number | undefined, maxFormulaMb);
+  checkBoardSize(puzzle, limits);
   if ((values.workers !== undefined || values.nats !== undefined) && values.objective === "score") {
     throw new InvalidOptionError("objective", "score runs on one machine for now");
   }
@@ -278,6 +287,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       seed: values.seed as number | undefined,
       portfolio,
       satDelayMs: values["sat-delay"] as number | undefined,
+      limits,
       signal: abort.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;

@@ -11,6 +11,16 @@ import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
 import { request } from "node:http";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generatePuzzle } from "../../core/generate.js";
+import { writeCanonical } from "../../core/formats/index.js";
+import { createNames } from "../../proto/contract.js";
+import { Coordinator } from "../../coordinator/coordinator.js";
+import { silentLogger } from "../../cluster/log.js";
+import { LimitExceededError, sizeLimits } from "../../core/limits.js";
+import { COORDINATOR_LIMIT_FLAGS } from "../../coordinator/config.js";
 
 const marker = newMarker();
 const PUZZLE = "test/fixtures/clues/clue1.txt";
@@ -182,4 +192,58 @@ test("web - bound to a non-loopback address without a token, the coordinator mak
     c.kill("SIGTERM");
     await c.exited;
   }
+});
+
+test("limits - a board above the cell limit is refused by run submit (coordinator) and solve alike, naming the limit and its flag", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cubist-limits-"));
+  try {
+    const file = join(dir, "big-17x17.txt");
+    writeFileSync(file, writeCanonical(generatePuzzle({ rows: 17, cols: 17, borderColors: 4, centerColors: 6, seed: 1 }).puzzle));
+    const submitted = await cubist(["run", "submit", file]);
+    assert.equal(submitted.code, 1, submitted.stderr);
+    assert.match(submitted.stderr, /17x17 = 289 cells, above the limit of 256 cells \(raise it with cubist coordinator --max-cells N/);
+    const solved = spawnCubist(["solve", file, "--threads", "1"], { env: marker.env });
+    assert.equal((await solved.exited).code, 1, solved.stderr());
+    assert.match(solved.stderr(), /289 cells, above the limit of 256 cells \(raise it with --max-cells N/);
+    assert.equal(ok(await cubist(["run", "list", "--json"])).includes("big-17x17"), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("limits - a formula above the coordinator's limit is refused before anything is uploaded", async () => {
+  const names = createNames("limits");
+  const c = new Coordinator({ nc: nats.nc, jsm: nats.jsm, names, log: silentLogger, settings: { limits: sizeLimits(undefined, 0.01, COORDINATOR_LIMIT_FLAGS) } });
+  await c.start();
+  try {
+    await assert.rejects(
+      c.submitRun({ puzzleText: readFileSync(PUZZLE, "utf8"), puzzleLabel: PUZZLE, searchMs: 0 }),
+      (e: unknown) => e instanceof LimitExceededError && /of DIMACS, above the limit of 0\.0 MB .*--max-formula-mb/.test((e as Error).message),
+    );
+    assert.equal((await nats.jsm.streams.info(`OBJ_${names.formulasBucket}`)).state.bytes, 0);
+    assert.equal(c.runs.size, 0);
+  } finally {
+    await c.close();
+  }
+});
+
+test("limits - cancelling a run deletes its formula object and queued cubes: JetStream usage returns to its level before the run", async () => {
+  const formulas = async (): Promise<number> => (await nats.jsm.streams.info("OBJ_cubist-formulas")).state.bytes;
+  const cubesOf = async (run: string): Promise<number> => (await nats.jsm.streams.info("CUBIST_CUBES", { subjects_filter: `cubist.cubes.${run}` })).state.subjects?.[`cubist.cubes.${run}`] ?? 0;
+  const puzzle = "test/fixtures/clues/clue2.txt";
+  const before = await formulas();
+  const a = ok(await cubist(["run", "submit", puzzle, "--cubes", "8"])).trim();
+  const b = ok(await cubist(["run", "submit", puzzle, "--cubes", "8", "--name", "same formula"])).trim();
+  const during = await formulas();
+  assert.ok(during - before > 10_000, `the formula is stored (${before} -> ${during} bytes)`);
+  await until("run a's cubes published", 20_000, async () => (await cubesOf(a)) > 0);
+  ok(await cubist(["run", "cancel", a]));
+  // b shares the formula and is still open: it stays.
+  assert.equal(await formulas(), during);
+  assert.equal(await cubesOf(a), 0);
+  ok(await cubist(["run", "cancel", b]));
+  const after = await formulas();
+  assert.ok(after - before < 1024, `formula bytes ${before} before the runs, ${during} during, ${after} after (only a delete marker may remain)`);
+  assert.equal(await cubesOf(b), 0);
+  await assert.rejects(nats.jsm.consumers.info("CUBIST_CUBES", `run-${a}`));
 });
