@@ -62,7 +62,7 @@ export function checkBoardSize(board: { rows: number; cols: number }, limits: Si
 /** Throws LimitExceededError when a formula of `bytes` DIMACS bytes is above `limits.maxFormulaBytes`. */
 export function checkFormulaSize(bytes: number, limits: SizeLimits = DEFAULT_SIZE_LIMITS, what = "the base formula"): void {
   if (bytes <= limits.maxFormulaBytes) return;
-  const mb = (n: number): string => `${(n / MB).toFixed(n < 10 * MB ? 1 : 0)} MB`;
+  const mb = (n: number): string => (n < MB ? `${Math.ceil(n / 1024)} KB` : `${(n / MB).toFixed(n < 10 * MB ? 1 : 0)} MB`);
   throw new LimitExceededError(
     "formula",
     `${what} is ${mb(bytes)} of DIMACS, above the limit of ${mb(limits.maxFormulaBytes)} (use a smaller encoding, or raise it with ${limits.raise.formula}; docs/operations.md "Limits")`,

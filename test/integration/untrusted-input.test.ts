@@ -205,6 +205,10 @@ test("limits - a board above the cell limit is refused by run submit (coordinato
     const solved = spawnCubist(["solve", file, "--threads", "1"], { env: marker.env });
     assert.equal((await solved.exited).code, 1, solved.stderr());
     assert.match(solved.stderr(), /289 cells, above the limit of 256 cells \(raise it with --max-cells N/);
+    // solve's SAT member measures its formula before it starts the solver.
+    const satOnly = spawnCubist(["solve", PUZZLE, "--search-ms", "0", "--max-formula-mb", "0.01"], { env: marker.env });
+    assert.equal((await satOnly.exited).code, 1, satOnly.stderr());
+    assert.match(satOnly.stderr(), /KB of DIMACS, above the limit of 11 KB \(use a smaller encoding, or raise it with --max-formula-mb MB/);
     assert.equal(ok(await cubist(["run", "list", "--json"])).includes("big-17x17"), false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -218,7 +222,7 @@ test("limits - a formula above the coordinator's limit is refused before anythin
   try {
     await assert.rejects(
       c.submitRun({ puzzleText: readFileSync(PUZZLE, "utf8"), puzzleLabel: PUZZLE, searchMs: 0 }),
-      (e: unknown) => e instanceof LimitExceededError && /of DIMACS, above the limit of 0\.0 MB .*--max-formula-mb/.test((e as Error).message),
+      (e: unknown) => e instanceof LimitExceededError && / KB of DIMACS, above the limit of 11 KB .*--max-formula-mb/.test((e as Error).message),
     );
     assert.equal((await nats.jsm.streams.info(`OBJ_${names.formulasBucket}`)).state.bytes, 0);
     assert.equal(c.runs.size, 0);
