@@ -8,7 +8,7 @@ import { InvalidOptionError } from "../core/errors.js";
 import { RunState, type CubeCounts, type RunStatus } from "../proto/gen/cubist/v1/run.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { EXIT } from "./exit-codes.js";
-import { terminalSafe } from "./terminal-text.js";
+import { terminalSafe } from "../cluster/terminal-text.js";
 import { isTerminal, RUN_STATE_NAMES, runStateName, runStateOf as runStateOfName } from "../proto/vocabulary.js";
 
 export { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName } from "../proto/vocabulary.js";

@@ -1,7 +1,7 @@
 /**
  * Text views of runs for `cubist run show` and `cubist run list` (pure: the caller passes `now`).
  */
-import { terminalSafe } from "./terminal-text.js";
+import { terminalSafe } from "../cluster/terminal-text.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import {
   emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatTable, formatTime, isTerminal, runStateName,

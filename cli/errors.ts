@@ -4,7 +4,7 @@
  */
 import { CubistError } from "../core/errors.js";
 import { EXIT } from "./exit-codes.js";
-import { terminalSafeLines } from "./terminal-text.js";
+import { terminalSafeLines } from "../cluster/terminal-text.js";
 
 /** An input file that cannot be read (missing, a directory, no permission). */
 export class InputFileError extends CubistError {

@@ -8,7 +8,7 @@
  *   `StatusThrottle` to one every interval plus every change of state or of the solution count.
  */
 
-import { terminalSafe } from "./terminal-text.js";
+import { terminalSafe } from "../cluster/terminal-text.js";
 import { VerdictKind, type Placement } from "../proto/gen/cubist/v1/cube.js";
 import type { RunStatus, Solution } from "../proto/gen/cubist/v1/run.js";
 import type { VerdictSummary } from "../proto/gen/cubist/v1/api.js";

@@ -1,5 +1,5 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import { EXIT } from "../exit-codes.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { boardFromPlacements, cellOf, isBounded, pieceKind } from "../../core/puzzle.js";

@@ -1,5 +1,5 @@
 /** `cubist run cancel RUN [--reason R]`: ends a run for good; its queued cubes are dropped, running solvers stopped. */
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";

@@ -4,7 +4,7 @@
  * INVALID_ARGUMENT naming file:line; with `--hints` the puzzle is read here, the hints applied, and the
  * canonical text sent. `--watch` follows the run to its end (exit code like `cubist solve`).
  */
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { loadPuzzle, PUZZLE_OPTIONS, readText } from "../io.js";

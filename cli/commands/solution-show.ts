@@ -3,7 +3,7 @@
  * grid (and the e2.bucas.name link for 16x16), `--svg FILE`, or `--json` in the `cubist solve --json` shape.
  * The board is verified again here before it is printed.
  */
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";

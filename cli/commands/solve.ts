@@ -1,6 +1,6 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import { checkBoardSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB, sizeLimits } from "../../core/limits.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";

@@ -4,11 +4,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { terminalSafe, terminalSafeLines } from "../../cli/terminal-text.js";
+import { terminalSafe, terminalSafeLines } from "../../cluster/terminal-text.js";
 import { formatTable } from "../../cli/control-format.js";
 import { renderRunDetails, renderRunTable } from "../../cli/control-run-view.js";
 import { renderEndLine, renderSolutionLine, renderVerdictLine, renderWatchView } from "../../cli/watch-view.js";
 import { describeError } from "../../cli/errors.js";
+import { createLogger } from "../../cluster/log.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { RunState, type RunStatus } from "../../proto/gen/cubist/v1/run.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
@@ -61,4 +62,14 @@ test("terminal text - run list, run show, run watch and cubes list print a hosti
   assert.doesNotMatch(cubes, RAW);
   assert.equal(cubes.split("\n").length, 3);
   assert.doesNotMatch(describeError(new InvalidOptionError("puzzle", `bad file ${EVIL}`), false), RAW);
+});
+
+test("terminal text - the text log format escapes hostile field values (ids and reasons from messages)", () => {
+  const lines: string[] = [];
+  const log = createLogger({ component: "coordinator", write: (l) => lines.push(l) });
+  log.warn("invalid verdict terminated", { run: "r\x1b[2J", reason: EVIL, err: new Error("bad\x9b1m"), n: 3 });
+  assert.equal(lines.length, 1);
+  assert.doesNotMatch(lines[0], RAW);
+  assert.ok(lines[0].includes("run=r\\e[2J"), lines[0]);
+  assert.ok(lines[0].endsWith(" n=3"), lines[0]);
 });

@@ -7,8 +7,9 @@
  * Escaped: C0 controls (NUL, BEL, BS, TAB, LF, CR, ESC, ...), DEL, C1 controls (U+0080-U+009F, among them the
  * one-byte CSI U+009B), the line and paragraph separators U+2028/U+2029, and the bidi controls (U+061C, U+200E,
  * U+200F, U+202A-U+202E, U+2066-U+2069). Everything else, including all printable Unicode, passes unchanged.
- * JSON output (`--json`) does not go through here: JSON.stringify already escapes C0 controls and JSON is for
- * programs.
+ * JSON output (`--json`, `--log-format json`) does not go through here: JSON.stringify already escapes C0 controls
+ * and JSON is for programs. Used by every CLI view (cli/) and by the text log format (cluster/log.ts), where worker
+ * ids, run ids and reasons from messages end up.
  */
 
 // eslint-disable-next-line no-control-regex
