@@ -1,6 +1,7 @@
 /**
  * Text views of runs for `cubist run show` and `cubist run list` (pure: the caller passes `now`).
  */
+import { terminalSafe } from "../cluster/terminal-text.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import {
   emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatTable, formatTime, isTerminal, runStateName,
@@ -55,7 +56,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
   ];
   if (s?.finishedUnixMs) rows.push(["finished", `${formatTime(s.finishedUnixMs)} (${age(now, s.finishedUnixMs)})`]);
   const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n") + "\n";
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${terminalSafe(v)}`).join("\n") + "\n";
 }
 
 /** The `run list` table, newest first (as the coordinator sends them). */

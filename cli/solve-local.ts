@@ -9,6 +9,7 @@
  * SAT solver.
  */
 
+import { checkFormulaSize, formulaBytes, type SizeLimits } from "../core/limits.js";
 import { availableParallelism } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { acceptBoard, acceptModel, arrayValue } from "../core/accept.js";
@@ -46,6 +47,8 @@ export interface LocalSolveOptions {
    * most boards fall to an engine sooner). @default defaultSatDelayMs(puzzle)
    */
   satDelayMs?: number;
+  /** The SAT member refuses a formula above these limits (the engines go on). @default core/limits.ts */
+  limits?: SizeLimits;
 }
 
 export type LocalSolveResult = (
@@ -135,6 +138,7 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
         const t0 = performance.now();
         formula = encode(options.encoding, puzzle, options.encodeOptions);
         Object.assign(encoded, { encodeMs: performance.now() - t0, numVars: formula.numVars, numClauses: formula.clauses.count });
+        checkFormulaSize(formulaBytes(formula), options.limits);
         if (signal.aborted) return aborted;
         return {
           sat: await runSolver(dimacsChunks(formula), formula.numVars, {

@@ -4,6 +4,7 @@
  * score search is meant to be stopped.
  */
 
+import { terminalSafe } from "../cluster/terminal-text.js";
 import type { ParsedValues } from "./args.js";
 import { EXIT } from "./exit-codes.js";
 import { showBoard } from "./board-output.js";
@@ -48,7 +49,7 @@ export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: nu
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
     } else if (result.status === "sat" && result.solution) {
-      process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s (found by the score search):\n`);
+      process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s (found by the score search):\n`);
       await showBoard(puzzle, result.solution, values);
     } else if (result.best) {
       const b = result.best;

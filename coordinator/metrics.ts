@@ -22,6 +22,7 @@ import { RunState } from "../proto/gen/cubist/v1/run.js";
 import type { Coordinator } from "./coordinator.js";
 import { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName, runStateOf, VERDICT_LABELS, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
 import type { RunController } from "./run.js";
+import { REJECT_KINDS } from "./heartbeats.js";
 
 /** Cube states as exported (queued splits into queued and running; purged cubes of ended runs are left out). */
 export const CUBE_STATES = CUBE_STATE_NAMES.filter((s): s is Exclude<CubeStateName, "purged"> => s !== "purged");
@@ -243,6 +244,13 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     collect() {
       this.reset();
       this.inc(c.counters.foreignVerdicts);
+    },
+  });
+  new Counter({
+    name: "cubist_coordinator_rejected_messages_total", help: "Messages dropped as forged or impossible (coordinator/heartbeats.ts), by kind.", labelNames: ["kind"], registers,
+    collect() {
+      this.reset();
+      for (const kind of REJECT_KINDS) this.inc({ kind }, c.rejections.count(kind));
     },
   });
   const verdicts = new Counter({ name: "cubist_verdicts_total", help: "Well-formed verdicts received, by kind.", labelNames: ["kind"], registers });

@@ -25,6 +25,7 @@ import { RateTracker } from "./rate.js";
 import { runSteps, type RunEffect, type RunSteps } from "./run-effects.js";
 import { RunModel } from "./run-model.js";
 import type { BestBoard } from "../proto/gen/cubist/v1/run.js";
+import { checkFormulaSize, formulaBytes } from "../core/limits.js";
 
 export interface RunDeps {
   readonly layout: Layout;
@@ -34,6 +35,8 @@ export interface RunDeps {
   readonly settings: CoordinatorSettings;
   readonly log: Logger;
   readonly publishCancel: (run: string, cube: string, reason: string) => void;
+  /** Deletes a formula object no open run needs any more (coordinator.ts). */
+  readonly releaseFormula?: (sha256: string, runId: string) => Promise<void>;
 }
 
 /** The terminal run states (proto/vocabulary.ts), under the name the embedded cluster and the benchmarks use. */
@@ -110,6 +113,7 @@ export class RunController extends EventEmitter<RunEvents> {
   /** A new run: encode, upload, record, then split and publish in the background. */
   static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle): Promise<RunController> {
     const { model, formula } = RunController.modelOf(deps, spec, puzzle);
+    checkFormulaSize(formulaBytes(formula), deps.settings.limits);
     const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));
     spec.formulaSha256 = upload.sha256;
     spec.numVars = formula.numVars;
@@ -234,8 +238,10 @@ export class RunController extends EventEmitter<RunEvents> {
     return this.carryOut(this.model.resume());
   }
 
-  cancel(reason: string): Promise<void> {
-    return this.carryOut(this.model.cancel(reason));
+  /** Ends the run for good; its base formula is deleted from the Object Store unless another open run shares it. */
+  async cancel(reason: string): Promise<void> {
+    await this.carryOut(this.model.cancel(reason));
+    await this.deps.releaseFormula?.(this.spec.formulaSha256, this.id);
   }
 
   /** Waits for the initial split (tests, the embedded cluster). */

@@ -1,5 +1,7 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
+import { terminalSafe } from "../../cluster/terminal-text.js";
+import { checkBoardSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB, sizeLimits } from "../../core/limits.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
@@ -41,6 +43,8 @@ export const spec: CommandSpec = {
     concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker process", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
+    "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
+    "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
   },
   details: `Alone, solve runs a portfolio of native placement-engine searches, one process per core (--threads,
@@ -100,12 +104,12 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
   }
   const secs = (r.stats.wallMs / 1000).toFixed(2);
   if (r.status === "sat") {
-    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s${r.engine === "search" ? " (found by the placement search)" : ""}:\n`);
+    process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s${r.engine === "search" ? " (found by the placement search)" : ""}:\n`);
     return showBoard(puzzle, r.board, values);
   }
-  if (r.status === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s${r.engine === "search" ? " by the placement search" : ""})\n`);
+  if (r.status === "unsat") process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s${r.engine === "search" ? " by the placement search" : ""})\n`);
   else {
-    process.stdout.write(`unknown: no answer (${r.reason}) after ${secs} s\n`);
+    process.stdout.write(`unknown: no answer (${terminalSafe(r.reason)}) after ${secs} s\n`);
     if (r.best) {
       process.stdout.write(`deepest partial board (verified): ${r.best.placed} of ${puzzle.rows * puzzle.cols} cells placed, score ${r.best.score} of ${r.best.maxScore}:\n`);
       return showBoard(puzzle, r.best.board, values);
@@ -142,11 +146,11 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
   const secs = seconds.toFixed(2);
   const summary = `${c.unsat} cubes refuted, ${c.resplit} re-split, ${c.refutedBySplit} branches refuted by the splitter`;
   if (r.state === "sat" && r.board) {
-    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
+    process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
     return showBoard(puzzle, r.board, values);
   }
-  if (r.state === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
-  else process.stdout.write(`unknown: ${r.state}: ${r.message} after ${secs} s\n`);
+  if (r.state === "unsat") process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
+  else process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
 }
 
 /** Ctrl-C or SIGTERM aborts the solve (the solver's process group, or the whole embedded cluster). */
@@ -189,6 +193,8 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
       natsUrl: values.nats as string | undefined,
       solverPath: values["solver-path"] as string | undefined,
       verbose: values.verbose === true,
+      maxCells: values["max-cells"] as number | undefined,
+      maxFormulaMb: values["max-formula-mb"] as number | undefined,
       signal: abort.signal,
       onStatus: tty
         ? (s) => process.stderr.write(`\r${(s.progress * 100).toFixed(1)}% closed, ${s.cubes!.unsat} refuted, ${s.cubes!.running} running, ${s.cubes!.queued} queued   `)
@@ -230,7 +236,7 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
       }) + "\n");
     } else {
       const what = result.complete ? "exactly" : `at least (${result.reason})`;
-      process.stderr.write(`${puzzle.name ?? "puzzle"}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
+      process.stderr.write(`${terminalSafe(puzzle.name ?? "puzzle")}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
         `${fd !== null && fd !== 1 ? `, every board verified and written to ${file}` : ""}\n`);
     }
     return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
@@ -242,6 +248,10 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const maxFormulaMb = values["max-formula-mb"] as number | undefined;
+  if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);
+  const limits = sizeLimits(values["max-cells"] as number | undefined, maxFormulaMb);
+  checkBoardSize(puzzle, limits);
   if ((values.workers !== undefined || values.nats !== undefined) && values.objective === "score") {
     throw new InvalidOptionError("objective", "score runs on one machine for now");
   }
@@ -278,6 +288,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       seed: values.seed as number | undefined,
       portfolio,
       satDelayMs: values["sat-delay"] as number | undefined,
+      limits,
       signal: abort.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;

@@ -39,6 +39,7 @@ test("config - defaults: CPUs, kissat on PATH, XDG cache dir, a sanitised <host>
   assert.ok(Object.isFrozen(c));
   assert.equal(defaultWorkerId("gpu-7.lab.example.org", 42), "gpu-7-lab-example-org-42");
   assert.equal(defaultWorkerId("...", 1), "worker-1");
+  assert.equal(defaultWorkerId("_build.box", 7), "build-box-7");
   assert.equal(defaultWorkerId("h".repeat(100), 123).length, 64);
   assert.match(defaultCacheDir({ HOME: "/home/u", XDG_CACHE_HOME: "relative" }), /\.cache\/cubist\/formulas$/);
 });
@@ -49,6 +50,9 @@ test("config - bad values are InvalidOptionError naming the flag; a missing solv
     [{ concurrency: 0 }, "--concurrency"],
     [{ solver: "minisat" }, "--solver"],
     [{ workerId: "has.dot" }, "--id"],
+    [{ workerId: "<img src=x>" }, "--id"],
+    [{ workerId: "-looks-like-a-flag" }, "--id"],
+    [{ workerId: "a".repeat(65) }, "--id"],
     [{ prefix: "Bad Prefix" }, "--prefix"],
     [{ logLevel: "loud" }, "--log-level"],
     [{ logFormat: "xml" }, "--log-format"],
