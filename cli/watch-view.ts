@@ -101,6 +101,7 @@ export function renderStatusLine(status: RunStatus, options: { runId: string; no
     `ETA ${formatEta(status)}`,
     `${status.solutions} solution(s)`,
     ...(status.best ? [`best ${status.best.score}/${status.best.maxScore} (${status.best.placed} placed)`] : []),
+    ...(status.workEtaSeconds > 0 && !isTerminal(status.state) ? [`work left ${formatDuration(status.workEtaSeconds)} by tree estimates`] : []),
   ].join(" | ");
 }
 

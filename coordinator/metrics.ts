@@ -151,6 +151,33 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     },
   });
   new Gauge({
+    name: "cubist_run_remaining_placements", help: "Placements left in the run by the tree estimates (Knuth's estimator per cube; absent until one arrives).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) {
+        const s = r.status();
+        if (s.remainingNodes >= 0) this.set({ run: r.id }, s.remainingNodes);
+      }
+    },
+  });
+  new Gauge({
+    name: "cubist_run_work_eta_seconds", help: "Seconds of work left by the tree estimates at the run's placement rate (absent while unknown).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) {
+        const s = r.status();
+        if (s.workEtaSeconds >= 0) this.set({ run: r.id }, s.workEtaSeconds);
+      }
+    },
+  });
+  new Gauge({
+    name: "cubist_run_placements_per_second", help: "Placements per second of the workers' searches for the run (10-minute window).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) this.set({ run: r.id }, r.status().placementsPerSecond);
+    },
+  });
+  new Gauge({
     name: "cubist_run_eta_seconds", help: "Seconds until the run's closed weight reaches 1 at its current rate (absent while unknown).", labelNames: ["run"], registers,
     collect() {
       this.reset();

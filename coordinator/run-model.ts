@@ -26,6 +26,7 @@ import { RunMode, RunState, type BestBoard, type RunSpec, type Solution } from "
 import { acceptScored, betterScored } from "../core/score.js";
 import { isTerminal, runStateName, verdictLabel } from "../proto/vocabulary.js";
 import { CubeTable, type CubeEntry } from "./cube-table.js";
+import { WorkEstimate } from "./work-estimate.js";
 import type { LedgerBody, RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
 import { taskMessage } from "./task-message.js";
 
@@ -47,11 +48,16 @@ function isOpen(e: CubeEntry): boolean {
 }
 
 function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
-  return { id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason };
+  return {
+    id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason,
+    searchNodes: v.stats?.searchNodes ?? 0, estNodes: v.stats?.estNodes ?? 0, estNodesStderr: v.stats?.estNodesStderr ?? 0,
+  };
 }
 
 export class RunModel {
   readonly table = new CubeTable();
+  /** Placements made and the tree estimates of the cubes (coordinator/work-estimate.ts). */
+  readonly work = new WorkEstimate();
   readonly solutions: Solution[] = [];
   state: RunState = RunState.RUN_STATE_SPLITTING;
   message = "";
@@ -98,7 +104,10 @@ export class RunModel {
         break;
       }
       case "closed":
-        for (const c of b.value.cubes) this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
+        for (const c of b.value.cubes) {
+          this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
+          this.work.record(c.id, e.atUnixMs, c.searchNodes, c.estNodes, c.estNodesStderr);
+        }
         break;
       case "requeued":
         this.table.requeue(b.value.id, b.value.seq);

@@ -14,7 +14,7 @@ import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
-import { RunRecord, type RunSpec, type RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import type { CoordinatorSettings } from "./config.js";
 import type { CubeEntry, CubeTable } from "./cube-table.js";
@@ -291,6 +291,7 @@ export class RunController extends EventEmitter<RunEvents> {
       message: this.message,
       generation: 0,
       best: this.best ?? undefined,
+      ...this.model.work.view(this.table.entries(), now, this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT, isTerminal(this.state)),
     };
   }
 

@@ -44,6 +44,12 @@ export interface RunSummary {
   finishedUnixMs: number;
   createdUnixMs: number;
   message: string;
+  /** Placements by the workers' searches, their rate, and the tree-estimate view (coordinator/work-estimate.ts). */
+  placements: number;
+  placementsPerSecond: number;
+  remainingNodes: number;
+  remainingNodesStderr: number;
+  workEtaSeconds: number;
 }
 
 /** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
@@ -102,6 +108,11 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     finishedUnixMs: s.finishedUnixMs,
     createdUnixMs: spec.createdUnixMs,
     message: s.message,
+    placements: s.placements,
+    placementsPerSecond: s.placementsPerSecond,
+    remainingNodes: s.remainingNodes,
+    remainingNodesStderr: s.remainingNodesStderr,
+    workEtaSeconds: s.workEtaSeconds,
   };
 }
 

@@ -66,6 +66,7 @@ typedef struct {
   int part_depth;        /* -1: chosen automatically */
   double progress_s;     /* progress line period (0: none) */
   bool best;             /* report the deepest partial board (c best + b lines) */
+  int estimate_probes;   /* before searching, estimate the tree's size with this many random probes (0: no) */
   bool score;            /* score mode (score.c): complete boards with the fewest mismatched inner edges */
   int score_breaks;      /* score mode: the break budget to start from (-1: every inner edge) */
   double score_from;     /* score mode: breaks allowed from this fraction of the scan order on */

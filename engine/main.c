@@ -24,6 +24,7 @@ static const char *usage =
   "  --nodes N         stop after N placements\n"
   "  --time-ms N       stop after N milliseconds\n"
   "  --progress-ms N   print a progress line every N milliseconds\n"
+  "  --estimate N      first print Knuth's estimate of the search tree's size from N random probes\n"
   "  --best            print the deepest partial board (c best + b lines) with progress lines and at the end\n"
   "  --score           score mode: complete boards with the fewest mismatched inner edges, printed as found\n"
   "  --breaks N        score mode: start from at most N mismatched edges (default: any)\n"
@@ -95,7 +96,7 @@ int main(int argc, char **argv) {
       o.part_k = k; o.part_n = n;
     } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
                !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") ||
-               !strcmp(a, "--breaks") || !strcmp(a, "--score-from"))) {
+               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--estimate"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
       else if (!strcmp(a, "--restart")) o.restart_base = u;
@@ -103,6 +104,7 @@ int main(int argc, char **argv) {
       else if (!strcmp(a, "--nodes")) o.node_limit = u;
       else if (!strcmp(a, "--time-ms")) o.time_limit_s = (double)u / 1000.0;
       else if (!strcmp(a, "--progress-ms")) o.progress_s = (double)u / 1000.0;
+      else if (!strcmp(a, "--estimate")) o.estimate_probes = u > 1000000 ? 1000000 : (int)u;
       else if (!strcmp(a, "--breaks")) o.score_breaks = u > 1000000 ? 1000000 : (int)u;
       else if (!strcmp(a, "--score-from")) {
         if (u > 100) { fprintf(stderr, "cubist-engine: --score-from wants a percentage 0..100, got %llu\n", (unsigned long long)u); return 2; }

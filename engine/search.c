@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 #include "engine.h"
 
@@ -411,6 +412,55 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
   }
 }
 
+/*
+ * Knuth's estimator of the search tree's size: a probe walks from the root choosing one child uniformly at random
+ * among the available candidates, and sum over depths of the product of the branching factors seen is an unbiased
+ * estimate of the nodes a complete search makes. Printed as `c estimate nodes=E stderr=S probes=N` (the mean and
+ * its standard error; heavy-tailed, so S matters). Leaves the search state as it found it.
+ */
+static void estimate_tree(ctx_t *x, int probes) {
+  int n = x->n;
+  uint64_t rng = x->o->seed * 0x9E3779B97F4A7C15ull + 12345;
+  double sum = 0, sum2 = 0;
+  for (int k = 0; k < probes; k++) {
+    double product = 1, total = 0;
+    int depth = 0;
+    while (depth < n) {
+      enter(x, depth);
+      const cand_t *L = x->list[depth];
+      int count = 0, chosen = -1;
+      for (int i = x->lo[depth]; i < x->hi[depth]; i++) {
+        if (x->avail[L[i].cls] == 0) continue;
+        if (x->chk[depth] >= 0) {
+          bool ok = true;
+          for (int d = 0; d < 4; d++) {
+            int ci = x->chk_idx[depth * 4 + d];
+            if (ci >= 0 && L[i].c[d] != x->colour[ci]) ok = false;
+          }
+          if (!ok) continue;
+        }
+        count++;
+        if (next_rand(&rng) % (uint64_t)count == 0) chosen = i; /* reservoir: uniform among the valid */
+      }
+      if (count == 0) break;
+      product *= count;
+      total += product;
+      const cand_t *c = &L[chosen];
+      x->avail[c->cls]--;
+      x->chosen[depth] = c;
+      memcpy(&x->colour[x->cell[depth] * 4], c->c, 4);
+      depth++;
+    }
+    while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
+    sum += total;
+    sum2 += total * total;
+  }
+  double mean = probes > 0 ? sum / probes : 0;
+  double var = probes > 1 ? (sum2 - sum * mean) / (probes - 1) : 0;
+  printf("c estimate nodes=%.6g stderr=%.6g probes=%d\n", mean, probes > 0 && var > 0 ? sqrt(var / probes) : 0, probes);
+  fflush(stdout);
+}
+
 static uint64_t luby(uint64_t i) { /* 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... for i >= 1 */
   for (;;) {
     uint64_t k = 1;
@@ -441,6 +491,7 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   if (o->best) x.best = calloc((size_t)x.n + 1, sizeof(cand_t));
   r->positions = x.n;
   build_tables(&x);
+  if (o->estimate_probes > 0) estimate_tree(&x, o->estimate_probes);
   int end;
   uint64_t leaves = 0;
   if (o->part_n > 1 && x.n >= 1) {

@@ -22,6 +22,9 @@ export interface CubeStats {
   cpuMs?: number;
   maxRssBytes?: number;
   searchNodes?: number;
+  /** Knuth's estimate of the cube's whole search tree (placements) and its standard error. */
+  estNodes?: number;
+  estNodesStderr?: number;
   /** "kissat" | "cadical" | "search": who decided (or who was running). */
   engine: string;
 }
@@ -73,6 +76,8 @@ export function wireStats(s: CubeStats): WireStats {
     maxRssBytes: count(s.maxRssBytes),
     searchNodes: count(s.searchNodes),
     engine: s.engine,
+    estNodes: real(s.estNodes),
+    estNodesStderr: real(s.estNodesStderr),
   };
 }
 

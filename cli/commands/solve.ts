@@ -137,6 +137,8 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
         progress: r.status.progress,
         cubes: { sat: c.sat, unsat: c.unsat, unknown: c.unknown, failed: c.failed, resplit: c.resplit, refutedBySplit: c.refutedBySplit, queued: c.queued + c.running, purged: c.purged },
         rejectedModels: r.status.rejectedModels,
+        placements: r.status.placements,
+        remainingPlacements: r.status.remainingNodes,
       },
       ...(status === "unknown" && r.status.best ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId } } : {}),
     };

@@ -95,7 +95,11 @@ function renderDetail(d) {
     ["Queued / running", `${fmtNumber(c.queued)} / ${fmtNumber(c.running)}`],
     ["Unknown / failed", `${fmtNumber(c.unknown)} / ${fmtNumber(c.failed)}`],
     ["Re-split / refuted by split", `${fmtNumber(c.resplit)} / ${fmtNumber(c.refutedBySplit)}`],
-    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s`],
+    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s, ${fmtNumber(Math.round(r.placementsPerSecond))} placements/s`],
+    ["Placements", fmtNumber(r.placements)],
+    ["Work left (tree estimate)", terminal ? "none" : r.remainingNodes >= 0
+      ? `${r.remainingNodes.toExponential(2)} ± ${r.remainingNodesStderr.toExponential(1)} placements${r.workEtaSeconds >= 0 ? `, about ${fmtDuration(r.workEtaSeconds)}` : ""}`
+      : "no estimate yet"],
     ["Solutions", `${r.solutions}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`],
     [terminal ? "Took" : "Running for", fmtDuration(elapsed)],
     ["Puzzle", `${r.rows}x${r.cols}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],

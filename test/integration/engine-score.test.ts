@@ -146,9 +146,22 @@ test("cubist solve --json on unknown carries the deepest partial board, checked"
 test("cubist solve --workers 1 on unknown: the run's best board comes from the workers' searches, checked by the coordinator", () => {
   const r = cubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--workers", "1", "--time", "8", "--json"]);
   assert.equal(r.status, 30, r.stderr);
-  const out = JSON.parse(r.stdout) as { status: string; best?: { score: number; maxScore: number; placed: number; cubeId: string } };
+  const out = JSON.parse(r.stdout) as { status: string; best?: { score: number; maxScore: number; placed: number; cubeId: string }; stats: { placements: number; remainingPlacements: number } };
   assert.equal(out.status, "unknown");
+  assert.ok(out.stats.placements > 0, "the workers' placements reach the run");
+  assert.ok(out.stats.remainingPlacements > 0, "the cubes' tree estimates give the work left");
   assert.ok(out.best, "a best board was reported");
   assert.equal(out.best.maxScore, 480);
   assert.ok(out.best.placed > 5 && out.best.score > 0, `placed ${out.best.placed}, score ${out.best.score}`);
+});
+
+test("--estimate: Knuth's estimate of a refutation's tree is within a factor of 4 of the placements it takes", async () => {
+  for (const seed of [21, 22]) {
+    const puzzle = broken(5, 5, seed);
+    const outcome = await runEngine(engineProblem(puzzle, [])!, shape(puzzle), { order: "row", estimateProbes: 4000 });
+    assert.equal(outcome.kind, "unsat");
+    const est = outcome.stats.estNodes!, real = outcome.stats.nodes;
+    assert.ok(est > 0 && outcome.stats.estStderr! >= 0);
+    assert.ok(est > real / 4 && est < real * 4, `seed ${seed}: estimate ${est} for ${real} placements`);
+  }
 });

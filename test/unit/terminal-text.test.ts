@@ -11,7 +11,7 @@ import { renderEndLine, renderSolutionLine, renderVerdictLine, renderWatchView }
 import { describeError } from "../../cli/errors.js";
 import { createLogger } from "../../cluster/log.js";
 import { InvalidOptionError } from "../../core/errors.js";
-import { RunState, type RunStatus } from "../../proto/gen/cubist/v1/run.js";
+import { RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 
 /** A name that retitles the window, clears the screen, forges a table row and reverses the rest of the line. */
@@ -20,12 +20,13 @@ const EVIL = "evil\x1b]0;pwned\x07\x1b[2J\nr2  sat  100%\r\0tail\u202eoops\u009b
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/;
 
 function status(extra: Partial<RunStatus> = {}): RunStatus {
-  return {
+  // fromPartial: fields added to RunStatus later get their defaults.
+  return RunStatus.fromPartial({
     runId: "r1", state: RunState.RUN_STATE_RUNNING,
     cubes: { queued: 1, running: 0, sat: 0, unsat: 0, unknown: 0, failed: 0, resplit: 0, refutedBySplit: 0, purged: 0 },
     progress: 0.5, etaSeconds: 10, cubesPerSecond: 1, solutions: 0, rejectedModels: 0, startedUnixMs: 1, finishedUnixMs: 0,
-    updatedUnixMs: 1, message: "", priority: 0, generation: 0, best: undefined, ...extra,
-  };
+    updatedUnixMs: 1, message: "", priority: 0, generation: 0, ...extra,
+  });
 }
 
 test("terminal text - controls, separators and bidi overrides become visible escapes", () => {

@@ -13,7 +13,7 @@ import { encode } from "../../core/encode/index.js";
 import { readBrendan, readBrendanSolution, writeCanonical } from "../../core/formats/index.js";
 import { createNames } from "../../proto/contract.js";
 import { Cancel, CubeTask } from "../../proto/gen/cubist/v1/cube.js";
-import { RunRecord, RunState, type RunSpec } from "../../proto/gen/cubist/v1/run.js";
+import { RunRecord, RunState, RunStatus, type RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import { CancelMemory, parseCancel } from "../../worker/cancels.js";
 import { defaultCacheDir, defaultWorkerId, loadWorkerConfig } from "../../worker/config.js";
 import { parseAckSubject, type DeliveryInfo } from "../../worker/pull.js";
@@ -100,7 +100,7 @@ function spec(overrides: Partial<RunSpec> = {}): RunSpec {
 }
 
 function record(s: RunSpec, state = RunState.RUN_STATE_RUNNING): Uint8Array {
-  return RunRecord.encode({ spec: s, status: { runId: s.runId, state, cubes: undefined, progress: 0, etaSeconds: 0, cubesPerSecond: 0, solutions: 0, rejectedModels: 0, startedUnixMs: 0, finishedUnixMs: 0, updatedUnixMs: 0, priority: s.priority, message: "", generation: 0, best: undefined } }).finish();
+  return RunRecord.encode({ spec: s, status: RunStatus.fromPartial({ runId: s.runId, state, priority: s.priority }) }).finish();
 }
 
 test("runs - records that do not hold together are ignored, the previous good one stays", () => {

@@ -31,6 +31,9 @@ export interface EngineStats {
   end: string;
   depth: number;
   of: number;
+  /** With `--estimate`: Knuth's estimate of the placements a complete search makes, and its standard error. */
+  estNodes?: number;
+  estStderr?: number;
 }
 
 /**
@@ -110,6 +113,12 @@ export class EngineOutputParser {
       const board = this.board(line);
       if (this.keepBoards || this.boards.length === 0) this.boards.push(board);
       this.onBoard?.(board);
+    } else if (line.startsWith("c estimate ")) {
+      const f = fields(line.slice(11));
+      if (f.nodes !== undefined && f.nodes >= 0) {
+        this.stats.estNodes = f.nodes;
+        this.stats.estStderr = f.stderr !== undefined && f.stderr >= 0 ? f.stderr : 0;
+      }
     } else if (line.startsWith("c progress ")) {
       const f = fields(line.slice(11));
       const p = { nodes: f.nodes ?? 0, seconds: f.seconds ?? 0, depth: f.depth ?? 0, of: f.of ?? 0 };

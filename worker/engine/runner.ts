@@ -42,6 +42,8 @@ export interface EngineOptions {
   progressMs?: number;
   onProgress?: (p: EngineProgress) => void;
   onBoard?: (board: Placement[]) => void;
+  /** First estimate the search tree's size with this many random probes (stats.estNodes). */
+  estimateProbes?: number;
   /** Report the deepest partial board (with progress lines and at the end) to `onBest` and the outcome. */
   best?: boolean;
   /**
@@ -131,6 +133,7 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
   if (o.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(o.timeLimitMs))));
   if (o.progressMs) args.push("--progress-ms", String(Math.max(1, Math.ceil(o.progressMs))));
   if (o.best) args.push("--best");
+  if (o.estimateProbes) args.push("--estimate", String(Math.max(1, Math.floor(o.estimateProbes))));
   if (o.score) {
     args.push("--score");
     if (o.score.breaks !== undefined) args.push("--breaks", String(Math.max(0, Math.floor(o.score.breaks))));

@@ -137,6 +137,12 @@ export interface SolverStats {
   searchNodes: number;
   /** "kissat" | "cadical" | "search" (who decided) */
   engine: string;
+  /**
+   * Knuth's estimate of the placements a complete search of the cube makes (random probes before the search), and
+   * its standard error; 0 when the placement search did not run.
+   */
+  estNodes: number;
+  estNodesStderr: number;
 }
 
 /** A worker's answer for one cube. Published on cubist.verdicts.<run_id>. */
@@ -717,6 +723,8 @@ function createBaseSolverStats(): SolverStats {
     maxRssBytes: 0,
     searchNodes: 0,
     engine: "",
+    estNodes: 0,
+    estNodesStderr: 0,
   };
 }
 
@@ -748,6 +756,12 @@ export const SolverStats: MessageFns<SolverStats> = {
     }
     if (message.engine !== "") {
       writer.uint32(74).string(message.engine);
+    }
+    if (message.estNodes !== 0) {
+      writer.uint32(161).double(message.estNodes);
+    }
+    if (message.estNodesStderr !== 0) {
+      writer.uint32(169).double(message.estNodesStderr);
     }
     return writer;
   },
@@ -837,6 +851,22 @@ export const SolverStats: MessageFns<SolverStats> = {
             message.engine = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 161) {
+              break;
+            }
+
+            message.estNodes = reader.double();
+            continue;
+          }
+          case 21: {
+            if (tag !== 169) {
+              break;
+            }
+
+            message.estNodesStderr = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -880,6 +910,16 @@ export const SolverStats: MessageFns<SolverStats> = {
         ? globalThis.Number(object.search_nodes)
         : 0,
       engine: isSet(object.engine) ? globalThis.String(object.engine) : "",
+      estNodes: isSet(object.estNodes)
+        ? globalThis.Number(object.estNodes)
+        : isSet(object.est_nodes)
+        ? globalThis.Number(object.est_nodes)
+        : 0,
+      estNodesStderr: isSet(object.estNodesStderr)
+        ? globalThis.Number(object.estNodesStderr)
+        : isSet(object.est_nodes_stderr)
+        ? globalThis.Number(object.est_nodes_stderr)
+        : 0,
     };
   },
 
@@ -912,6 +952,12 @@ export const SolverStats: MessageFns<SolverStats> = {
     if (message.engine !== "") {
       obj.engine = message.engine;
     }
+    if (message.estNodes !== 0) {
+      obj.estNodes = floatToJson(message.estNodes);
+    }
+    if (message.estNodesStderr !== 0) {
+      obj.estNodesStderr = floatToJson(message.estNodesStderr);
+    }
     return obj;
   },
 
@@ -929,6 +975,8 @@ export const SolverStats: MessageFns<SolverStats> = {
     message.maxRssBytes = object.maxRssBytes ?? 0;
     message.searchNodes = object.searchNodes ?? 0;
     message.engine = object.engine ?? "";
+    message.estNodes = object.estNodes ?? 0;
+    message.estNodesStderr = object.estNodesStderr ?? 0;
     return message;
   },
 };

@@ -55,6 +55,11 @@ export interface CubeClosed {
   wallMs: number;
   conflicts: number;
   reason: string;
+  /** placements the verdict's search made */
+  searchNodes: number;
+  /** the verdict's estimate of the cube's whole tree (0: none) */
+  estNodes: number;
+  estNodesStderr: number;
 }
 
 export interface CubesClosed {
@@ -436,7 +441,17 @@ export const CubesAdded: MessageFns<CubesAdded> = {
 };
 
 function createBaseCubeClosed(): CubeClosed {
-  return { id: "", kind: 0, workerId: "", wallMs: 0, conflicts: 0, reason: "" };
+  return {
+    id: "",
+    kind: 0,
+    workerId: "",
+    wallMs: 0,
+    conflicts: 0,
+    reason: "",
+    searchNodes: 0,
+    estNodes: 0,
+    estNodesStderr: 0,
+  };
 }
 
 export const CubeClosed: MessageFns<CubeClosed> = {
@@ -458,6 +473,15 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     }
     if (message.reason !== "") {
       writer.uint32(50).string(message.reason);
+    }
+    if (message.searchNodes !== 0) {
+      writer.uint32(160).uint64(message.searchNodes);
+    }
+    if (message.estNodes !== 0) {
+      writer.uint32(169).double(message.estNodes);
+    }
+    if (message.estNodesStderr !== 0) {
+      writer.uint32(177).double(message.estNodesStderr);
     }
     return writer;
   },
@@ -523,6 +547,30 @@ export const CubeClosed: MessageFns<CubeClosed> = {
             message.reason = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.searchNodes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 21: {
+            if (tag !== 169) {
+              break;
+            }
+
+            message.estNodes = reader.double();
+            continue;
+          }
+          case 22: {
+            if (tag !== 177) {
+              break;
+            }
+
+            message.estNodesStderr = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -551,6 +599,21 @@ export const CubeClosed: MessageFns<CubeClosed> = {
         : 0,
       conflicts: isSet(object.conflicts) ? globalThis.Number(object.conflicts) : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      searchNodes: isSet(object.searchNodes)
+        ? globalThis.Number(object.searchNodes)
+        : isSet(object.search_nodes)
+        ? globalThis.Number(object.search_nodes)
+        : 0,
+      estNodes: isSet(object.estNodes)
+        ? globalThis.Number(object.estNodes)
+        : isSet(object.est_nodes)
+        ? globalThis.Number(object.est_nodes)
+        : 0,
+      estNodesStderr: isSet(object.estNodesStderr)
+        ? globalThis.Number(object.estNodesStderr)
+        : isSet(object.est_nodes_stderr)
+        ? globalThis.Number(object.est_nodes_stderr)
+        : 0,
     };
   },
 
@@ -574,6 +637,15 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     if (message.reason !== "") {
       obj.reason = message.reason;
     }
+    if (message.searchNodes !== 0) {
+      obj.searchNodes = Math.round(message.searchNodes);
+    }
+    if (message.estNodes !== 0) {
+      obj.estNodes = floatToJson(message.estNodes);
+    }
+    if (message.estNodesStderr !== 0) {
+      obj.estNodesStderr = floatToJson(message.estNodesStderr);
+    }
     return obj;
   },
 
@@ -588,6 +660,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     message.wallMs = object.wallMs ?? 0;
     message.conflicts = object.conflicts ?? 0;
     message.reason = object.reason ?? "";
+    message.searchNodes = object.searchNodes ?? 0;
+    message.estNodes = object.estNodes ?? 0;
+    message.estNodesStderr = object.estNodesStderr ?? 0;
     return message;
   },
 };

@@ -204,7 +204,20 @@ export interface RunStatus {
   /** reserved: always 0 */
   generation: number;
   /** the run's best board so far (absent until a worker reported one) */
-  best: BestBoard | undefined;
+  best:
+    | BestBoard
+    | undefined;
+  /** placements made by the workers' searches for this run (all verdicts) */
+  placements: number;
+  /** over the last 10 minutes */
+  placementsPerSecond: number;
+  /**
+   * Work left by the tree estimates (Knuth's estimator, per open cube; unestimated cubes extrapolated by weight):
+   * placements, its standard error, and the seconds at the current placement rate (-1: no estimate yet).
+   */
+  remainingNodes: number;
+  remainingNodesStderr: number;
+  workEtaSeconds: number;
 }
 
 /**
@@ -1025,6 +1038,11 @@ function createBaseRunStatus(): RunStatus {
     message: "",
     generation: 0,
     best: undefined,
+    placements: 0,
+    placementsPerSecond: 0,
+    remainingNodes: 0,
+    remainingNodesStderr: 0,
+    workEtaSeconds: 0,
   };
 }
 
@@ -1074,6 +1092,21 @@ export const RunStatus: MessageFns<RunStatus> = {
     }
     if (message.best !== undefined) {
       BestBoard.encode(message.best, writer.uint32(242).fork()).join();
+    }
+    if (message.placements !== 0) {
+      writer.uint32(248).uint64(message.placements);
+    }
+    if (message.placementsPerSecond !== 0) {
+      writer.uint32(257).double(message.placementsPerSecond);
+    }
+    if (message.remainingNodes !== 0) {
+      writer.uint32(265).double(message.remainingNodes);
+    }
+    if (message.remainingNodesStderr !== 0) {
+      writer.uint32(273).double(message.remainingNodesStderr);
+    }
+    if (message.workEtaSeconds !== 0) {
+      writer.uint32(281).double(message.workEtaSeconds);
     }
     return writer;
   },
@@ -1211,6 +1244,46 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.best = BestBoard.decode(reader, reader.uint32());
             continue;
           }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.placements = longToNumber(reader.uint64());
+            continue;
+          }
+          case 32: {
+            if (tag !== 257) {
+              break;
+            }
+
+            message.placementsPerSecond = reader.double();
+            continue;
+          }
+          case 33: {
+            if (tag !== 265) {
+              break;
+            }
+
+            message.remainingNodes = reader.double();
+            continue;
+          }
+          case 34: {
+            if (tag !== 273) {
+              break;
+            }
+
+            message.remainingNodesStderr = reader.double();
+            continue;
+          }
+          case 35: {
+            if (tag !== 281) {
+              break;
+            }
+
+            message.workEtaSeconds = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1268,6 +1341,27 @@ export const RunStatus: MessageFns<RunStatus> = {
       message: isSet(object.message) ? globalThis.String(object.message) : "",
       generation: isSet(object.generation) ? globalThis.Number(object.generation) : 0,
       best: isSet(object.best) ? BestBoard.fromJSON(object.best) : undefined,
+      placements: isSet(object.placements) ? globalThis.Number(object.placements) : 0,
+      placementsPerSecond: isSet(object.placementsPerSecond)
+        ? globalThis.Number(object.placementsPerSecond)
+        : isSet(object.placements_per_second)
+        ? globalThis.Number(object.placements_per_second)
+        : 0,
+      remainingNodes: isSet(object.remainingNodes)
+        ? globalThis.Number(object.remainingNodes)
+        : isSet(object.remaining_nodes)
+        ? globalThis.Number(object.remaining_nodes)
+        : 0,
+      remainingNodesStderr: isSet(object.remainingNodesStderr)
+        ? globalThis.Number(object.remainingNodesStderr)
+        : isSet(object.remaining_nodes_stderr)
+        ? globalThis.Number(object.remaining_nodes_stderr)
+        : 0,
+      workEtaSeconds: isSet(object.workEtaSeconds)
+        ? globalThis.Number(object.workEtaSeconds)
+        : isSet(object.work_eta_seconds)
+        ? globalThis.Number(object.work_eta_seconds)
+        : 0,
     };
   },
 
@@ -1318,6 +1412,21 @@ export const RunStatus: MessageFns<RunStatus> = {
     if (message.best !== undefined) {
       obj.best = BestBoard.toJSON(message.best);
     }
+    if (message.placements !== 0) {
+      obj.placements = Math.round(message.placements);
+    }
+    if (message.placementsPerSecond !== 0) {
+      obj.placementsPerSecond = floatToJson(message.placementsPerSecond);
+    }
+    if (message.remainingNodes !== 0) {
+      obj.remainingNodes = floatToJson(message.remainingNodes);
+    }
+    if (message.remainingNodesStderr !== 0) {
+      obj.remainingNodesStderr = floatToJson(message.remainingNodesStderr);
+    }
+    if (message.workEtaSeconds !== 0) {
+      obj.workEtaSeconds = floatToJson(message.workEtaSeconds);
+    }
     return obj;
   },
 
@@ -1343,6 +1452,11 @@ export const RunStatus: MessageFns<RunStatus> = {
     message.message = object.message ?? "";
     message.generation = object.generation ?? 0;
     message.best = (object.best !== undefined && object.best !== null) ? BestBoard.fromPartial(object.best) : undefined;
+    message.placements = object.placements ?? 0;
+    message.placementsPerSecond = object.placementsPerSecond ?? 0;
+    message.remainingNodes = object.remainingNodes ?? 0;
+    message.remainingNodesStderr = object.remainingNodesStderr ?? 0;
+    message.workEtaSeconds = object.workEtaSeconds ?? 0;
     return message;
   },
 };
