@@ -15,6 +15,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
+import { readPuzzleText } from "../triangle-commands.js";
 import type { LocalClusterResult } from "../local-cluster.js";
 import { bestJSON } from "../../core/score.js";
 
@@ -62,6 +63,10 @@ improvement is re-scored by the verifier and shown on stderr, and the best board
 board, copies of identical pieces are interchangeable and a symmetric piece's equal rotations are one board.
 --json prints {"status", "count", "complete", ...}; complete is true only when the whole space was searched,
 otherwise count is a lower bound. -o FILE writes every board, verified, as one line {"board": [[[id, rot], ...]]}.
+
+A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
+(--search-ms 0: Kissat alone), --all over --threads worker threads; its board is board[row][pos] = [id, rot], row 0
+at the apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle allows rotation).
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -247,7 +252,12 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const { text, triangle } = await readPuzzleText(path);
+  if (triangle) {
+    const { solveTriangle } = await import("../solve-triangle.js");
+    return solveTriangle(triangle, values, (values.threads as number | undefined) ?? defaultThreads());
+  }
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
   const maxFormulaMb = values["max-formula-mb"] as number | undefined;
   if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);
   const limits = sizeLimits(values["max-cells"] as number | undefined, maxFormulaMb);

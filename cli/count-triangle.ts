@@ -1,0 +1,86 @@
+/**
+ * Single-machine counting of triangle puzzles (`cubist solve TRIANGLE --all`): the placement search split into
+ * `threads` disjoint parts (core/triangle/search.ts, `part`), one worker thread each; their counts add up exactly.
+ * Every board a part reports is verified here by the independent verifier before it is handed on; a board that
+ * fails is an EncoderBugError. The count is complete only when every part exhausted its subtrees.
+ */
+
+import { Worker } from "node:worker_threads";
+import { EncoderBugError } from "../core/errors.js";
+import { writeTriangle } from "../core/triangle/format.js";
+import type { TriangleBoard, TrianglePuzzle } from "../core/triangle/puzzle.js";
+import type { TriangleSearchResult } from "../core/triangle/search.js";
+import { verifyTriangleBoard } from "../core/triangle/verify.js";
+
+export interface TriangleCountOptions {
+  threads: number;
+  limit?: number;
+  timeLimitSec?: number;
+  onBoard?: (board: TriangleBoard) => void;
+  signal?: AbortSignal;
+}
+
+export interface TriangleCountResult {
+  count: number;
+  complete: boolean;
+  reason?: "limit" | "time-limit" | "aborted";
+  placements: number;
+  wallMs: number;
+}
+
+type Message = { type: "board"; cells: TriangleBoard["cells"] } | { type: "done"; result: TriangleSearchResult };
+
+export async function countTriangleLocal(puzzle: TrianglePuzzle, options: TriangleCountOptions): Promise<TriangleCountResult> {
+  const started = performance.now();
+  const n = Math.max(1, options.threads);
+  const stopBuffer = new SharedArrayBuffer(4);
+  const stop = new Int32Array(stopBuffer);
+  const halt = (): void => void Atomics.store(stop, 0, 1);
+  if (options.signal?.aborted) halt();
+  options.signal?.addEventListener("abort", halt, { once: true });
+  const deadline = options.timeLimitSec ? Date.now() + options.timeLimitSec * 1000 : undefined;
+  const text = writeTriangle(puzzle);
+  let seen = 0;
+  let failure: Error | null = null;
+  const onBoard = (cells: TriangleBoard["cells"]): void => {
+    if (failure || (options.limit && seen >= options.limit)) return;
+    const board: TriangleBoard = { side: puzzle.side, cells };
+    const verdict = verifyTriangleBoard(puzzle, board);
+    if (!verdict.ok) {
+      failure = new EncoderBugError(`triangle search board: ${verdict.violations[0].message}`);
+      halt();
+      return;
+    }
+    seen++;
+    options.onBoard!(board);
+    if (options.limit && seen >= options.limit) halt();
+  };
+  const runPart = (k: number): Promise<TriangleSearchResult> =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(new URL("./count-triangle-worker.js", import.meta.url), {
+        workerData: { text, file: "<count>", k, n, limit: options.limit, boards: options.onBoard !== undefined, stop: stopBuffer, deadline },
+      });
+      let result: TriangleSearchResult | null = null;
+      worker.on("message", (m: Message) => {
+        if (m.type === "board") onBoard(m.cells);
+        else result = m.result;
+      });
+      worker.on("error", reject);
+      worker.on("exit", (code) => (result ? resolve(result) : reject(new Error(`count worker ${k} exited with code ${code} and no result`))));
+    });
+  let parts: TriangleSearchResult[];
+  try {
+    parts = await Promise.all(Array.from({ length: n }, (_, k) => runPart(k)));
+  } finally {
+    options.signal?.removeEventListener("abort", halt);
+  }
+  if (failure) throw failure;
+  const total = parts.reduce((s, p) => s + p.count, 0);
+  const count = options.onBoard ? seen : options.limit ? Math.min(total, options.limit) : total;
+  const complete = parts.every((p) => p.complete) && count === total;
+  const reason = complete ? undefined
+    : options.signal?.aborted ? "aborted"
+    : options.limit && total >= options.limit ? "limit"
+    : deadline !== undefined && Date.now() >= deadline ? "time-limit" : "aborted";
+  return { count, complete, ...(reason ? { reason } : {}), placements: parts.reduce((s, p) => s + p.nodes, 0), wallMs: performance.now() - started };
+}
