@@ -2,11 +2,13 @@
  * Single-machine counting of triangle puzzles (`cubist solve TRIANGLE --all`): the placement search split into
  * `threads` disjoint parts (core/triangle/search.ts, `part`), one worker thread each; their counts add up exactly.
  * Every board a part reports is verified here by the independent verifier before it is handed on; a board that
- * fails is an EncoderBugError. The count is complete only when every part exhausted its subtrees.
+ * fails is an EncoderBugError. The count is complete only when every part exhausted its subtrees. With `upToSymmetry`
+ * only one board per orbit under the board's symmetries is counted.
  */
 
 import { Worker } from "node:worker_threads";
 import { EncoderBugError } from "../core/errors.js";
+import { triangleFolder } from "../core/symmetry.js";
 import { writeTriangle } from "../core/triangle/format.js";
 import type { TriangleBoard, TrianglePuzzle } from "../core/triangle/puzzle.js";
 import type { TriangleSearchResult } from "../core/triangle/search.js";
@@ -17,6 +19,8 @@ export interface TriangleCountOptions {
   limit?: number;
   timeLimitSec?: number;
   onBoard?: (board: TriangleBoard) => void;
+  /** Count (and hand over) one board per orbit under the board's symmetries (core/symmetry.ts). */
+  upToSymmetry?: boolean;
   signal?: AbortSignal;
 }
 
@@ -42,6 +46,8 @@ export async function countTriangleLocal(puzzle: TrianglePuzzle, options: Triang
   const text = writeTriangle(puzzle);
   let seen = 0;
   let failure: Error | null = null;
+  const fold = options.upToSymmetry ? triangleFolder(puzzle) : null;
+  const wantBoards = options.onBoard !== undefined || fold !== null;
   const onBoard = (cells: TriangleBoard["cells"]): void => {
     if (failure || (options.limit && seen >= options.limit)) return;
     const board: TriangleBoard = { side: puzzle.side, cells };
@@ -51,14 +57,15 @@ export async function countTriangleLocal(puzzle: TrianglePuzzle, options: Triang
       halt();
       return;
     }
+    if (fold && !fold(board)) return;
     seen++;
-    options.onBoard!(board);
+    options.onBoard?.(board);
     if (options.limit && seen >= options.limit) halt();
   };
   const runPart = (k: number): Promise<TriangleSearchResult> =>
     new Promise((resolve, reject) => {
       const worker = new Worker(new URL("./count-triangle-worker.js", import.meta.url), {
-        workerData: { text, file: "<count>", k, n, limit: options.limit, boards: options.onBoard !== undefined, stop: stopBuffer, deadline },
+        workerData: { text, file: "<count>", k, n, limit: fold ? undefined : options.limit, boards: wantBoards, stop: stopBuffer, deadline },
       });
       let result: TriangleSearchResult | null = null;
       worker.on("message", (m: Message) => {
@@ -76,11 +83,12 @@ export async function countTriangleLocal(puzzle: TrianglePuzzle, options: Triang
   }
   if (failure) throw failure;
   const total = parts.reduce((s, p) => s + p.count, 0);
-  const count = options.onBoard ? seen : options.limit ? Math.min(total, options.limit) : total;
-  const complete = parts.every((p) => p.complete) && count === total;
+  const count = wantBoards ? seen : options.limit ? Math.min(total, options.limit) : total;
+  const exhausted = parts.every((p) => p.complete);
+  const complete = fold ? exhausted : exhausted && count === total;
   const reason = complete ? undefined
     : options.signal?.aborted ? "aborted"
-    : options.limit && total >= options.limit ? "limit"
+    : options.limit && (fold ? seen : total) >= options.limit ? "limit"
     : deadline !== undefined && Date.now() >= deadline ? "time-limit" : "aborted";
   return { count, complete, ...(reason ? { reason } : {}), placements: parts.reduce((s, p) => s + p.nodes, 0), wallMs: performance.now() - started };
 }

@@ -44,7 +44,9 @@ export async function solveTriangle(puzzle: TrianglePuzzle, values: ParsedValues
   for (const name of SQUARE_ONLY) {
     if (values[name] !== undefined && values[name] !== false) throw new InvalidOptionError(`--${name}`, "is for square boards; a triangle puzzle is solved on this machine by the placement search");
   }
-  if (!values.all && (values.limit !== undefined || values.output !== undefined)) throw new InvalidOptionError(values.limit !== undefined ? "--limit" : "--output", "goes with --all");
+  for (const name of ["limit", "output", "up-to-symmetry"]) {
+    if (!values.all && values[name] !== undefined) throw new InvalidOptionError(`--${name}`, "goes with --all");
+  }
   return values.all ? countAll(puzzle, values, threads) : solveOne(puzzle, values);
 }
 
@@ -105,6 +107,7 @@ async function countAll(puzzle: TrianglePuzzle, values: ParsedValues, threads: n
       limit: values.limit as number | undefined,
       timeLimitSec: values.time as number | undefined,
       signal: stop.signal,
+      upToSymmetry: values["up-to-symmetry"] === true,
       onBoard: fd === null ? undefined : (b) => writeSync(fd, JSON.stringify({ board: triangleBoardToJSON(b, puzzle) }) + "\n"),
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;
@@ -112,7 +115,7 @@ async function countAll(puzzle: TrianglePuzzle, values: ParsedValues, threads: n
     if (values.json) {
       process.stdout.write(JSON.stringify({
         status, count: result.count, complete: result.complete, ...(result.reason ? { reason: result.reason } : {}),
-        shape: "triangle", side: puzzle.side, puzzle: puzzle.name ?? null,
+        upToSymmetry: values["up-to-symmetry"] === true, shape: "triangle", side: puzzle.side, puzzle: puzzle.name ?? null,
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
     } else {

@@ -10,12 +10,17 @@ import type { TrianglePuzzle } from "../../core/triangle/puzzle.js";
 
 /** Distinct boards of a square puzzle (bounded: grey exactly on the rim; unbounded: rim free). */
 export function bruteCountSquare(puzzle: Puzzle): number {
+  return bruteBoardsSquare(puzzle).length;
+}
+
+/** The distinct boards of a square puzzle, each as the colours [N, E, S, W] its cells show. */
+export function bruteBoardsSquare(puzzle: Puzzle): number[][][] {
   const { rows, cols, pieces } = puzzle;
   const bounded = pieces.some((p) => p.edges.includes(0));
   const cells = rows * cols;
   const shown: number[][] = [];
   const used = new Array<boolean>(pieces.length).fill(false);
-  const boards = new Set<string>();
+  const boards = new Map<string, number[][]>();
   const turn = (e: readonly number[], rot: number): number[] => [0, 1, 2, 3].map((d) => e[(d - rot + 4) % 4]);
   const hintAt = new Map(puzzle.hints.map((h) => [h.row * cols + h.col, turn(pieces[h.piece].edges, h.rot).join(",")]));
   const fits = (cell: number, s: number[]): boolean => {
@@ -29,7 +34,7 @@ export function bruteCountSquare(puzzle: Puzzle): number {
   };
   const go = (cell: number): void => {
     if (cell === cells) {
-      boards.add(shown.map((s) => s.join(",")).join("|"));
+      boards.set(shown.map((s) => s.join(",")).join("|"), shown.map((s) => [...s]));
       return;
     }
     for (let i = 0; i < pieces.length; i++) {
@@ -45,7 +50,7 @@ export function bruteCountSquare(puzzle: Puzzle): number {
     }
   };
   go(0);
-  return boards.size;
+  return [...boards.values()];
 }
 
 /**
@@ -54,6 +59,11 @@ export function bruteCountSquare(puzzle: Puzzle): number {
  * lattice row, R when j is equal, else F.
  */
 export function bruteCountTriangle(puzzle: TrianglePuzzle): number {
+  return bruteBoardsTriangle(puzzle).length;
+}
+
+/** The distinct boards of a triangle puzzle, each as the labels [H, R, F] its cells show. */
+export function bruteBoardsTriangle(puzzle: TrianglePuzzle): number[][][] {
   const n = puzzle.side, pieces = puzzle.pieces;
   const cellEdges: Array<Array<{ key: string; dir: number }>> = [];
   const edgeUse = new Map<string, number>();
@@ -77,10 +87,10 @@ export function bruteCountTriangle(puzzle: TrianglePuzzle): number {
   const labelOn = new Map<string, number>();
   const used = new Array<boolean>(pieces.length).fill(false);
   const shown: number[][] = [];
-  const boards = new Set<string>();
+  const boards = new Map<string, number[][]>();
   const go = (cell: number): void => {
     if (cell === n * n) {
-      boards.add(shown.map((s) => s.join(",")).join("|"));
+      boards.set(shown.map((s) => s.join(",")).join("|"), shown.map((s) => [...s]));
       return;
     }
     for (let i = 0; i < pieces.length; i++) {
@@ -108,5 +118,5 @@ export function bruteCountTriangle(puzzle: TrianglePuzzle): number {
     }
   };
   go(0);
-  return boards.size;
+  return [...boards.values()];
 }

@@ -9,10 +9,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnCubist } from "../helpers/processes.js";
-import { parseTriangle, readTriangleBoardJSON } from "../../core/triangle/format.js";
+import { parseTriangle, readTriangleBoardJSON, writeTriangle } from "../../core/triangle/format.js";
 import { countTriangle } from "../../core/triangle/search.js";
 import { verifyTriangleBoard } from "../../core/triangle/verify.js";
 import { parseDimacs } from "../../core/encode/index.js";
+import { writeCanonical } from "../../core/formats/index.js";
+import { generatePuzzle } from "../../core/generate.js";
+import type { Board, Puzzle } from "../../core/puzzle.js";
+import { squareFolder, triangleFolder } from "../../core/symmetry.js";
+import { generateTriangle } from "../../core/triangle/generate.js";
+import { bruteBoardsSquare } from "../helpers/brute-force.js";
 
 async function cubist(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = spawnCubist(args);
@@ -110,3 +116,44 @@ test("solve triangle - a bad file names file:line; square-only options are refus
   const k = await cubist(["solve", ok, "--search-ms", "0", "--json"]);
   assert.equal(k.code, 20, k.stderr);
 }));
+
+test("solve --all --up-to-symmetry - squares (the engine) and triangles count one board per orbit, as the folder does over the brute-force boards", withDir(async (dir) => {
+  const { puzzle: square } = generatePuzzle({ rows: 2, cols: 2, centerColors: 2, unbounded: true, seed: 4 });
+  const { puzzle: triangle } = generateTriangle({ side: 2, labels: 2, seed: 6, rotate: true });
+  const sq = join(dir, "sq.txt"), tri = join(dir, "tri.txt"), out = join(dir, "boards.ndjson");
+  writeFileSync(sq, writeCanonical(square));
+  writeFileSync(tri, writeTriangle(triangle));
+  const fold = squareFolder(square);
+  const wantSquare = bruteBoardsSquare(square).filter((shown) => fold(boardOf(square, shown))).length;
+  const foldTri = triangleFolder(triangle);
+  let wantTri = 0;
+  countTriangle(triangle, { onBoard: (b) => void (foldTri(b) && wantTri++) });
+  for (const [file, want, plain] of [[sq, wantSquare, bruteBoardsSquare(square).length], [tri, wantTri, countTriangle(triangle).count]] as const) {
+    assert.ok(want < plain, `${file}: folding merges boards (${want} of ${plain})`);
+    const r = await cubist(["solve", file, "--all", "--up-to-symmetry", "--json", "--threads", "2", "-o", out]);
+    assert.equal(r.code, 0, r.stderr);
+    const got = JSON.parse(r.stdout) as { count: number; complete: boolean; upToSymmetry: boolean };
+    assert.deepEqual([got.count, got.complete, got.upToSymmetry], [want, true, true], file);
+    assert.equal(readFileSync(out, "utf8").trim().split("\n").length, want);
+  }
+}));
+
+/** A board of `puzzle` that shows the colours `shown` (any copy of an identical piece will do). */
+function boardOf(puzzle: Puzzle, shown: number[][]): Board {
+  const used = new Set<number>();
+  return {
+    rows: puzzle.rows,
+    cols: puzzle.cols,
+    cells: shown.map((s) => {
+      for (let i = 0; i < puzzle.pieces.length; i++) {
+        for (let rot = 0; rot < 4 && !used.has(i); rot++) {
+          if (s.every((x, d) => puzzle.pieces[i].edges[(d - rot + 4) % 4] === x)) {
+            used.add(i);
+            return { piece: i, rot };
+          }
+        }
+      }
+      throw new Error("no piece shows these colours");
+    }),
+  };
+}
