@@ -18,7 +18,7 @@ function escapeXml(s: string): string {
 
 export function renderTriangleSVG(puzzle: TrianglePuzzle, board: TriangleBoard): string {
   const n = puzzle.side;
-  const a = 80; // cell edge length
+  const a = 100; // cell edge length
   const h = (a * Math.sqrt(3)) / 2;
   const pad = 10;
   const width = n * a + 2 * pad, height = n * h + 2 * pad;
@@ -46,7 +46,7 @@ export function renderTriangleSVG(puzzle: TrianglePuzzle, board: TriangleBoard):
         : [mid(corners[0], corners[1]), mid(corners[1], corners[2]), mid(corners[0], corners[2])];
       for (let d = 0; d < 3; d++) {
         const label = placedLabel(edges, c.rot, d);
-        const x = cx + (mids[d][0] - cx) * 0.55, y = cy + (mids[d][1] - cy) * 0.55;
+        const x = cx + (mids[d][0] - cx) * 0.62, y = cy + (mids[d][1] - cy) * 0.62;
         out.push(`<circle cx="${f(x)}" cy="${f(y)}" r="9" fill="${colour(label)}"/>`);
         out.push(`<text x="${f(x)}" y="${f(y + 4)}" font-size="11" text-anchor="middle" fill="#fff">${label}</text>`);
       }
