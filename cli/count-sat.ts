@@ -33,6 +33,8 @@ export interface SatCountOptions<B> {
   /** Stop after this many solutions (the count is then a lower bound). */
   limit?: number;
   onBoard?: (board: B) => void;
+  /** Time limit of each solver call (then the count is a lower bound, reason "time-limit"). */
+  timeLimitSec?: number;
   signal?: AbortSignal;
 }
 
@@ -69,7 +71,7 @@ export async function countBySat<B>(problem: BlockingProblem<B>, options: SatCou
       if (options.limit !== undefined && count >= options.limit) return { count, complete: false, reason: "limit", calls };
       writeFileSync(file, `p cnf ${problem.numVars} ${problem.clauses.count + blocked.length}\n${base}${blocked.join("")}`);
       calls++;
-      const out = await runSolver(file, problem.numVars, { solver: options.solver ?? "kissat", binary: options.binary, signal: options.signal });
+      const out = await runSolver(file, problem.numVars, { solver: options.solver ?? "kissat", binary: options.binary, timeLimitSec: options.timeLimitSec, signal: options.signal });
       if (out.kind === "unsat") return { count, complete: true, calls };
       if (out.kind === "unknown") return { count, complete: false, reason: out.reason, calls };
       const { board, blocking } = problem.accept(arrayValue(out.model));

@@ -63,6 +63,7 @@ async function solveOne(puzzle: TrianglePuzzle, values: ParsedValues): Promise<n
       if (engine === "none") throw new InvalidOptionError("--solver", "none leaves no search to run with --search-ms 0");
       const r = await countBySat(triangleBlockingProblem(puzzle), {
         solver: engine as SolverName, binary: values["solver-path"] as string | undefined, limit: 1, signal: stop.signal,
+        timeLimitSec: values.time as number | undefined,
         onBoard: (b) => (board = b),
       });
       complete = r.complete || r.count === 1;
