@@ -61,7 +61,7 @@ function squareGroup(rows: number, cols: number): Array<(b: number[][]) => numbe
 }
 
 test("symmetry - squares: the folded count is the number of orbits (Burnside) on random boards", () => {
-  let checked = 0, folded = 0;
+  let checked = 0, folded = 0, mirrored = 0;
   for (let seed = 1; seed <= 30; seed++) {
     const unbounded = seed % 2 === 0;
     const { puzzle } = unbounded
@@ -71,6 +71,8 @@ test("symmetry - squares: the folded count is the number of orbits (Burnside) on
     const group = squareGroup(puzzle.rows, puzzle.cols);
     const pieces = puzzle.pieces.map((p) => [...p.edges]);
     const want = burnsideSquare(boards, group, pieces);
+    // Indices 2, 3, 6 and 7 of squareGroup are the reflections.
+    if (group.some((g, i) => [2, 3, 6, 7].includes(i) && multiset(g(boards[0]), 4) === multiset(pieces, 4))) mirrored++;
     const fold = squareFolder(puzzle);
     const got = boards.filter((b) => fold(toBoard(puzzle, b))).length;
     assert.equal(got, want, `${puzzle.name}: ${boards.length} boards`);
@@ -79,6 +81,7 @@ test("symmetry - squares: the folded count is the number of orbits (Burnside) on
   }
   assert.equal(checked, 30);
   assert.ok(folded >= 10, `${folded} puzzles where folding merged boards`);
+  assert.ok(mirrored >= 3, `${mirrored} puzzles whose piece set allows a reflection`);
 });
 
 function burnsideSquare(boards: number[][][], group: Array<(b: number[][]) => number[][]>, pieces: number[][]): number {
@@ -135,7 +138,7 @@ function triangleGroup(n: number): Array<(b: number[][]) => number[][]> {
 }
 
 test("symmetry - triangles: the folded count is the number of orbits (Burnside), with and without rotation", () => {
-  let checked = 0, folded = 0;
+  let checked = 0, folded = 0, mirrored = 0;
   for (let seed = 1; seed <= 30; seed++) {
     const rotate = seed % 2 === 0;
     const { puzzle } = generateTriangle({ side: rotate ? 2 : 3, labels: rotate ? 2 + (seed % 4 === 0 ? 1 : 0) : 1 + (seed % 2), seed, rotate, frame: seed % 3 === 0 ? 0 : null });
@@ -143,6 +146,8 @@ test("symmetry - triangles: the folded count is the number of orbits (Burnside),
     const turns = puzzle.rotate ? 3 : 1;
     const want = multiset(puzzle.pieces.map((p) => [...p.edges]), turns);
     const valid = triangleGroup(puzzle.side).filter((g) => multiset(g(boards[0]), turns) === want);
+    // The subgroups of the triangle's 6 symmetries with a reflection have an even order.
+    if (valid.length % 2 === 0) mirrored++;
     let fixed = 0;
     for (const g of valid) for (const b of boards) if (JSON.stringify(g(b)) === JSON.stringify(b)) fixed++;
     assert.equal(fixed % valid.length, 0, `${puzzle.name}: Burnside's sum is a multiple of ${valid.length}`);
@@ -154,4 +159,5 @@ test("symmetry - triangles: the folded count is the number of orbits (Burnside),
   }
   assert.equal(checked, 30);
   assert.ok(folded >= 10, `${folded} puzzles where folding merged boards`);
+  assert.ok(mirrored >= 3, `${mirrored} puzzles whose piece set allows a reflection`);
 });
