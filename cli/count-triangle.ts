@@ -6,6 +6,7 @@
  * only one board per orbit under the board's symmetries is counted.
  */
 
+import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { EncoderBugError } from "../core/errors.js";
 import { triangleFolder } from "../core/symmetry.js";
@@ -31,6 +32,9 @@ export interface TriangleCountResult {
   placements: number;
   wallMs: number;
 }
+
+const BUILT_WORKER = new URL("./count-triangle-worker.js", import.meta.url);
+const WORKER_URL = existsSync(BUILT_WORKER) ? BUILT_WORKER : new URL("./count-triangle-worker.ts", import.meta.url);
 
 type Message = { type: "board"; cells: TriangleBoard["cells"] } | { type: "done"; result: TriangleSearchResult };
 
@@ -64,7 +68,9 @@ export async function countTriangleLocal(puzzle: TrianglePuzzle, options: Triang
   };
   const runPart = (k: number): Promise<TriangleSearchResult> =>
     new Promise((resolve, reject) => {
-      const worker = new Worker(new URL("./count-triangle-worker.js", import.meta.url), {
+      const worker = new Worker(WORKER_URL, {
+        // Run from the sources (tsx), the worker is the .ts file and needs the same loader.
+        execArgv: WORKER_URL.pathname.endsWith(".ts") ? ["--import", "tsx"] : undefined,
         workerData: { text, file: "<count>", k, n, limit: fold ? undefined : options.limit, boards: wantBoards, stop: stopBuffer, deadline },
       });
       let result: TriangleSearchResult | null = null;
