@@ -16,6 +16,7 @@ function unplacedEdges(puzzle: Puzzle, board: Board): number {
   }
   return n;
 }
+import { readPuzzleText, renderTriangleCommand } from "../triangle-commands.js";
 
 export const spec: CommandSpec = {
   name: "render",
@@ -26,7 +27,9 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [puzzlePath, boardPath]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(puzzlePath, { format: values.format as string, hints: values.hints as string | undefined });
+  const { text, triangle } = await readPuzzleText(puzzlePath);
+  if (triangle) return renderTriangleCommand(triangle, boardPath, values);
+  const puzzle = await loadPuzzle(puzzlePath, { format: values.format as string, hints: values.hints as string | undefined, text });
   const board = await loadBoard(boardPath, puzzle);
   const placed = board.cells.filter((c) => c !== null).length;
   const mismatched = innerEdgeCount(puzzle) - scoreBoard(puzzle, board) - unplacedEdges(puzzle, board);

@@ -15,13 +15,14 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
+import { readPuzzleText } from "../triangle-commands.js";
 import type { LocalClusterResult } from "../local-cluster.js";
 import { bestJSON } from "../../core/score.js";
 
 export const spec: CommandSpec = {
   name: "solve",
   summary: "Solve a puzzle: native placement engines (and Kissat) side by side, verify the answer, print the board.",
-  usage: "cubist solve <puzzle> [--threads N] [--all [--limit N] [-o FILE]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
+  usage: "cubist solve <puzzle> [--threads N] [--all [--limit N] [-o FILE] [--up-to-symmetry]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
     ...PUZZLE_OPTIONS,
@@ -36,6 +37,7 @@ export const spec: CommandSpec = {
     all: { type: "boolean", description: "alone: count every solution (and with -o write every board, verified, one JSON line each)" },
     limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (the count is then a lower bound)", min: 1 },
     output: { type: "string", short: "o", arg: "FILE", description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
+    "up-to-symmetry": { type: "boolean", description: "with --all: count (and write) one board per orbit under the board's rotations and reflections that the piece set allows" },
     "sat-delay": { type: "integer", arg: "MS", description: "alone: the SAT member starts after the engines ran this long (default 2000 on near-unique boards, 500 on boards with many solutions)", min: 0, max: 3_600_000 },
     json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
     ...BOARD_OUTPUT_OPTIONS,
@@ -62,6 +64,13 @@ improvement is re-scored by the verifier and shown on stderr, and the best board
 board, copies of identical pieces are interchangeable and a symmetric piece's equal rotations are one board.
 --json prints {"status", "count", "complete", ...}; complete is true only when the whole space was searched,
 otherwise count is a lower bound. -o FILE writes every board, verified, as one line {"board": [[[id, rot], ...]]}.
+--up-to-symmetry counts one board per orbit under the board's rotations and reflections (a square board has 8, a
+rectangle 4, a triangle 6), using those whose image is again a solution: its cells are the puzzle's pieces (a
+reflection mirrors every piece) and it shows every hint. It lists every board, so it is slower than a plain count.
+
+A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
+(--search-ms 0: Kissat alone), --all over --threads worker threads; its board is board[row][pos] = [id, rot], row 0
+at the apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle allows rotation).
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -224,6 +233,7 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
       threads,
       limit: values.limit as number | undefined,
       timeLimitSec: values.time as number | undefined,
+      upToSymmetry: values["up-to-symmetry"] === true,
       onBoard: fd === null ? undefined : (b) => writeSync(fd, JSON.stringify({ board: boardToJSON(b, puzzle) }) + "\n"),
       signal: stop.abort.signal,
     });
@@ -233,7 +243,7 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
     if (values.json) {
       process.stdout.write(JSON.stringify({
         status, count: result.count, complete: result.complete, ...(result.reason ? { reason: result.reason } : {}),
-        rows: puzzle.rows, cols: puzzle.cols, puzzle: puzzle.name ?? null,
+        upToSymmetry: values["up-to-symmetry"] === true, rows: puzzle.rows, cols: puzzle.cols, puzzle: puzzle.name ?? null,
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
     } else {
@@ -249,7 +259,12 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const { text, triangle } = await readPuzzleText(path);
+  if (triangle) {
+    const { solveTriangle } = await import("../solve-triangle.js");
+    return solveTriangle(triangle, values, (values.threads as number | undefined) ?? defaultThreads());
+  }
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
   const maxFormulaMb = values["max-formula-mb"] as number | undefined;
   if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);
   const limits = sizeLimits(values["max-cells"] as number | undefined, maxFormulaMb);
@@ -271,7 +286,9 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     return runScore(puzzle, values, threads);
   }
   if (values.all) return runCount(puzzle, values, threads);
-  if (values.limit !== undefined || values.output !== undefined) throw new InvalidOptionError(values.limit !== undefined ? "limit" : "output", "goes with --all");
+  if (values.limit !== undefined || values.output !== undefined || values["up-to-symmetry"] !== undefined) {
+    throw new InvalidOptionError(values.limit !== undefined ? "limit" : values.output !== undefined ? "output" : "up-to-symmetry", "goes with --all");
+  }
   const solver = (values.solver as string | undefined) ?? "kissat";
   let portfolio = values["search-ms"] === 0
     ? parsePortfolio("sat")
