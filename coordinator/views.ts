@@ -9,8 +9,8 @@
  * picture as the CLI's `--svg`.
  */
 
-import { renderSVG } from "../core/render/index.js";
-import { boardFromPlacements, type Placement } from "../core/puzzle.js";
+import { bucasLink, renderSVG } from "../core/render/index.js";
+import { boardFromPlacements, type Board, type Placement, type Puzzle } from "../core/puzzle.js";
 import { innerEdgeCount, scoreBoard } from "../core/verify.js";
 import { hintPlacements } from "../core/cubes/search.js";
 import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../proto/contract.js";
@@ -246,6 +246,17 @@ export interface BoardView {
   score: number;
   maxScore: number;
   svg: string;
+  /** The e2.bucas.name viewer's link for a 16x16 board (empty otherwise). */
+  link: string;
+}
+
+function viewerLink(puzzle: Puzzle, board: Board): string {
+  if (puzzle.rows !== 16 || puzzle.cols !== 16) return "";
+  try {
+    return bucasLink(puzzle, board);
+  } catch {
+    return ""; // colours or ids the viewer cannot show
+  }
 }
 
 /** The deepest cube being worked on (running first, else the deepest open cube), or null. */
@@ -269,7 +280,10 @@ export function boardView(run: RunController, solution = 0): BoardView {
   const sol = run.solutions[solution];
   if (sol) {
     const board = boardFromPlacements(run.puzzle, sol.cells);
-    return { kind: "solution", cubeId: sol.cubeId, placed: cells, cells, score: innerEdgeCount(run.puzzle), maxScore: innerEdgeCount(run.puzzle), svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
+    return {
+      kind: "solution", cubeId: sol.cubeId, placed: cells, cells, score: innerEdgeCount(run.puzzle), maxScore: innerEdgeCount(run.puzzle),
+      svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }), link: viewerLink(run.puzzle, board),
+    };
   }
   const maxScore = innerEdgeCount(run.puzzle);
   const hints: Placement[] = hintPlacements(run.puzzle);
@@ -278,7 +292,7 @@ export function boardView(run: RunController, solution = 0): BoardView {
   if (reported && reported.placed >= (best?.placementCount ?? 0) + hints.length) {
     const board = boardFromPlacements(run.puzzle, reported.cells);
     const title = `${run.spec.name}: best board, score ${reported.score} of ${reported.maxScore} (cube ${reported.cubeId})`;
-    return { kind: "best", cubeId: reported.cubeId, placed: reported.placed, cells, score: reported.score, maxScore, svg: renderSVG(run.puzzle, board, { title }) };
+    return { kind: "best", cubeId: reported.cubeId, placed: reported.placed, cells, score: reported.score, maxScore, svg: renderSVG(run.puzzle, board, { title }), link: viewerLink(run.puzzle, board) };
   }
   const placements = [...hints, ...(best?.placements ?? [])];
   const board = boardFromPlacements(run.puzzle, placements);
@@ -291,6 +305,7 @@ export function boardView(run: RunController, solution = 0): BoardView {
     score: scoreBoard(run.puzzle, board),
     maxScore,
     svg: renderSVG(run.puzzle, board, { title: best ? `${run.spec.name}: cube ${best.id}` : run.spec.name }),
+    link: viewerLink(run.puzzle, board),
   };
 }
 

@@ -185,6 +185,8 @@ function renderBoard(b) {
   const svgNode = box.querySelector("svg");
   if (svgNode) svgNode.removeAttribute("height");
   $("board-card").classList.toggle("solved", b.kind === "solution");
+  $("board-link").hidden = !b.link;
+  if (b.link) $("board-link").querySelector("a").href = b.link;
   $("board-caption").textContent = b.kind === "solution"
     ? `Verified solution (cube ${b.cubeId})`
     : b.kind === "best"

@@ -1,0 +1,85 @@
+/**
+ * The dashboard of a long run in a real headless Chromium: Eternity II with its 5 hints on a real cluster (private
+ * nats-server, coordinator, one worker running the placement engine alone with 1-second cubes). Nothing will solve
+ * it; what the user must see is how far the search got: the best board (checked and scored by the coordinator)
+ * with its score, the viewer link, the score over time, placements per second and the work left by the tree
+ * estimates.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { freePort } from "../helpers/api.js";
+import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
+import { startTestNats } from "../helpers/nats.js";
+import { REPO_ROOT, spawnCubist, type CubistProcess } from "../helpers/processes.js";
+import { eventually } from "../helpers/runs.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync"];
+
+test("dashboard - a long run shows its best board with score and viewer link, the score over time, placements/s and the work left", async () => {
+  const t = await startTestNats();
+  const marker = newMarker();
+  const dir = mkdtempSync(join(tmpdir(), "cubist-dashboard-best-"));
+  const procs: CubistProcess[] = [];
+  let browser: Browser | null = null;
+  const pageErrors: string[] = [];
+  try {
+    const port = await freePort();
+    const coordinator = spawnCubist(["coordinator", "--nats", t.url, "--prefix", t.names.prefix, "--grpc", "off", "--http", `127.0.0.1:${port}`,
+      "--puzzle", join(REPO_ROOT, "test/fixtures/eternity2/e2_pieces.txt"), "--hints", join(REPO_ROOT, "test/fixtures/eternity2/e2_hints.txt"),
+      "--cubes", "8", "--cube-time", "1", "--cube-time-first", "1", "--log-level", "info"], { env: marker.env });
+    procs.push(coordinator);
+    await coordinator.waitForLog(/HTTP \(metrics, dashboard\) listening/, 30_000);
+    const base = `http://127.0.0.1:${port}`;
+    let runId = "";
+    assert.ok(await eventually(async () => {
+      const r = (await (await fetch(`${base}/api/runs`)).json()) as { runs: Array<{ runId: string; state: string }> };
+      runId = r.runs[0]?.runId ?? "";
+      return r.runs.length === 1 && r.runs[0].state === "running";
+    }, 30_000), "the run was submitted");
+    procs.push(spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", "best-w1", "--grace", "0",
+      "--cache-dir", join(dir, "cache"), "--status-interval", "0.5"], { env: marker.env }));
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.goto(`${base}/runs/${runId}`);
+    await page.locator("#run-state.state-running").waitFor({ timeout: 15_000 });
+
+    // The first unknown cubes bring a best board: caption with its score, the viewer link, the score over time.
+    await page.locator("#board-caption", { hasText: /^Best board: score \d+ of 480/ }).waitFor({ timeout: 60_000 });
+    const caption = (await page.locator("#board-caption").textContent()) ?? "";
+    const [, score, placed] = /score (\d+) of 480, (\d+) of 256 cells/.exec(caption) ?? [];
+    assert.ok(Number(placed) > 5 && Number(score) > 0, caption);
+    assert.match((await page.locator("#board-link a").getAttribute("href")) ?? "", /^https:\/\/e2\.bucas\.name\/#puzzle=/);
+    assert.equal(await page.locator("#board-link").isVisible(), true);
+    await page.locator("#best-history svg path").waitFor({ timeout: 10_000 });
+
+    // Placements and the work left (the engine's tree estimates) among the facts.
+    const facts = async (): Promise<string> => (await page.locator("#facts").textContent()) ?? "";
+    assert.ok(await eventually(async () => /Work left \(tree estimate\)\s*[0-9.]+e\+\d+ ± /.test(await facts()), 30_000), await facts());
+    assert.match(await facts(), /placements\/s/);
+
+    // The same best board reaches Prometheus's text format.
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    assert.match(metrics, new RegExp(`cubist_run_best_score\\{run="${runId}"\\} \\d+`));
+    assert.match(metrics, new RegExp(`cubist_run_remaining_placements\\{run="${runId}"\\} [0-9.e+]+`));
+    mkdirSync(join(REPO_ROOT, "artifacts"), { recursive: true });
+    await page.screenshot({ path: join(REPO_ROOT, "artifacts", "dashboard-best-board.png"), fullPage: true });
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await browser?.close();
+    for (const p of procs) p.kill("SIGTERM");
+    await Promise.race([Promise.all(procs.map((p) => p.exited)), new Promise((r) => setTimeout(r, 5000))]);
+    for (const p of procs) p.kill("SIGKILL");
+    await Promise.all(procs.map((p) => p.exited));
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+    assert.deepEqual(await waitNoMarked(marker.value), []);
+  }
+});
