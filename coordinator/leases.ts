@@ -40,9 +40,18 @@ export type VerdictRejection =
   /** The lease is not the cube's current attempt's. */
   | "verdict_lease";
 
-/** A fresh lease token: 128 random bits, base64url (22 characters). */
+const LEASE_BYTES = 16;
+let pool = Buffer.alloc(0);
+let used = 0;
+
+/** A fresh lease token: 128 random bits, base64url (22 characters). Drawn from a pooled buffer: 200,000 per split. */
 export function newLease(): string {
-  return randomBytes(16).toString("base64url");
+  if (used + LEASE_BYTES > pool.length) {
+    pool = randomBytes(LEASE_BYTES * 1024);
+    used = 0;
+  }
+  used += LEASE_BYTES;
+  return pool.toString("base64url", used - LEASE_BYTES, used);
 }
 
 /**
