@@ -9,7 +9,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { WorkerSpeeds, workersView } from "../../coordinator/views.js";
+import { silentLogger } from "../../cluster/log.js";
+import { startCoordinatorHttp } from "../../coordinator/http-server.js";
+import { createCoordinatorMetrics } from "../../coordinator/metrics.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { requestFor, startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
 import { startTestNats } from "../helpers/nats.js";
@@ -39,11 +41,23 @@ test("quarantine - a worker whose solver crashes beside a good one: quarantined 
     assert.equal(good.worker.stats().errors, 0);
     const closedBy = new Set([...run.table.entries()].filter((e) => e.state === "unsat").map((e) => e.worker));
     assert.deepEqual([...closedBy], ["good"]);
-    // What the dashboard and /api/workers show, from the heartbeats.
-    assert.ok(await eventually(() => workersView(c.coordinator, new WorkerSpeeds()).find((w) => w.workerId === "broken")?.quarantined !== "", 5000));
-    const view = workersView(c.coordinator, new WorkerSpeeds());
-    assert.match(view.find((w) => w.workerId === "broken")!.quarantined, /^3 solver errors in a row/);
-    assert.equal(view.find((w) => w.workerId === "good")!.quarantined, "");
+    // What the dashboard (its worker table reads /api/workers) and Prometheus see, from the heartbeats.
+    const metrics = createCoordinatorMetrics({ coordinator: c.coordinator, jsm: t.jsm, names: t.names, log: silentLogger, defaultMetrics: false });
+    const http = await startCoordinatorHttp({ listen: "127.0.0.1:0", coordinator: c.coordinator, metrics, log: silentLogger });
+    try {
+      type View = { workerId: string; quarantined: string };
+      let view: View[] = [];
+      assert.ok(await eventually(async () => {
+        view = ((await (await fetch(`${http.url}/api/workers`)).json()) as { workers: View[] }).workers;
+        return view.some((w) => w.workerId === "broken" && w.quarantined !== "");
+      }, 5000), JSON.stringify(view));
+      assert.match(view.find((w) => w.workerId === "broken")!.quarantined, /^3 solver errors in a row; last: SolverCrashedError/);
+      assert.equal(view.find((w) => w.workerId === "good")!.quarantined, "");
+      const text = await (await fetch(`${http.url}/metrics`)).text();
+      assert.match(text, /^cubist_cluster_quarantined_workers 1$/m);
+    } finally {
+      await http.close();
+    }
   } finally {
     await broken.close();
     await good.close();
