@@ -38,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "cubes list": () => import("./commands/cubes-list.js"),
   "cube resplit": () => import("./commands/cube-resplit.js"),
   "solution show": () => import("./commands/solution-show.js"),
+  "nats users": () => import("./commands/nats-users.js"),
 };
 
 const VERSION = "0.1.0";

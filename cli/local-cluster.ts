@@ -96,6 +96,9 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
         "--concurrency", String(options.concurrency ?? 1),
         "--id", `local-${i + 1}`,
         "--cache-dir", join(temp, `cache-${i + 1}`),
+        // Every local worker runs the same solver binary: a broken one should end the run FAILED, not stall it
+        // while all of them sit out a quarantine (worker/quarantine.ts is for one bad machine among many).
+        "--quarantine-after", "0",
         "--log-level", options.verbose ? "info" : "warn",
         // The run is over (or cancelled) when workers are stopped: nothing to wait for.
         "--grace", "1",

@@ -2,13 +2,16 @@
  * The NATS flags every long-running process accepts (and their environment variables).
  */
 import type { OptionSpec, ParsedValues } from "./args.js";
+import { readFileSync } from "node:fs";
 import type { NatsOptions } from "../cluster/nats.js";
+import { InvalidOptionError } from "../core/errors.js";
 
 
 export const NATS_OPTIONS: Record<string, OptionSpec> = {
   nats: { type: "string", arg: "URL", description: "NATS server URL(s), comma-separated", env: "CUBIST_NATS_URL", default: "nats://127.0.0.1:4222" },
   "nats-user": { type: "string", arg: "USER", description: "NATS user name", env: "CUBIST_NATS_USER" },
   "nats-pass": { type: "string", arg: "PASS", description: "NATS password", env: "CUBIST_NATS_PASS" },
+  "nats-pass-file": { type: "string", arg: "FILE", description: "read the NATS password from this file (a mounted secret; --nats-pass wins)", env: "CUBIST_NATS_PASS_FILE" },
   "nats-token": { type: "string", arg: "TOKEN", description: "NATS token", env: "CUBIST_NATS_TOKEN" },
   "nats-creds": { type: "string", arg: "FILE", description: "NATS credentials file (JWT + nkey)", env: "CUBIST_NATS_CREDS" },
   "nats-tls-ca": { type: "string", arg: "FILE", description: "CA certificate(s) to trust for NATS TLS", env: "CUBIST_NATS_TLS_CA" },
@@ -23,7 +26,7 @@ export function natsOptionsFrom(values: ParsedValues, name: string): NatsOptions
     servers: s("nats") ?? "nats://127.0.0.1:4222",
     name,
     user: s("nats-user"),
-    pass: s("nats-pass"),
+    pass: s("nats-pass") ?? passFromFile(s("nats-pass-file")),
     token: s("nats-token"),
     credsFile: s("nats-creds"),
     tlsCa: s("nats-tls-ca"),
@@ -32,3 +35,14 @@ export function natsOptionsFrom(values: ParsedValues, name: string): NatsOptions
   };
 }
 
+
+function passFromFile(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    const pass = readFileSync(file, "utf8").trim();
+    if (pass === "") throw new Error("the file is empty");
+    return pass;
+  } catch (err) {
+    throw new InvalidOptionError("--nats-pass-file", `${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  }
+}

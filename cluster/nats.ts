@@ -23,6 +23,8 @@ export interface NatsOptions {
   tlsCa?: string;
   tlsCert?: string;
   tlsKey?: string;
+  /** Prefix of reply subjects (`_INBOX` by default); a worker uses its own (cluster/nats-users.ts). */
+  inboxPrefix?: string;
   /** Fail at start when the first connection does not succeed within this time. @default 5000 */
   connectTimeoutMs?: number;
 }
@@ -71,6 +73,7 @@ export async function connectNats(options: NatsOptions): Promise<NatsConnection>
       token: options.token,
       authenticator,
       tls,
+      inboxPrefix: options.inboxPrefix,
       timeout: options.connectTimeoutMs ?? 5000,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,

@@ -102,7 +102,9 @@ export function createService(c: Coordinator): CubistServiceServer {
 
     resumeRun: unary<RunRef, RunInfo>(async (req) => {
       const run = await liveRun(c, req.runId);
-      if (run.state !== RunState.RUN_STATE_PAUSED) throw new FailedPreconditionError(`run ${run.id} is ${runStateName(run.state)}, not paused`);
+      if (run.state !== RunState.RUN_STATE_PAUSED && run.state !== RunState.RUN_STATE_FAILED) {
+        throw new FailedPreconditionError(`run ${run.id} is ${runStateName(run.state)}, not paused or failed`);
+      }
       await run.resume();
       return runInfo(run.record());
     }),

@@ -21,6 +21,7 @@ import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
 import { RunExistsError } from "./api-errors.js";
+import { checkVerdict } from "./leases.js";
 import { Ledger } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "./run-spec.js";
 import { RunController, type RunningCube } from "./run.js";
@@ -64,7 +65,7 @@ export class Coordinator {
   private lastVerdictMs = Date.now();
   /** Counters for metrics. */
   readonly counters = { verdicts: 0, badVerdicts: 0, foreignVerdicts: 0 };
-  /** Every well-formed verdict as it arrives, before it is recorded (metrics, the dashboard). */
+  /** Every accepted verdict as it arrives, before it is recorded (metrics, the dashboard). */
   readonly verdictTap = new EventEmitter<{ verdict: [Verdict] }>();
   /** Messages dropped as impossible or forged, by kind (metrics). */
   readonly rejections: Rejections;
@@ -268,13 +269,20 @@ export class Coordinator {
         m.term();
         continue;
       }
-      this.verdictTap.emit("verdict", v);
       const run = this.runs.get(v.runId);
       if (!run || isTerminal(run.state)) {
         if (!run) this.counters.foreignVerdicts++;
         m.ack();
         continue;
       }
+      // Leases and identities (coordinator/leases.ts): acked, so a dropped verdict is never redelivered.
+      const rejection = checkVerdict(this.opts.names, run.table, v, m.subject);
+      if (rejection !== null) {
+        this.rejections.add(rejection, { subject: m.subject.slice(0, 200), run: v.runId, cube: v.cubeId, worker: v.workerId.slice(0, 80) });
+        m.ack();
+        continue;
+      }
+      this.verdictTap.emit("verdict", v);
       let g = byRun.get(v.runId);
       if (!g) byRun.set(v.runId, (g = { verdicts: [] }));
       g.verdicts.push(v);
@@ -308,7 +316,7 @@ export class Coordinator {
       return null;
     };
     if (!RUN_ID_RE.test(v.runId)) return bad("bad run id");
-    if (subject !== this.opts.names.verdictsSubject(v.runId)) return bad("run id does not match the subject");
+    if (!subject.startsWith(this.opts.names.verdictsSubject(v.runId, ""))) return bad("run id does not match the subject");
     if (!CUBE_ID_RE.test(v.cubeId)) return bad("bad cube id");
     if (!(v.kind in VerdictKind) || v.kind === VerdictKind.VERDICT_KIND_UNSPECIFIED) return bad("bad verdict kind");
     if (v.kind !== VerdictKind.VERDICT_KIND_SAT && (v.model.length > 0 || v.board.length > 0)) return bad("a model on a non-SAT verdict");

@@ -38,10 +38,14 @@ export class CubeEntry {
   state: CubeState = "queued";
   /** Unknown verdicts so far (the re-split policy counts them). */
   unknowns = 0;
-  /** Error verdicts so far. */
+  /** Error verdicts so far (since it was last resumed from failed). */
   errors = 0;
+  /** The distinct workers those error verdicts came from (a cube fails on several, not on one bad worker). */
+  errorWorkers?: string[];
   /** Stream sequence of its current task message (0 when unknown), to delete it when the cube is given up. */
   seq: number;
+  /** The lease its current task carries (coordinator/leases.ts); "" when recorded before leases. */
+  lease: string;
   /** Who closed it, and how long the deciding solver ran. */
   worker?: string;
   wallMs?: number;
@@ -52,6 +56,7 @@ export class CubeEntry {
     placements: readonly Placement[],
     readonly branching: readonly number[],
     seq: number,
+    lease = "",
   ) {
     for (const p of placements) {
       if (p.cell >= 1 << 19 || p.piece >= 1024 || p.rot > 3) throw new Error(`cube ${id}: placement out of range`);
@@ -59,6 +64,7 @@ export class CubeEntry {
     this.packed = placements.map(pack);
     this.weight = weightOf(branching);
     this.seq = seq;
+    this.lease = lease;
   }
 
   /** The cube's placements (decoded on each call). */
@@ -160,7 +166,7 @@ export class CubeTable {
    */
   addCubes(
     parent: string | undefined,
-    cubes: ReadonlyArray<{ id: string; placements: readonly Placement[]; branching: readonly number[]; seq?: number }>,
+    cubes: ReadonlyArray<{ id: string; placements: readonly Placement[]; branching: readonly number[]; seq?: number; lease?: string }>,
     refuted?: { count: number; weight: number },
   ): CubeEntry[] {
     const added: CubeEntry[] = [];
@@ -171,7 +177,7 @@ export class CubeTable {
     }
     for (const c of cubes) {
       if (this.cubes.has(c.id)) continue;
-      const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0);
+      const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0, c.lease ?? "");
       this.cubes.set(c.id, e);
       this.counts.queued++;
       added.push(e);
@@ -204,15 +210,26 @@ export class CubeTable {
     }
     e.errors++;
     e.reason = info.reason;
+    const w = info.worker ?? "";
+    e.errorWorkers ??= [];
+    if (!e.errorWorkers.includes(w)) e.errorWorkers.push(w);
     return { kind: "error", errors: e.errors };
   }
 
-  /** A cube sent out again (another attempt after an unknown verdict, or a retry of a failed cube). */
-  requeue(id: string, seq = 0): boolean {
+  /**
+   * A cube sent out again with a new task (another attempt after an unknown or error verdict, a stall, or a retry of
+   * a failed cube, which starts over with no errors).
+   */
+  requeue(id: string, seq = 0, lease = ""): boolean {
     const e = this.cubes.get(id);
     if (!e || (e.state !== "unknown" && e.state !== "failed" && e.state !== "queued")) return false;
     e.seq = seq;
-    if (e.state === "failed") this.failedWeightSum.add(-e.weight);
+    e.lease = lease;
+    if (e.state === "failed") {
+      this.failedWeightSum.add(-e.weight);
+      e.errors = 0;
+      e.errorWorkers = undefined;
+    }
     if (e.state !== "queued") this.setState(e, "queued");
     return true;
   }
@@ -235,6 +252,11 @@ export class CubeTable {
   /** Queued cubes (for re-publishing after a restart). */
   *queued(): IterableIterator<CubeEntry> {
     for (const e of this.cubes.values()) if (e.state === "queued") yield e;
+  }
+
+  /** Failed cubes (a resumed FAILED run sends them again). */
+  *failed(): IterableIterator<CubeEntry> {
+    for (const e of this.cubes.values()) if (e.state === "failed") yield e;
   }
 
   /** Cubes waiting in state unknown (re-split or retry pending). */

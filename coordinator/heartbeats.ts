@@ -34,6 +34,11 @@ export const REJECT_KINDS = [
   "running_future_start",
   "running_start_before_worker",
   "running_start_before_run",
+  // Verdicts without a lease or identity (coordinator/leases.ts).
+  "verdict_identity",
+  "verdict_unknown_cube",
+  "verdict_closed_cube",
+  "verdict_lease",
 ] as const;
 export type RejectKind = (typeof REJECT_KINDS)[number];
 

@@ -274,13 +274,13 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     },
   });
   new Counter({
-    name: "cubist_coordinator_rejected_messages_total", help: "Messages dropped as forged or impossible (coordinator/heartbeats.ts), by kind.", labelNames: ["kind"], registers,
+    name: "cubist_coordinator_rejected_messages_total", help: "Messages dropped as forged or impossible (coordinator/heartbeats.ts, coordinator/leases.ts), by kind.", labelNames: ["kind"], registers,
     collect() {
       this.reset();
       for (const kind of REJECT_KINDS) this.inc({ kind }, c.rejections.count(kind));
     },
   });
-  const verdicts = new Counter({ name: "cubist_verdicts_total", help: "Well-formed verdicts received, by kind.", labelNames: ["kind"], registers });
+  const verdicts = new Counter({ name: "cubist_verdicts_total", help: "Verdicts accepted (well-formed, with their cube's lease, from the worker their subject names), by kind.", labelNames: ["kind"], registers });
   const solveSeconds = new Histogram({
     name: "cubist_cube_solve_seconds", help: "Wall time workers spent on a cube (search + solver), from the verdicts, by kind.",
     labelNames: ["kind"], buckets: SOLVE_SECONDS_BUCKETS, registers,
@@ -325,6 +325,12 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_cluster_busy_slots", help: "Busy solver slots of the live workers.", registers,
     collect() {
       this.set(c.liveWorkers().reduce((n, w) => n + w.status.busy, 0));
+    },
+  });
+  new Gauge({
+    name: "cubist_cluster_quarantined_workers", help: "Live workers that take no cubes because their solver failed repeatedly.", registers,
+    collect() {
+      this.set(c.liveWorkers().filter((w) => w.status.quarantined !== "").length);
     },
   });
 

@@ -11,7 +11,12 @@
  * current at every step. Entries are recorded after what they describe is durable (cubes after JetStream stored
  * their tasks), so a crash between the two repeats work and never loses it.
  *
- * States: SPLITTING -> RUNNING <-> PAUSED -> SAT | UNSAT | FAILED | CANCELLED (terminal).
+ * Every task published carries a fresh lease, recorded with its cube (coordinator/leases.ts). Error verdicts: the
+ * worker acks its task and the cube is sent again as a new attempt, so one bad worker cannot use up its deliveries;
+ * it fails once CUBE_FAIL_WORKERS distinct workers reported errors on it, or after max_deliver errors in all.
+ *
+ * States: SPLITTING -> RUNNING <-> PAUSED -> SAT | UNSAT | FAILED | CANCELLED (terminal); FAILED -> RUNNING on resume
+ * (its failed cubes are sent again).
  */
 
 import { acceptBoard, acceptModel, bitsetValue } from "../core/accept.js";
@@ -28,7 +33,11 @@ import { isTerminal, runStateName, verdictLabel } from "../proto/vocabulary.js";
 import { CubeTable, type CubeEntry } from "./cube-table.js";
 import { WorkEstimate } from "./work-estimate.js";
 import type { LedgerBody, RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
+import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
+
+/** Distinct workers whose errors on one cube make it fail (errors from one worker only retry it). */
+export const CUBE_FAIL_WORKERS = 2;
 
 export interface RunModelOptions {
   /** Deliveries (and error verdicts) of one cube before it is marked failed. */
@@ -40,6 +49,8 @@ export interface RunModelOptions {
   readonly log: Logger;
   /** Resident memory in MB, for the split's log lines. @default none */
   readonly memoryMB?: () => number;
+  /** A fresh lease token for each task published. @default newLease (coordinator/leases.ts: 128 random bits) */
+  readonly lease?: () => string;
 }
 
 /** A cube still to be decided: queued (maybe running somewhere) or unknown. */
@@ -110,7 +121,7 @@ export class RunModel {
         }
         break;
       case "requeued":
-        this.table.requeue(b.value.id, b.value.seq);
+        this.table.requeue(b.value.id, b.value.seq, b.value.lease);
         break;
       case "failed":
         this.table.markFailed(b.value.id, b.value.reason);
@@ -121,7 +132,7 @@ export class RunModel {
       case "state":
         this.state = b.value.state;
         this.message = b.value.message;
-        if (isTerminal(this.state)) this.finishedAt = e.atUnixMs;
+        this.finishedAt = isTerminal(this.state) ? e.atUnixMs : 0;
         break;
       case "rejectedModel":
         this.rejected += b.value;
@@ -162,7 +173,7 @@ export class RunModel {
   }
 
   private taskFor(cube: { id: string; placements: readonly Placement[] }, attempt: number): TaskMessage {
-    return taskMessage(this.spec, this.varMap, cube, attempt, this.opts.clock());
+    return taskMessage(this.spec, this.varMap, cube, attempt, this.opts.clock(), (this.opts.lease ?? newLease)());
   }
 
   /**
@@ -179,7 +190,9 @@ export class RunModel {
       const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements }, 0)), seqs: [] };
       yield publish;
       const isLast = last && start + batch >= fresh.length;
-      const defs: CubeDef[] = part.map((c, i) => ({ id: c.id, placements: c.cube.placements, branching: c.cube.branching, seq: publish.seqs[i] ?? 0 }));
+      const defs: CubeDef[] = part.map((c, i) => ({
+        id: c.id, placements: c.cube.placements, branching: c.cube.branching, seq: publish.seqs[i] ?? 0, lease: publish.tasks[i].task.lease,
+      }));
       const ref = isLast ? refuted : { count: 0, weight: 0 };
       yield* this.record({
         $case: "added",
@@ -263,8 +276,15 @@ export class RunModel {
       if (v.best.length > 0) yield* this.considerBest(v);
       const label = verdictLabel(v.kind);
       if (label === "unknown") unknowns.push(entry);
-      // An error verdict comes with a nak: JetStream redelivers the task itself, up to max_deliver.
-      if (label === "error" && entry.errors >= this.opts.maxDeliver) failed.push({ entry, reason: `solver errors: ${v.reason}` });
+      // The worker acked its task: the cube goes out again as a new attempt unless several workers failed it.
+      if (label === "error") {
+        const workers = entry.errorWorkers?.length ?? 0;
+        if (workers >= CUBE_FAIL_WORKERS || entry.errors >= this.opts.maxDeliver) {
+          failed.push({ entry, reason: `solver errors from ${workers} worker(s), ${entry.errors} in all: ${v.reason}` });
+        } else {
+          retries.push(entry);
+        }
+      }
     }
     yield* this.flushClosed(closed);
     for (const f of failed) yield* this.failCube(f.entry, f.reason);
@@ -339,7 +359,7 @@ export class RunModel {
   private *requeue(e: CubeEntry, attempt: number): RunSteps {
     const publish: RunEffect = { type: "publish", tasks: [this.taskFor(e, attempt)], seqs: [] };
     yield publish;
-    yield* this.record({ $case: "requeued", value: { id: e.id, attempt, seq: publish.seqs[0] ?? 0 } });
+    yield* this.record({ $case: "requeued", value: { id: e.id, attempt, seq: publish.seqs[0] ?? 0, lease: publish.tasks[0].task.lease } });
   }
 
   /**
@@ -473,8 +493,13 @@ export class RunModel {
     if (now) yield { type: "cancel", cube: "", reason: "pause-now" };
   }
 
+  /** Resumes a PAUSED run, or a FAILED one: its failed cubes are sent again with a fresh error budget. */
   *resume(): RunSteps {
-    yield* this.setState(RunState.RUN_STATE_RUNNING, "");
+    const failed = this.state === RunState.RUN_STATE_FAILED ? [...this.table.failed()] : [];
+    yield* this.setState(RunState.RUN_STATE_RUNNING, failed.length > 0 ? `resumed: ${failed.length} failed cube(s) sent again` : "");
+    for (const e of failed) yield* this.requeue(e, e.unknowns);
+    if (failed.length > 0) this.log.info("failed run resumed", { cubes: failed.length });
+    yield* this.checkComplete();
   }
 
   *cancel(reason: string): RunSteps {

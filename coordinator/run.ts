@@ -171,7 +171,7 @@ export class RunController extends EventEmitter<RunEvents> {
         return;
       }
       case "publish":
-        effect.seqs.push(...(await publishTasks(deps.layout.js, deps.names.cubesSubject(this.id), effect.tasks)));
+        effect.seqs.push(...(await publishTasks(deps.layout.js, deps.names.cubesSubject(this.id), effect.tasks, undefined, { manager: deps.jsm, stream: deps.names.cubesStream })));
         return;
       case "cancel":
         deps.publishCancel(this.id, effect.cube, effect.reason);
@@ -234,8 +234,13 @@ export class RunController extends EventEmitter<RunEvents> {
     return this.carryOut(this.model.pause(now));
   }
 
-  resume(): Promise<void> {
-    return this.carryOut(this.model.resume());
+  /** Resumes a PAUSED run, or a FAILED one (its consumer was deleted when it ended: created again first). */
+  async resume(): Promise<void> {
+    if (this.model.ended) {
+      await ensureRunConsumer(this.deps.jsm, this.deps.names, this.id, { ackWaitMs: this.deps.settings.ackWaitMs, maxDeliver: this.deps.settings.maxDeliver });
+    }
+    await this.carryOut(this.model.resume());
+    if (!this.model.ended && !this.table.initialSplitDone && this.splitting === null) this.splitInBackground();
   }
 
   /** Ends the run for good; its base formula is deleted from the Object Store unless another open run shares it. */

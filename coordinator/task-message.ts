@@ -2,6 +2,8 @@
  * The cube task a worker receives: the run's formula by hash, the cube's placements as unit literals, and the
  * solver spec with a seed that changes with each attempt. The message id de-duplicates attempt 0 across
  * coordinator restarts (the same cube published twice is stored once); later attempts are always new messages.
+ * Each message carries its attempt's lease (coordinator/leases.ts); a duplicate keeps the stored message's lease
+ * (coordinator/task-publisher.ts).
  */
 
 import type { VarMap } from "../core/encode/index.js";
@@ -11,7 +13,7 @@ import type { RunSpec } from "../proto/gen/cubist/v1/run.js";
 import type { TaskMessage } from "./run-effects.js";
 import { cubeBudgetSec } from "./run-defaults.js";
 
-export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; placements: readonly Placement[] }, attempt: number, now: number): TaskMessage {
+export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; placements: readonly Placement[] }, attempt: number, now: number, lease: string): TaskMessage {
   const units: number[] = [];
   for (const p of cube.placements) units.push(...varMap.placementLiterals(p));
   const s = spec.solver!;
@@ -26,6 +28,7 @@ export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; p
     solver: { ...s, timeLimitSec: cubeBudgetSec(s, cube.id.split(".").length - 1 + attempt), seed: (s.seed + attempt) % 2147483647 },
     generation: 0,
     puzzleSha256: spec.puzzleSha256,
+    lease,
   };
   return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };
 }

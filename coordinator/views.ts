@@ -368,6 +368,8 @@ export interface WorkerView {
   conflictsPerSec: number;
   propagationsPerSec: number;
   cubesPerMin: number;
+  /** Why the worker takes no cubes (worker/quarantine.ts); "" when it does. */
+  quarantined: string;
 }
 
 export function workersView(c: Coordinator, speeds: WorkerSpeeds, now = Date.now()): WorkerView[] {
@@ -380,6 +382,7 @@ export function workersView(c: Coordinator, speeds: WorkerSpeeds, now = Date.now
         seenSec: (now - w.seenMs) / 1000,
         running: s.running.map((r) => ({ runId: r.runId, cubeId: r.cubeId, ageSec: Math.max(0, (now - r.startedUnixMs) / 1000) })),
         conflictsPerSec: sp.conflictsPerSec, propagationsPerSec: sp.propagationsPerSec, cubesPerMin: sp.cubesPerMin,
+        quarantined: s.quarantined.slice(0, 400),
       };
     })
     .sort((a, b) => a.workerId.localeCompare(b.workerId));

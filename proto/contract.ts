@@ -5,7 +5,7 @@
  * Everything lives under one prefix (default "cubist") so several installations can share a NATS account:
  *
  *   stream  <P>_CUBES      subjects <p>.cubes.<run>        work queue: one message per queued cube (CubeTask)
- *   stream  <P>_VERDICTS   subjects <p>.verdicts.<run>     work queue: worker answers (Verdict), consumed by the coordinator
+ *   stream  <P>_VERDICTS   subjects <p>.verdicts.<run>.<worker>  work queue: worker answers (Verdict), consumed by the coordinator
  *   stream  <P>_LEDGER     subjects <p>.ledger.<run>       limits: the coordinator's durable record of each run
  *   KV      <p>-runs       key <run>                       RunRecord (spec + status) — workers watch it
  *   objects <p>-formulas   name <sha256>                   DIMACS of a run's base formula, puzzle texts
@@ -25,7 +25,8 @@ export interface Names {
   readonly formulasBucket: string;
   readonly verdictsConsumer: string;
   cubesSubject(run: string): string;
-  verdictsSubject(run: string): string;
+  /** Where `worker` publishes its verdicts for `run` (per-worker NATS users may publish only on their own). */
+  verdictsSubject(run: string, worker: string): string;
   ledgerSubject(run: string): string;
   cancelSubject(run: string, cube?: string): string;
   cancelWildcard(): string;
@@ -76,7 +77,7 @@ export function createNames(prefix: string = DEFAULT_PREFIX): Names {
     formulasBucket: `${prefix}-formulas`,
     verdictsConsumer: "coordinator",
     cubesSubject: (run) => `${prefix}.cubes.${run}`,
-    verdictsSubject: (run) => `${prefix}.verdicts.${run}`,
+    verdictsSubject: (run, worker) => `${prefix}.verdicts.${run}.${worker}`,
     ledgerSubject: (run) => `${prefix}.ledger.${run}`,
     cancelSubject: (run, cube) => (cube ? `${prefix}.cancel.${run}.${cube}` : `${prefix}.cancel.${run}`),
     cancelWildcard: () => `${prefix}.cancel.>`,

@@ -59,6 +59,11 @@ export class CancelMemory {
     this.seen.set(key(e.run, e.cube), this.now() + this.ttlMs);
   }
 
+  /** Forgets a whole-run cancel (the run was resumed after it ended). */
+  forgetRun(run: string): void {
+    this.seen.delete(key(run, ""));
+  }
+
   /** True when this cube or its whole run was cancelled within the TTL. */
   cancelled(run: string, cube: string): boolean {
     return this.live(key(run, "")) || this.live(key(run, cube));

@@ -39,6 +39,10 @@ export interface WorkerConfig {
   readonly shutdownGraceMs: number;
   /** nak delay after a solver error or a missing formula (grows with the delivery count, up to 30 s). @default 2000 */
   readonly retryDelayMs: number;
+  /** Solver errors in a row that quarantine the worker (worker/quarantine.ts); 0 = never. @default 3 */
+  readonly quarantineAfter: number;
+  /** How long the first quarantine lasts (doubles while errors go on). @default 600000 */
+  readonly quarantineMs: number;
   /** Long-poll length of a pull when one run is running (JetStream minimum: 1000). @default 5000 */
   readonly longPollMs: number;
   /** How long to wait at start for the coordinator to create the streams and buckets; 0 = forever. @default 0 */
@@ -54,6 +58,8 @@ export const DEFAULT_STATUS_INTERVAL_MS = 2000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
 export const DEFAULT_RETRY_DELAY_MS = 2000;
 export const DEFAULT_LONG_POLL_MS = 5000;
+export const DEFAULT_QUARANTINE_AFTER = 3;
+export const DEFAULT_QUARANTINE_MS = 600_000;
 export const DEFAULT_LAYOUT_WAIT_MS = 0;
 export const MAX_CONCURRENCY = 1024;
 /** Worker ids are NATS subject tokens and appear in every verdict (the pattern is the wire contract's). */
@@ -74,6 +80,8 @@ export interface WorkerConfigInput {
   statusIntervalMs?: number;
   shutdownGraceMs?: number;
   retryDelayMs?: number;
+  quarantineAfter?: number;
+  quarantineMs?: number;
   longPollMs?: number;
   layoutWaitMs?: number;
   logLevel?: string;
@@ -131,6 +139,8 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
   const statusIntervalMs = integerIn("--status-interval", input.statusIntervalMs, DEFAULT_STATUS_INTERVAL_MS, 100, MAX_STATUS_INTERVAL_MS);
   const shutdownGraceMs = integerIn("--grace", input.shutdownGraceMs, DEFAULT_SHUTDOWN_GRACE_MS, 0, 86_400_000);
   const retryDelayMs = integerIn("retryDelayMs", input.retryDelayMs, DEFAULT_RETRY_DELAY_MS, 0, 3_600_000);
+  const quarantineAfter = integerIn("--quarantine-after", input.quarantineAfter, DEFAULT_QUARANTINE_AFTER, 0, 1_000_000);
+  const quarantineMs = integerIn("--quarantine-time", input.quarantineMs, DEFAULT_QUARANTINE_MS, 0, 86_400_000);
   const longPollMs = integerIn("longPollMs", input.longPollMs, DEFAULT_LONG_POLL_MS, 1000, 300_000);
   const layoutWaitMs = integerIn("--layout-wait", input.layoutWaitMs, DEFAULT_LAYOUT_WAIT_MS, 0, Number.MAX_SAFE_INTEGER);
   const { logLevel, logFormat } = logOptions(input);
@@ -148,6 +158,8 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
     statusIntervalMs,
     shutdownGraceMs,
     retryDelayMs,
+    quarantineAfter,
+    quarantineMs,
     longPollMs,
     layoutWaitMs,
     logLevel,

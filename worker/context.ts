@@ -12,6 +12,7 @@ import type { CancelMemory } from "./cancels.js";
 import type { WorkerConfig } from "./config.js";
 import type { ConsumerBook } from "./consumers.js";
 import type { FormulaCache } from "./formula-cache.js";
+import type { Quarantine } from "./quarantine.js";
 import type { RunTable } from "./run-table.js";
 
 /** Counters reported in status heartbeats and by `Worker.stats()`. */
@@ -41,6 +42,8 @@ export interface WorkerContext {
   readonly consumers: ConsumerBook;
   readonly cancels: CancelMemory;
   readonly active: ActiveCubes;
+  /** Repeated solver errors stop the worker's pulls for a while. */
+  readonly quarantine: Quarantine;
   readonly counters: WorkerCounters;
   /** Aborted when the worker starts draining: slots stop pulling. */
   readonly draining: AbortSignal;

@@ -4,8 +4,9 @@
  * - otherwise the cube is registered as active (cancels and status see it) and heartbeated with `working()`
  *   every ack_wait/2 from receipt to the final ack, through the formula download, search, solver and the
  *   verdict publish retries;
- * - a verdict is published, then the task is acked (sat, unsat, unknown) or nak'ed with a delay (error: retried,
- *   possibly elsewhere, until max_deliver);
+ * - a verdict is published on the worker's own verdict subject with the task's lease (coordinator/leases.ts), then
+ *   the task is acked, also after an error: the coordinator sends the cube again as a new attempt, so this worker's
+ *   errors do not use up the task's deliveries; errors in a row quarantine the worker (worker/quarantine.ts);
  * - a cube stopped by a cancel or a final run state is acked without a verdict; one stopped by pause-now or a
  *   shutdown is handed back (nak).
  */
@@ -18,11 +19,6 @@ import type { TaskMessage } from "./pull.js";
 import { solveCube } from "./solve-cube.js";
 import { validateTask } from "./validate-task.js";
 import { buildVerdict, publishVerdict, verdictMsgId, type CubeResult } from "./verdict.js";
-
-/** nak delay after an error: grows with the delivery count, at most 30 s. */
-export function retryDelayMs(base: number, delivery: number): number {
-  return Math.min(30_000, base * 2 ** Math.max(0, Math.min(delivery - 1, 10)));
-}
 
 /**
  * Acks and waits for the confirmation, 3 attempts. A failure is harmless (the verdict is out; a redelivery only
@@ -122,9 +118,10 @@ export async function handleTask(
       host: config.host,
       delivery: msg.info.deliveryCount,
       taskSeq: msg.info.streamSequence,
+      lease: task.lease,
     };
     const verdict = buildVerdict(vctx, result);
-    const published = await publishVerdict(ctx.nc, ctx.layout.js, names.verdictsSubject(run.id), names.verdictsStream, verdict, verdictMsgId(vctx), {
+    const published = await publishVerdict(ctx.nc, ctx.layout.js, names.verdictsSubject(run.id, config.workerId), names.verdictsStream, verdict, verdictMsgId(vctx), {
       signal: ctx.hardStop,
       log,
       connected: () => ctx.connected(),
@@ -136,15 +133,14 @@ export async function handleTask(
       return;
     }
     countResult(ctx, result.kind);
+    ctx.quarantine.record(result.kind === "error" ? { error: true, reason: result.reason } : { error: false });
     const stats = verdict.stats!;
     const summary = { ...fields, verdict: result.kind, engine: stats.engine, wallMs: Math.round(stats.wallMs), conflicts: stats.conflicts };
+    await ackWithRetry(ctx, msg, fields);
     if (result.kind === "error") {
-      const delay = retryDelayMs(config.retryDelayMs, msg.info.deliveryCount);
-      msg.nak(delay);
-      log.warn("cube failed; error verdict sent and task handed back", { ...summary, retryInMs: delay, why: verdict.reason });
+      log.warn("cube failed; error verdict sent (the coordinator sends the cube again)", { ...summary, why: verdict.reason });
       return;
     }
-    await ackWithRetry(ctx, msg, fields);
     // From receipt to the confirmed ack; overhead = that minus the search and solver time.
     const totalMs = performance.now() - msg.receivedAt;
     const timing = { totalMs: round1(totalMs), overheadMs: round1(totalMs - stats.wallMs) };

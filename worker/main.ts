@@ -11,6 +11,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { openLayout, type Layout } from "../cluster/layout.js";
 import { createLogger, type Logger } from "../cluster/log.js";
 import { connectNats, requireJetStream } from "../cluster/nats.js";
+import { workerInboxPrefix } from "../cluster/nats-users.js";
 import type { Names } from "../proto/contract.js";
 import type { WorkerConfig } from "./config.js";
 import { Worker } from "./worker.js";
@@ -78,7 +79,8 @@ export async function waitForLayout(
 
 export async function startWorkerProcess(config: WorkerConfig, options: { log?: Logger; signal?: AbortSignal } = {}): Promise<WorkerProcess> {
   const log = options.log ?? createLogger({ component: "worker", level: config.logLevel, format: config.logFormat, fields: { worker: config.workerId } });
-  const nc = await connectNats({ ...config.nats, name: config.nats.name ?? `cubist-worker-${config.workerId}` });
+  // Replies come to the worker's own inbox prefix: its NATS user may subscribe nowhere else (cluster/nats-users.ts).
+  const nc = await connectNats({ ...config.nats, name: config.nats.name ?? `cubist-worker-${config.workerId}`, inboxPrefix: workerInboxPrefix(config.workerId) });
   try {
     const jsm = await requireJetStream(nc);
     const layout = await waitForLayout(nc, jsm, config.names, log, { waitMs: config.layoutWaitMs, signal: options.signal });

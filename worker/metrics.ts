@@ -55,6 +55,10 @@ export function createWorkerMetrics(config: WorkerConfig, options: { defaultMetr
 
   new Gauge({ name: "cubist_worker_slots", help: "Solver slots (cubes solved at once).", registers, collect() { this.set(config.concurrency); } });
   new Gauge({ name: "cubist_worker_busy_slots", help: "Slots working on a cube now.", registers, collect() { this.set(worker?.stats().busy ?? 0); } });
+  new Gauge({
+    name: "cubist_worker_quarantined", help: "1 while the worker takes no cubes because its solver failed repeatedly (the reason is in its log and heartbeats).", registers,
+    collect() { this.set(worker?.stats().quarantined ? 1 : 0); },
+  });
   new Gauge({ name: "cubist_worker_runs", help: "Runs the worker knows of (from the runs bucket).", registers, collect() { this.set(worker?.stats().runs ?? 0); } });
   new Counter({
     name: "cubist_worker_cubes_done_total", help: "Cubes answered with a verdict, by verdict kind.", labelNames: ["verdict"], registers,

@@ -158,7 +158,7 @@ function statusResult(msg: Msg): PullResult | null {
  * subscription each. At most one pull is waited for at a time.
  */
 export class Puller {
-  private readonly prefix = createInbox();
+  private readonly prefix: string;
   private readonly sub: Subscription;
   private token = 0;
   private waiting: { token: string; resolve: (r: PullResult) => void } | null = null;
@@ -168,7 +168,10 @@ export class Puller {
     private readonly nc: NatsConnection,
     private readonly stream: string,
     private readonly onStray: StrayHandler,
+    /** Inbox prefix of reply subjects (a worker's NATS user may subscribe only to its own). @default "_INBOX" */
+    private readonly inboxPrefix?: string,
   ) {
+    this.prefix = createInbox(inboxPrefix);
     this.sub = nc.subscribe(`${this.prefix}.*`, { callback: (err, msg) => (err ? undefined : this.onMessage(msg)) });
   }
 
@@ -214,7 +217,7 @@ export class Puller {
   }
 
   private pullNoWait(subject: string, options: PullOptions): Promise<PullResult> {
-    const inbox = createInbox();
+    const inbox = createInbox(this.inboxPrefix);
     const token = `nowait:${++this.token}`;
     return new Promise<PullResult>((resolve) => {
       let sub: Subscription | null = null;

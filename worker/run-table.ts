@@ -103,6 +103,7 @@ export class RunTable {
   private readonly rejected = new Map<string, number>();
   private waiters: Array<() => void> = [];
   private readonly stoppedListeners: Array<(e: RunStopped) => void> = [];
+  private readonly resumedListeners: Array<(run: string) => void> = [];
   private sorted: RunInfo[] | null = null;
 
   constructor(private readonly log: Logger) {}
@@ -146,6 +147,11 @@ export class RunTable {
     this.stoppedListeners.push(listener);
   }
 
+  /** Called with a run's id when it leaves a final state (a FAILED run resumed). */
+  onResumed(listener: (run: string) => void): void {
+    this.resumedListeners.push(listener);
+  }
+
   /** A KV PUT of `key`. Returns false when the record was rejected. */
   put(key: string, value: Uint8Array, revision: number): boolean {
     const previous = this.runs.get(key);
@@ -164,6 +170,7 @@ export class RunTable {
     if (!previous || previous.state !== run.state || previous.priority !== run.priority) {
       this.log.info(previous ? "run changed" : "run seen", { run: key, state: runStateName(run.state), priority: run.priority });
     }
+    if (previous && isTerminal(previous.state) && !isTerminal(run.state)) for (const l of this.resumedListeners) l(key);
     if (isTerminal(run.state) && !(previous && isTerminal(previous.state))) {
       this.emitStopped({ run: key, reason: `run ${runStateName(run.state)}` });
     }

@@ -6,15 +6,17 @@
  * With one such run the slot long-polls it (`expires`); with several it asks each in priority order with
  * `no_wait` (answered at once) and, when all are empty, long-polls the first for a second before asking again.
  * A pull nobody answers (NATS away, consumer missing) is retried with backoff after re-reading the consumer.
+ * While the worker is quarantined (worker/quarantine.ts) slots do not pull at all.
  */
 
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WorkerContext } from "./context.js";
 import { handleTask } from "./cube-task.js";
 import { Puller, type PullResult, type TaskMessage } from "./pull.js";
+import { workerInboxPrefix } from "../cluster/nats-users.js";
 import { runOfConsumer } from "./validate-task.js";
 
-export type SlotState = "idle" | "pulling" | "working" | "stopped";
+export type SlotState = "idle" | "quarantined" | "pulling" | "working" | "stopped";
 
 /** Long-poll length when several runs are runnable and all were empty. */
 const MULTI_RUN_POLL_MS = 1000;
@@ -34,7 +36,7 @@ export class Slot {
     readonly index: number,
     private readonly ctx: WorkerContext,
   ) {
-    this.puller = new Puller(ctx.nc, ctx.config.names.cubesStream, (m) => this.onStray(m));
+    this.puller = new Puller(ctx.nc, ctx.config.names.cubesStream, (m) => this.onStray(m), workerInboxPrefix(ctx.config.workerId));
   }
 
   get state(): SlotState {
@@ -74,6 +76,11 @@ export class Slot {
     const { ctx } = this;
     try {
       while (!ctx.draining.aborted) {
+        if (ctx.quarantine.state === "quarantined") {
+          this.setState("quarantined");
+          await ctx.quarantine.wait(ctx.draining);
+          continue;
+        }
         const runs = this.candidates();
         if (runs.length === 0) {
           this.setState("idle");

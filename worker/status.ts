@@ -17,6 +17,7 @@ export function buildStatus(ctx: WorkerContext, startedMs: number, slots: number
     cubesDone: ctx.counters.cubesDone,
     uptimeSec: Math.round((Date.now() - startedMs) / 100) / 10,
     solver: ctx.config.solver,
+    quarantined: ctx.quarantine.reason,
   };
 }
 

@@ -46,6 +46,8 @@ export interface VerdictContext {
   host: string;
   delivery: number;
   taskSeq: number;
+  /** The task's lease, copied back (coordinator/leases.ts). */
+  lease: string;
 }
 
 const KIND: Record<Exclude<CubeResult["kind"], "stopped">, VerdictKind> = {
@@ -98,6 +100,7 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     board: result.kind === "sat-board" ? result.board.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     taskSeq: ctx.taskSeq,
     best: result.kind === "unknown" && result.best ? result.best.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
+    lease: ctx.lease,
   };
 }
 

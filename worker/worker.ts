@@ -24,6 +24,7 @@ import { ConsumerBook } from "./consumers.js";
 import { newCounters, type WorkerContext, type WorkerCounters } from "./context.js";
 import { FormulaCache } from "./formula-cache.js";
 import { objectStoreSource } from "./formula-source.js";
+import { Quarantine } from "./quarantine.js";
 import { RunTable } from "./run-table.js";
 import { Slot, type SlotState } from "./slot.js";
 import { buildStatus, startStatusHeartbeats } from "./status.js";
@@ -44,6 +45,8 @@ export interface WorkerStats extends WorkerCounters {
   slots: SlotState[];
   busy: number;
   runs: number;
+  /** Why the worker takes no cubes now (worker/quarantine.ts); "" when it does. */
+  quarantined: string;
 }
 
 export class Worker {
@@ -76,11 +79,14 @@ export class Worker {
       consumers: new ConsumerBook(deps.jsm, config.names, this.log),
       cancels: new CancelMemory(),
       active: new ActiveCubes(),
+      quarantine: new Quarantine(config.quarantineAfter, config.quarantineMs, this.log),
       counters: newCounters(),
       draining: this.drainController.signal,
       hardStop: this.hardStopController.signal,
       connected: () => this.isConnected,
     };
+    // A FAILED run resumed: its end's cancel must not drop the cubes sent again.
+    table.onResumed((run) => this.ctx.cancels.forgetRun(run));
     table.onStopped((e) => {
       const n = this.ctx.active.stopMatching(e.run, "", e.reason);
       if (n > 0) this.log.info("stopping the run's cubes", { run: e.run, why: e.reason, cubes: n });
@@ -123,6 +129,7 @@ export class Worker {
       slots: this.slots.map((s) => s.state),
       busy: this.ctx.active.size,
       runs: this.ctx.table.size,
+      quarantined: this.ctx.quarantine.reason,
     };
   }
 

@@ -21,7 +21,7 @@ const names = createNames();
 const nc = await connect({ servers: url });
 const js = jetstream(nc);
 const consumer = await js.consumers.get(names.cubesStream, names.runConsumer(run));
-const subject = names.verdictsSubject(run);
+const subject = names.verdictsSubject(run, "load");
 const host = hostname();
 
 let published = 0;
@@ -34,7 +34,7 @@ async function answer(m: JsMsg): Promise<void> {
   const now = Date.now();
   const v = Verdict.fromPartial({
     runId: task.runId, cubeId: task.cubeId, kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: "load", host,
-    delivery: m.info.deliveryCount, taskSeq: m.seq, reason: `load t=${now}`,
+    delivery: m.info.deliveryCount, taskSeq: m.seq, reason: `load t=${now}`, lease: task.lease,
     stats: { wallMs: 1, cpuMs: 1, conflicts: 0, decisions: 0, propagations: 0 },
   });
   try {

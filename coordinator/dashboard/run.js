@@ -171,7 +171,8 @@ for (const btn of document.querySelectorAll("button[data-action]")) {
 function renderWorkers(workers) {
   $("workers-count").textContent = `${workers.length} live`;
   updateRows($("workers").querySelector("tbody"), workers, (w) => w.workerId, () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" })), (tr, w) => {
-    const current = w.running.length ? w.running.map((x) => `${x.runId === runId ? "" : `${x.runId}/`}${x.cubeId} (${fmtDuration(x.ageSec)})`).join(", ") : "idle";
+    const current = w.quarantined ? `quarantined: ${w.quarantined}`
+      : w.running.length ? w.running.map((x) => `${x.runId === runId ? "" : `${x.runId}/`}${x.cubeId} (${fmtDuration(x.ageSec)})`).join(", ") : "idle";
     setCells(tr, [w.workerId, w.host, `${w.busy} / ${w.slots}`, current, w.conflictsPerSec ? fmtNumber(Math.round(w.conflictsPerSec)) : "-", w.cubesPerMin.toFixed(1), fmtNumber(w.cubesDone)]);
   });
 }

@@ -7,7 +7,7 @@
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { ensureLayout, type Layout } from "../../cluster/layout.js";
-import { connectNats, requireJetStream } from "../../cluster/nats.js";
+import { connectNats, requireJetStream, type NatsOptions } from "../../cluster/nats.js";
 import { startNatsServer, type NatsServer, type NatsServerOptions } from "../../cli/nats-launcher.js";
 import { createNames, type Names } from "../../proto/contract.js";
 
@@ -19,8 +19,8 @@ export interface TestNats {
   readonly names: Names;
   /** The layout (streams, verdict consumer, buckets); absent with `layout: false`. */
   readonly layout: Layout;
-  /** Another client connection (closed with the fixture), e.g. for a worker under test. */
-  connect(name?: string): Promise<NatsConnection>;
+  /** Another client connection (closed with the fixture), e.g. for a worker under test; `options` add credentials. */
+  connect(name?: string, options?: Partial<NatsOptions>): Promise<NatsConnection>;
   /** Closes every connection and stops the server (removing its store). Idempotent. */
   close(): Promise<void>;
 }
@@ -31,6 +31,8 @@ export interface TestNatsOptions {
   /** Create the layout (as the coordinator would). @default true */
   layout?: boolean;
   server?: NatsServerOptions;
+  /** Credentials of the fixture's own connections (a server configured with users). */
+  auth?: Partial<NatsOptions>;
 }
 
 export async function startTestNats(options: TestNatsOptions = {}): Promise<TestNats> {
@@ -45,8 +47,8 @@ export async function startTestNats(options: TestNatsOptions = {}): Promise<Test
     return closing;
   };
   try {
-    const connect = async (name = "cubist-test"): Promise<NatsConnection> => {
-      const c = await connectNats({ servers: server.url, name });
+    const connect = async (name = "cubist-test", extra: Partial<NatsOptions> = {}): Promise<NatsConnection> => {
+      const c = await connectNats({ servers: server.url, name, ...options.auth, ...extra });
       connections.push(c);
       return c;
     };

@@ -121,7 +121,7 @@ export async function setRunState(t: TestNats, run: TestRun, state: RunState, ex
 }
 
 /** A cube task of the run: units from the placements through the formula's variable map (plus `extraUnits`). */
-export function cubeTask(run: TestRun, cubeId: string, options: { placements?: readonly Placement[]; extraUnits?: number[]; solver?: Partial<SolverSpec> } = {}): CubeTask {
+export function cubeTask(run: TestRun, cubeId: string, options: { placements?: readonly Placement[]; extraUnits?: number[]; solver?: Partial<SolverSpec>; lease?: string } = {}): CubeTask {
   const placements = options.placements ?? [];
   const units: number[] = [];
   for (const p of placements) units.push(...run.formula.varMap.placementLiterals(p));
@@ -136,6 +136,7 @@ export function cubeTask(run: TestRun, cubeId: string, options: { placements?: r
     solver: solverSpec(options.solver),
     generation: 0,
     puzzleSha256: run.puzzleSha256,
+    lease: options.lease ?? `lease-${cubeId}`,
   };
 }
 

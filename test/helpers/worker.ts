@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openLayout } from "../../cluster/layout.js";
 import { createLogger, type LogLevel } from "../../cluster/log.js";
-import { requireJetStream } from "../../cluster/nats.js";
+import { requireJetStream, type NatsOptions } from "../../cluster/nats.js";
+import { workerInboxPrefix } from "../../cluster/nats-users.js";
 import { loadWorkerConfig, type WorkerConfigInput } from "../../worker/config.js";
 import { Worker } from "../../worker/worker.js";
 import type { TestNats } from "./nats.js";
@@ -28,6 +29,8 @@ let counter = 0;
 export async function startTestWorker(
   t: TestNats,
   options: Partial<Omit<WorkerConfigInput, "nats">> & { logLevel?: LogLevel } = {},
+  /** The worker's own NATS credentials (a server configured with per-worker users). */
+  auth: Partial<NatsOptions> = {},
 ): Promise<TestWorker> {
   const cacheDir = options.cacheDir ?? mkdtempSync(join(tmpdir(), "cubist-worker-cache-"));
   const workerId = options.workerId ?? `test-${process.pid}-${++counter}`;
@@ -54,7 +57,7 @@ export async function startTestWorker(
       if (echo) process.stderr.write(line + "\n");
     },
   });
-  const nc = await t.connect(workerId);
+  const nc = await t.connect(workerId, { inboxPrefix: workerInboxPrefix(workerId), ...auth });
   const jsm = await requireJetStream(nc);
   const layout = await openLayout(nc, t.names);
   const worker = new Worker(config, { nc, jsm, layout, log });

@@ -67,12 +67,13 @@ for (const [name, body] of [
   ["crashes", "kill -SEGV $$"],
   ["prints garbage", 'cat > /dev/null\necho "s SATISFIABLE"\necho "v 1 2 banana 0"\nexit 10'],
 ] as const) {
-  test(`faults - a solver that ${name}: retried up to max_deliver, the cube is marked failed, the run says so, the worker survives`, async () => {
+  test(`faults - a solver that ${name}: a lone worker's errors retry the cube up to max_deliver, the run ends FAILED, and resumed with a good worker ends UNSAT`, async () => {
     const f = await fixture();
     const c = await startTestCoordinator(f.t, { ackWaitMs: 5000, maxDeliver: 3 });
     try {
       const bad = writeFakeSolver(f.dir, "bad-solver", body);
-      const w = startWorker(f.t, "w1", bad, f.marker);
+      // Never quarantined: the lone worker keeps answering, so its errors use up the cubes' error budget.
+      const w = startWorker(f.t, "w1", bad, f.marker, ["--quarantine-after", "0"]);
       f.workers.push(w);
       const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 2 }));
       const verdicts: Verdict[] = [];
@@ -81,12 +82,23 @@ for (const [name, body] of [
       const s = run.status();
       assert.ok(s.cubes!.failed >= 1, JSON.stringify(s.cubes));
       assert.match(s.message, /failed/);
-      // Every cube that failed was tried max_deliver times.
+      // Every cube that failed got max_deliver error verdicts, each for a new task (delivered once).
       const perCube = new Map<string, number>();
-      for (const v of verdicts) perCube.set(v.cubeId, Math.max(perCube.get(v.cubeId) ?? 0, v.delivery));
+      for (const v of verdicts) perCube.set(v.cubeId, (perCube.get(v.cubeId) ?? 0) + 1);
       for (const e of run.table.entries()) if (e.state === "failed") assert.equal(perCube.get(e.id), 3, `cube ${e.id}`);
+      assert.ok(verdicts.every((v) => v.delivery === 1), "no task was redelivered");
       assert.equal(w.child.exitCode, null, "the worker is still running");
       assert.ok(c.coordinator.liveWorkers().some((x) => x.status.workerId === "w1"));
+
+      // Fixed: the broken worker goes, a good one comes, and the FAILED run is resumed.
+      w.kill("SIGKILL");
+      await w.exited;
+      f.workers.push(startWorker(f.t, "w2", undefined, f.marker));
+      await run.resume();
+      assert.match(run.message, /failed cube\(s\) sent again/);
+      assert.equal(await waitForRunEnd(run, 90_000), RunState.RUN_STATE_UNSAT);
+      assert.equal(run.status().cubes!.failed, 0);
+      assert.ok(Math.abs(run.status().progress - 1) < 1e-9);
     } finally {
       await c.close();
       await f.close();

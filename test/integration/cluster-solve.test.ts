@@ -22,6 +22,20 @@ async function solve(args: string[], marker: { env: Record<string, string> }) {
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
 
+test("cluster solve - a crashing solver on the local workers ends the run FAILED (exit 1) instead of stalling in quarantine", async () => {
+  const marker = newMarker();
+  const r = await solve([
+    "test/fixtures/cluster/unsat-5x5.txt", "--workers", "1", "--json", "--cubes", "4", "--search-ms", "0",
+    "--solver-path", new URL("../fixtures/fake-solvers/crash-exit1.sh", import.meta.url).pathname, "--time", "60",
+  ], marker);
+  assert.equal(r.code, 1, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "unknown");
+  assert.match(out.reason, /cube\(s\) failed/);
+  assert.ok(out.stats.cubes.failed > 0);
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+});
+
 test("cluster solve - a shuffled clue puzzle is solved on 2 workers and the board verifies", async () => {
   const marker = newMarker();
   const before = new Set(localTempDirs());

@@ -8,12 +8,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { COMMON_OPTIONS, parseCommand, type CommandSpec, type ParsedValues } from "../../cli/args.js";
 import { spec as coordinatorSpec } from "../../cli/commands/coordinator.js";
 import { spec as workerSpec } from "../../cli/commands/worker.js";
+import { run as natsUsersRun, spec as natsUsersSpec, workerPasswordVariable } from "../../cli/commands/nats-users.js";
 import { CLIENT_OPTIONS } from "../../cli/client.js";
 import { DEFAULT_COORDINATOR_HTTP, SUGGESTED_WORKER_HTTP } from "../../cluster/http.js";
 import { createNames } from "../../proto/contract.js";
@@ -97,10 +99,39 @@ const WORKER_HTTP_PORT = hostPort(SUGGESTED_WORKER_HTTP).port;
 
 // ---- NATS configurations --------------------------------------------------------------------------------------
 
-/** The `$VAR` references of a NATS configuration (outside comments). */
+/** The `$VAR` references of a NATS configuration (outside comments and quoted strings such as "$JS.API.>"). */
 function natsVars(conf: string): string[] {
-  const text = conf.split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
+  const text = conf.split("\n").filter((l) => !/^\s*#/.test(l)).join("\n").replace(/"[^"\n]*"/g, '""');
   return [...new Set([...text.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]))].sort();
+}
+
+/** A NATS configuration file with the files it includes appended (what nats-server reads). */
+function natsConfig(file: string): string {
+  const text = readFileSync(file, "utf8");
+  const included = [...text.matchAll(/^\s*include\s+"?([^"\s]+)"?/gm)].map((m) => natsConfig(resolve(dirname(file), m[1])));
+  return [text, ...included].join("\n");
+}
+
+/** The users of the Cubist account in a NATS configuration: name -> permissions block text ("" for none). */
+function natsUsers(conf: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const parts = conf.split(/\buser:\s*/).slice(1);
+  for (const p of parts) {
+    const name = /^"?([^",\s}]+)"?/.exec(p)![1];
+    const next = p.search(/\n\s*\{|\n\s*\]/);
+    out.set(name, p.slice(0, next < 0 ? undefined : next).includes("permissions") ? p.slice(0, next < 0 ? undefined : next) : "");
+  }
+  return out;
+}
+
+/** The worker's NATS user exists, is named after the worker, and may publish only its own verdicts and heartbeats. */
+function checkWorkerIdentity(where: string, p: CubistProcess, users: Map<string, string>): void {
+  const id = String(p.values.id);
+  assert.equal(p.values["nats-user"], id, `${where}: the NATS user is the worker id`);
+  const perms = users.get(id);
+  assert.ok(perms, `${where}: NATS user ${id} exists`);
+  assert.ok(perms.includes(`"cubist.verdicts.*.${id}"`) && perms.includes(`"cubist.workers.${id}"`), `${where}: ${id} publishes its own verdicts and heartbeats`);
+  assert.ok(!/"cubist\.verdicts\.>"|"\$JS\.API\.>"|"_INBOX\.>"|"cubist\.>"|">"/.test(perms), `${where}: ${id} has no wildcard rights`);
 }
 
 function natsSettings(conf: string) {
@@ -121,14 +152,31 @@ test("deploy files - every YAML file parses (multi-document too)", () => {
 });
 
 test("deploy files - every NATS configuration passes nats-server -t with the variables its containers set", () => {
+  const workers = (ids: string[]): Record<string, string> => Object.fromEntries(ids.map((id) => [workerPasswordVariable(id).slice(1), `w-${id}`]));
   const cases = [
-    { file: join(COMPOSE_DIR, "nats/nats.conf"), env: { NATS_SERVER_NAME: "nats-1", CUBIST_NATS_PASS: "p1", NATS_SYS_PASS: "p2" } },
-    { file: join(K8S, "nats/nats.conf"), env: { POD_NAME: "nats-0", CUBIST_NATS_PASS: "p1", NATS_SYS_PASS: "p2" } },
+    { file: join(COMPOSE_DIR, "nats/nats.conf"), env: { NATS_SERVER_NAME: "nats-1", CUBIST_NATS_PASS: "p1", NATS_SYS_PASS: "p2", ...workers(["worker-1", "worker-2", "worker-3", "worker-4"]) } },
+    { file: join(K8S, "nats/nats.conf"), env: { POD_NAME: "nats-0", CUBIST_NATS_PASS: "p1", NATS_SYS_PASS: "p2", ...workers([0, 1, 2, 3].map((i) => `cubist-worker-${i}`)) } },
   ];
   for (const c of cases) {
-    assert.deepEqual(natsVars(readFileSync(c.file, "utf8")), Object.keys(c.env).sort(), `${c.file}: variables`);
+    assert.deepEqual(natsVars(natsConfig(c.file)), Object.keys(c.env).sort(), `${c.file}: variables`);
     const out = execFileSync("nats-server", ["-t", "-c", c.file], { env: { PATH: process.env.PATH, ...c.env }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     assert.match(out + "", /valid|^$/);
+  }
+});
+
+test("deploy files - the NATS users files are what `cubist nats users` generates", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cubist-nats-users-"));
+  try {
+    for (const [file, argv] of [
+      [join(COMPOSE_DIR, "nats/cubist-users.conf"), ["--workers", "4", "--password-env"]],
+      [join(K8S, "nats/cubist-users.conf"), ["--workers", "4", "--worker-prefix", "cubist-worker-", "--first", "0", "--password-env"]],
+    ] as const) {
+      const out = join(dir, "users.conf");
+      await natsUsersRun(parseCommand(natsUsersSpec, [...argv, "-o", out], {}).values);
+      assert.equal(readFileSync(file, "utf8"), readFileSync(out, "utf8"), `${relative(REPO_ROOT, file)}: regenerate with cubist nats users ${argv.join(" ")}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
@@ -144,8 +192,9 @@ test("deploy files - compose: cubist commands, variables, ports, NATS URLs and m
   const argvOf = (s: Obj): string[] => (Array.isArray(s.command) ? s.command.map(String) : String(s.command ?? "").split(/\s+/).filter(Boolean)).map(interpolate);
 
   // NATS: three nodes from one configuration, each with every variable it references.
-  const natsConf = readFileSync(join(COMPOSE_DIR, "nats/nats.conf"), "utf8");
+  const natsConf = natsConfig(join(COMPOSE_DIR, "nats/nats.conf"));
   const nats = natsSettings(natsConf);
+  const users = natsUsers(natsConf);
   const natsNodes = Object.keys(services).filter((n) => /^nats:/.test(interpolate(String(services[n].image ?? ""))));
   assert.deepEqual(natsNodes, ["nats-1", "nats-2", "nats-3"]);
   for (const n of natsNodes) {
@@ -153,11 +202,13 @@ test("deploy files - compose: cubist commands, variables, ports, NATS URLs and m
     for (const v of natsVars(natsConf)) assert.ok(env[v], `${n} sets ${v}`);
     assert.equal(env.NATS_SERVER_NAME, n);
     assert.ok(services[n].volumes.some((v: string) => v.startsWith("./nats/nats.conf:")), `${n} mounts nats.conf`);
+    assert.ok(services[n].volumes.some((v: string) => v.startsWith("./nats/cubist-users.conf:/etc/nats/cubist-users.conf")), `${n} mounts the users next to nats.conf`);
     assert.ok(services[n].healthcheck.test.join(" ").includes(`:${nats.http}/healthz`), `${n}: health check on the monitoring port`);
   }
   assert.deepEqual(nats.routes.map((r) => `${r.host}:${r.port}`), natsNodes.map((n) => `${n}:${nats.cluster}`), "routes name every node's cluster port");
 
   const procs = new Map<string, CubistProcess>();
+  const workerServices: string[] = [];
   for (const [name, s] of Object.entries(services)) {
     if (s.build?.dockerfile !== "deploy/Dockerfile") continue;
     const env = envOf(s);
@@ -165,7 +216,14 @@ test("deploy files - compose: cubist commands, variables, ports, NATS URLs and m
     procs.set(p.command, p);
     const urls = String(p.values.nats).split(",");
     assert.deepEqual(urls, natsNodes.map((n) => `nats://${n}:${nats.client}`), `${name}: --nats names every NATS node's client port`);
-    assert.equal(p.values["nats-user"], "cubist");
+    if (p.command === "worker") {
+      checkWorkerIdentity(`compose service ${name}`, p, users);
+      assert.equal(p.values.id, name, `${name}: the service is named after its worker id`);
+      workerServices.push(name);
+    } else {
+      assert.equal(p.values["nats-user"], "cubist");
+      assert.equal(users.get("cubist"), "", "the coordinator's user has the whole account");
+    }
     for (const m of s.ports ?? []) {
       const target = Number(String(m).split(":").pop());
       assert.ok(ports(p).includes(target), `${name}: published port ${m} is not one it listens on (${ports(p)})`);
@@ -181,10 +239,12 @@ test("deploy files - compose: cubist commands, variables, ports, NATS URLs and m
   assert.equal(coordinator.values.replicas, natsNodes.length, "--replicas equals the number of NATS nodes");
   assert.ok(coordinator.values["auth-token"] || coordinator.values["auth-token-file"], "the coordinator's API needs a token");
   assert.deepEqual(ports(worker), [WORKER_HTTP_PORT]);
-  // --scale worker=N needs a service with no fixed name and no published port.
-  assert.equal(services.worker.container_name, undefined);
-  assert.equal(services.worker.ports, undefined);
-  assert.ok(Number.parseInt(String(services.worker.stop_grace_period)) > Number(worker.values.grace), "stop_grace_period leaves room for --grace");
+  // One service per worker identity, every NATS worker user has one, none publishes a port.
+  assert.deepEqual(workerServices, [...users].filter(([, perms]) => perms !== "").map(([u]) => u));
+  for (const n of workerServices) {
+    assert.equal(services[n].ports, undefined);
+    assert.ok(Number.parseInt(String(services[n].stop_grace_period)) > Number(worker.values.grace), "stop_grace_period leaves room for --grace");
+  }
 
   // Bind mounts exist; Prometheus and Grafana get the observability files at their agreed places.
   const mounts = Object.values(services).flatMap((s) => (s.volumes ?? []) as string[]).map((v) => v.split(":"));
@@ -256,8 +316,9 @@ test("deploy files - Kubernetes: cubist commands, variables, ports, probes, Serv
   const kust = parse(readFileSync(join(K8S, "kustomization.yaml"), "utf8")) as Obj;
   const named = (kind: string, name: string): Obj | undefined => objects.find((o) => o.kind === kind && o.metadata.name === name);
   const generated = new Set<string>((kust.configMapGenerator ?? []).map((g: Obj) => g.name));
-  const natsConf = readFileSync(join(K8S, "nats/nats.conf"), "utf8");
+  const natsConf = natsConfig(join(K8S, "nats/nats.conf"));
   const nats = natsSettings(natsConf);
+  const users = natsUsers(natsConf);
   const sts = named("StatefulSet", "nats")!;
   assert.ok(sts, "a NATS StatefulSet");
   assert.equal(sts.spec.replicas, 3);
@@ -312,7 +373,20 @@ test("deploy files - Kubernetes: cubist commands, variables, ports, probes, Serv
         assert.equal(ann["prometheus.io/path"], "/metrics");
       }
       assert.deepEqual(String(p.values.nats).split(","), natsPods.map((h) => `nats://${h}:${nats.client}`), `${where}: --nats names every NATS pod`);
-      assert.equal(p.values["nats-user"], "cubist");
+      if (p.command === "worker") {
+        // The pod name is the worker id and NATS user; every pod the StatefulSet may run has a user and a password file.
+        assert.equal(w.kind, "StatefulSet", `${where}: stable pod names`);
+        assert.equal(env.CUBIST_WORKER_ID, "$(POD_NAME)");
+        assert.equal(env.CUBIST_NATS_PASS_FILE, "/etc/cubist/nats-worker/$(POD_NAME)");
+        const items = (pod.spec.volumes as Obj[]).find((v) => v.secret?.secretName === "cubist-nats-workers")!.secret.items as Obj[];
+        for (let i = 0; i < w.spec.replicas; i++) {
+          const id = `${w.metadata.name}-${i}`;
+          checkWorkerIdentity(where, { ...p, values: { ...p.values, id, "nats-user": id } }, users);
+          assert.ok(items.some((x) => x.path === id && secretKeys("cubist-nats-workers").includes(x.key)), `${where}: a password file for ${id}`);
+        }
+      } else {
+        assert.equal(p.values["nats-user"], "cubist");
+      }
       cubist.push({ o: w, p });
     }
   }
@@ -400,5 +474,9 @@ test("deploy files - the operations guide's cubist command lines and variables a
   const envs = new Set(Object.values({ ...COMMON_OPTIONS, ...coordinatorSpec.options, ...workerSpec.options, ...CLIENT_OPTIONS }).map((o) => o.env).filter(Boolean));
   const names = createNames("cubist");
   const streams = new Set([names.cubesStream, names.verdictsStream, names.ledgerStream]);
-  for (const m of doc.matchAll(/\bCUBIST_[A-Z0-9_]+/g)) assert.ok(envs.has(m[0]) || streams.has(m[0]), `docs/operations.md: ${m[0]} is not a cubist variable (nor a stream)`);
+  // Workers' NATS passwords as nats-server reads them (`cubist nats users --password-env`).
+  const workerPass = (v: string): boolean => /^CUBIST_WORKER_PASS_[A-Z0-9_]+$/.test(v);
+  for (const m of doc.matchAll(/\bCUBIST_[A-Z0-9_]+/g)) {
+    assert.ok(envs.has(m[0]) || streams.has(m[0]) || workerPass(m[0]), `docs/operations.md: ${m[0]} is not a cubist variable (nor a stream)`);
+  }
 });

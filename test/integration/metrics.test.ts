@@ -121,6 +121,8 @@ test("metrics - after an UNSAT run, coordinator and worker export its cube count
     assert.ok(one(s, "cubist_verdict_messages_total") >= unsatVerdicts);
     assert.equal(one(s, "cubist_cluster_workers"), 1);
     assert.equal(one(s, "cubist_cluster_slots"), 2);
+    assert.equal(one(s, "cubist_cluster_quarantined_workers"), 0);
+    for (const kind of ["verdict_identity", "verdict_unknown_cube", "verdict_lease"]) assert.equal(one(s, "cubist_coordinator_rejected_messages_total", { kind }), 0, kind);
     // The run ended, its consumer is gone: no lag series for it.
     assert.equal(find(s, "cubist_run_consumer_pending_messages", R).length, 0);
     assert.ok(find(s, "process_cpu_seconds_total").length === 1, "default process metrics");
@@ -204,8 +206,8 @@ test("metrics - a run nobody works on: JetStream lag equals its queued cubes; ma
     for (const x of s) exported.add(x.name);
     scrapes++;
 
-    await t.layout.js.publish(t.names.verdictsSubject(run.id), new Uint8Array([0xff, 0xfe, 0x01]));
-    await t.layout.js.publish(t.names.verdictsSubject(run.id), new TextEncoder().encode("not a verdict"));
+    await t.layout.js.publish(t.names.verdictsSubject(run.id, "junk"), new Uint8Array([0xff, 0xfe, 0x01]));
+    await t.layout.js.publish(t.names.verdictsSubject(run.id, "junk"), new TextEncoder().encode("not a verdict"));
     assert.ok(await eventually(async () => {
       s = (await scrape(url)).samples;
       return one(s, "cubist_verdicts_malformed_total") === 2;

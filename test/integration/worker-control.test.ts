@@ -1,7 +1,7 @@
 /**
  * Stopping and keeping cubes alive, with scripted fake solvers that record their pids: cancels (whole run, one
  * cube, pause-now), a run that ends or disappears mid-cube, heartbeats across several ack_waits, a crashing
- * solver (error verdicts up to max_deliver), a hanging one (killed at the task's time limit), and close() with and
+ * solver (error verdicts, then quarantine), a hanging one (killed at the task's time limit), and close() with and
  * without grace. Every stop is checked to leave no solver process behind.
  */
 
@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { readBrendan } from "../../core/formats/index.js";
-import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
+import { VerdictKind, WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { processGroupMembers, recordedPids, sleepingSolver, writeFakeSolver } from "../helpers/processes.js";
@@ -150,20 +150,31 @@ test("heartbeat - a cube running for 2.5 ack_waits is not redelivered while its 
   }
 });
 
-test("solver crash - error verdicts with the reason, redelivered up to max_deliver; the worker survives", async () => {
+test("solver crash - an error verdict with the reason and the task acked; 3 in a row quarantine the worker, which says why", async () => {
   const run = await createTestRun(t, { id: "crashy", puzzle, maxDeliver: 3 });
   const w = await startTestWorker(t, { solverPath: join(FAKES, "crash-exit1.sh") });
+  const statuses: WorkerStatus[] = [];
+  const sub = t.nc.subscribe(t.names.workerSubject(w.worker.id), { callback: (_e, m) => void statuses.push(WorkerStatus.decode(m.data)) });
   try {
-    await publishTasks(t, [cubeTask(run, "0")]);
+    await publishTasks(t, [0, 1, 2, 3].map((i) => cubeTask(run, String(i))));
     const verdicts = await readVerdicts(t, 3, 15_000);
-    assert.deepEqual(verdicts.map((v) => [v.kind, v.delivery]), [1, 2, 3].map((d) => [VerdictKind.VERDICT_KIND_ERROR, d]));
+    // Each error is answered once and acked: the coordinator, not a redelivery, decides whether it runs again.
+    assert.deepEqual(verdicts.map((v) => [v.cubeId, v.kind, v.delivery, v.lease]), [0, 1, 2].map((i) => [String(i), VerdictKind.VERDICT_KIND_ERROR, 1, `lease-${i}`]));
     assert.match(verdicts[0].reason, /SolverCrashedError: solver .*crash-exit1\.sh exited with code 1/);
     assert.match(verdicts[0].reason, /out of memory/);
-    assert.equal(await quietFor(800), 0, "no fourth delivery");
+    assert.equal(await quietFor(1500), 0, "no fourth cube taken while quarantined");
+    const info = await runConsumerInfo(t, run.id);
+    assert.deepEqual([info.num_redelivered, info.num_ack_pending, info.num_pending], [0, 0, 1], "3 acked, the 4th left for others");
     assert.equal(w.worker.state, "running");
     assert.equal(w.worker.stats().errors, 3);
+    assert.match(w.worker.stats().quarantined, /^3 solver errors in a row; last: SolverCrashedError: .*exited with code 1/);
+    assert.equal(w.logged(/worker quarantined/).length, 1);
+    assert.ok(await eventually(() => statuses.some((s) => /^3 solver errors in a row/.test(s.quarantined)), 3000), "heartbeats say why");
   } finally {
+    sub.unsubscribe();
     await w.close();
+    // The 4th task stays queued: the next tests' workers must not meet it.
+    await t.jsm.streams.purge(t.names.cubesStream, { filter: t.names.cubesSubject(run.id) });
   }
 });
 

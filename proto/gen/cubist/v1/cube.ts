@@ -122,6 +122,11 @@ export interface CubeTask {
   generation: number;
   /** object name of the canonical puzzle text (placement search needs it) */
   puzzleSha256: string;
+  /**
+   * The attempt's lease: a random token the coordinator records when it publishes this task (coordinator/leases.ts).
+   * Only a worker that pulled the message sees it; the verdict must carry it back. A redelivery keeps it.
+   */
+  lease: string;
 }
 
 /** Solver statistics reported with every verdict. */
@@ -145,7 +150,10 @@ export interface SolverStats {
   estNodesStderr: number;
 }
 
-/** A worker's answer for one cube. Published on cubist.verdicts.<run_id>. */
+/**
+ * A worker's answer for one cube. Published on cubist.verdicts.<run_id>.<worker_id> (its own worker id: per-worker
+ * NATS users may publish only there).
+ */
 export interface Verdict {
   runId: string;
   cubeId: string;
@@ -166,6 +174,8 @@ export interface Verdict {
   board: Placement[];
   /** stream sequence of the CubeTask message (lets the coordinator delete a given-up task) */
   taskSeq: number;
+  /** the task's lease, copied back (a verdict without the cube's current lease is dropped) */
+  lease: string;
   /**
    * UNKNOWN from the placement search: the deepest partial board it reached (placed cells only, the cube's own
    * placements and the hints included). The coordinator re-checks and re-scores it before keeping it.
@@ -191,6 +201,8 @@ export interface WorkerStatus {
   cubesDone: number;
   uptimeSec: number;
   solver: string;
+  /** Non-empty while the worker takes no tasks because its solver failed repeatedly: why (worker/quarantine.ts). */
+  quarantined: string;
 }
 
 export interface RunningCube {
@@ -476,6 +488,7 @@ function createBaseCubeTask(): CubeTask {
     solver: undefined,
     generation: 0,
     puzzleSha256: "",
+    lease: "",
   };
 }
 
@@ -511,6 +524,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.puzzleSha256 !== "") {
       writer.uint32(74).string(message.puzzleSha256);
+    }
+    if (message.lease !== "") {
+      writer.uint32(82).string(message.lease);
     }
     return writer;
   },
@@ -610,6 +626,14 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.puzzleSha256 = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.lease = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -657,6 +681,7 @@ export const CubeTask: MessageFns<CubeTask> = {
         : isSet(object.puzzle_sha256)
         ? globalThis.String(object.puzzle_sha256)
         : "",
+      lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
     };
   },
 
@@ -689,6 +714,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.puzzleSha256 !== "") {
       obj.puzzleSha256 = message.puzzleSha256;
     }
+    if (message.lease !== "") {
+      obj.lease = message.lease;
+    }
     return obj;
   },
 
@@ -708,6 +736,7 @@ export const CubeTask: MessageFns<CubeTask> = {
       : undefined;
     message.generation = object.generation ?? 0;
     message.puzzleSha256 = object.puzzleSha256 ?? "";
+    message.lease = object.lease ?? "";
     return message;
   },
 };
@@ -996,6 +1025,7 @@ function createBaseVerdict(): Verdict {
     generation: 0,
     board: [],
     taskSeq: 0,
+    lease: "",
     best: [],
   };
 }
@@ -1040,6 +1070,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.taskSeq !== 0) {
       writer.uint32(104).uint64(message.taskSeq);
+    }
+    if (message.lease !== "") {
+      writer.uint32(114).string(message.lease);
     }
     for (const v of message.best) {
       Placement.encode(v!, writer.uint32(162).fork()).join();
@@ -1164,6 +1197,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.taskSeq = longToNumber(reader.uint64());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.lease = reader.string();
+            continue;
+          }
           case 20: {
             if (tag !== 162) {
               break;
@@ -1221,6 +1262,7 @@ export const Verdict: MessageFns<Verdict> = {
         : isSet(object.task_seq)
         ? globalThis.Number(object.task_seq)
         : 0,
+      lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
       best: globalThis.Array.isArray(object?.best)
         ? object.best.map((e: any) => Placement.fromJSON(e))
         : [],
@@ -1268,6 +1310,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.taskSeq !== 0) {
       obj.taskSeq = Math.round(message.taskSeq);
     }
+    if (message.lease !== "") {
+      obj.lease = message.lease;
+    }
     if (message.best?.length) {
       obj.best = message.best.map((e) => Placement.toJSON(e));
     }
@@ -1294,6 +1339,7 @@ export const Verdict: MessageFns<Verdict> = {
     message.generation = object.generation ?? 0;
     message.board = object.board?.map((e) => Placement.fromPartial(e)) || [];
     message.taskSeq = object.taskSeq ?? 0;
+    message.lease = object.lease ?? "";
     message.best = object.best?.map((e) => Placement.fromPartial(e)) || [];
     return message;
   },
@@ -1409,7 +1455,17 @@ export const Cancel: MessageFns<Cancel> = {
 };
 
 function createBaseWorkerStatus(): WorkerStatus {
-  return { workerId: "", host: "", slots: 0, busy: 0, running: [], cubesDone: 0, uptimeSec: 0, solver: "" };
+  return {
+    workerId: "",
+    host: "",
+    slots: 0,
+    busy: 0,
+    running: [],
+    cubesDone: 0,
+    uptimeSec: 0,
+    solver: "",
+    quarantined: "",
+  };
 }
 
 export const WorkerStatus: MessageFns<WorkerStatus> = {
@@ -1437,6 +1493,9 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
     }
     if (message.solver !== "") {
       writer.uint32(66).string(message.solver);
+    }
+    if (message.quarantined !== "") {
+      writer.uint32(74).string(message.quarantined);
     }
     return writer;
   },
@@ -1518,6 +1577,14 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
             message.solver = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.quarantined = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1552,6 +1619,7 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
         ? globalThis.Number(object.uptime_sec)
         : 0,
       solver: isSet(object.solver) ? globalThis.String(object.solver) : "",
+      quarantined: isSet(object.quarantined) ? globalThis.String(object.quarantined) : "",
     };
   },
 
@@ -1581,6 +1649,9 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
     if (message.solver !== "") {
       obj.solver = message.solver;
     }
+    if (message.quarantined !== "") {
+      obj.quarantined = message.quarantined;
+    }
     return obj;
   },
 
@@ -1597,6 +1668,7 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
     message.cubesDone = object.cubesDone ?? 0;
     message.uptimeSec = object.uptimeSec ?? 0;
     message.solver = object.solver ?? "";
+    message.quarantined = object.quarantined ?? "";
     return message;
   },
 };

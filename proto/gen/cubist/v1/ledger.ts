@@ -25,6 +25,8 @@ export interface CubeDef {
   branching: number[];
   /** stream sequence of its task in the cube stream */
   seq: number;
+  /** the lease its task carries (empty: recorded before leases existed) */
+  lease: string;
 }
 
 /**
@@ -66,12 +68,14 @@ export interface CubesClosed {
   cubes: CubeClosed[];
 }
 
-/** A cube that came back unknown (budget hit) and is waiting for another attempt or a re-split. */
+/** A cube sent out again: after an unknown or error verdict, a rejected answer, a stall, or a resumed FAILED run. */
 export interface CubeRequeued {
   id: string;
   attempt: number;
   /** stream sequence of the new task */
   seq: number;
+  /** the new task's lease */
+  lease: string;
 }
 
 export interface CubeFailed {
@@ -104,7 +108,7 @@ export interface LedgerEntry {
 }
 
 function createBaseCubeDef(): CubeDef {
-  return { id: "", placements: [], branching: [], seq: 0 };
+  return { id: "", placements: [], branching: [], seq: 0, lease: "" };
 }
 
 export const CubeDef: MessageFns<CubeDef> = {
@@ -124,6 +128,9 @@ export const CubeDef: MessageFns<CubeDef> = {
     }
     if (message.seq !== 0) {
       writer.uint32(32).uint64(message.seq);
+    }
+    if (message.lease !== "") {
+      writer.uint32(42).string(message.lease);
     }
     return writer;
   },
@@ -183,6 +190,14 @@ export const CubeDef: MessageFns<CubeDef> = {
             message.seq = longToNumber(reader.uint64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lease = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -205,6 +220,7 @@ export const CubeDef: MessageFns<CubeDef> = {
         ? object.branching.map((e: any) => globalThis.Number(e))
         : [],
       seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
     };
   },
 
@@ -222,6 +238,9 @@ export const CubeDef: MessageFns<CubeDef> = {
     if (message.seq !== 0) {
       obj.seq = Math.round(message.seq);
     }
+    if (message.lease !== "") {
+      obj.lease = message.lease;
+    }
     return obj;
   },
 
@@ -234,6 +253,7 @@ export const CubeDef: MessageFns<CubeDef> = {
     message.placements = object.placements?.map((e) => Placement.fromPartial(e)) || [];
     message.branching = object.branching?.map((e) => e) || [];
     message.seq = object.seq ?? 0;
+    message.lease = object.lease ?? "";
     return message;
   },
 };
@@ -737,7 +757,7 @@ export const CubesClosed: MessageFns<CubesClosed> = {
 };
 
 function createBaseCubeRequeued(): CubeRequeued {
-  return { id: "", attempt: 0, seq: 0 };
+  return { id: "", attempt: 0, seq: 0, lease: "" };
 }
 
 export const CubeRequeued: MessageFns<CubeRequeued> = {
@@ -750,6 +770,9 @@ export const CubeRequeued: MessageFns<CubeRequeued> = {
     }
     if (message.seq !== 0) {
       writer.uint32(24).uint64(message.seq);
+    }
+    if (message.lease !== "") {
+      writer.uint32(34).string(message.lease);
     }
     return writer;
   },
@@ -791,6 +814,14 @@ export const CubeRequeued: MessageFns<CubeRequeued> = {
             message.seq = longToNumber(reader.uint64());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lease = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -808,6 +839,7 @@ export const CubeRequeued: MessageFns<CubeRequeued> = {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       attempt: isSet(object.attempt) ? globalThis.Number(object.attempt) : 0,
       seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
     };
   },
 
@@ -822,6 +854,9 @@ export const CubeRequeued: MessageFns<CubeRequeued> = {
     if (message.seq !== 0) {
       obj.seq = Math.round(message.seq);
     }
+    if (message.lease !== "") {
+      obj.lease = message.lease;
+    }
     return obj;
   },
 
@@ -833,6 +868,7 @@ export const CubeRequeued: MessageFns<CubeRequeued> = {
     message.id = object.id ?? "";
     message.attempt = object.attempt ?? 0;
     message.seq = object.seq ?? 0;
+    message.lease = object.lease ?? "";
     return message;
   },
 };

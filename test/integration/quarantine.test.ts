@@ -1,0 +1,68 @@
+/**
+ * Quarantine instead of failure, with real parts (nats-server, coordinator, in-process workers, real Kissat): a
+ * worker whose solver crashes beside a good one does not fail the run. It is quarantined after 3 errors in a row,
+ * says why (heartbeats, the dashboard's worker view, the coordinator's metric), and the cubes it failed are solved
+ * by the good worker.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { silentLogger } from "../../cluster/log.js";
+import { startCoordinatorHttp } from "../../coordinator/http-server.js";
+import { createCoordinatorMetrics } from "../../coordinator/metrics.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import { requestFor, startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
+import { startTestNats } from "../helpers/nats.js";
+import { writeFakeSolver } from "../helpers/processes.js";
+import { eventually } from "../helpers/runs.js";
+import { startTestWorker } from "../helpers/worker.js";
+
+const UNSAT = "test/fixtures/cluster/unsat-6x6.txt";
+const CRASH = new URL("../fixtures/fake-solvers/crash-exit1.sh", import.meta.url).pathname;
+
+test("quarantine - a worker whose solver crashes beside a good one: quarantined with its reason, no cube fails, the run ends UNSAT", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cubist-quarantine-"));
+  const t = await startTestNats();
+  // max_deliver 3: before quarantine, the always-idle broken worker took every retry and failed cubes with it.
+  const c = await startTestCoordinator(t, { ackWaitMs: 5000, maxDeliver: 3 });
+  const broken = await startTestWorker(t, { workerId: "broken", solverPath: CRASH });
+  // The good worker is slow to answer, so the broken one gets most cubes first.
+  const good = await startTestWorker(t, { workerId: "good", solverPath: writeFakeSolver(dir, "slow-kissat", 'sleep 0.5\nexec kissat "$@"') });
+  try {
+    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 8 }));
+    assert.equal(await waitForRunEnd(run, 120_000), RunState.RUN_STATE_UNSAT);
+    const s = run.status();
+    assert.equal(s.cubes!.failed, 0);
+    assert.ok(Math.abs(s.progress - 1) < 1e-9);
+    assert.equal(broken.worker.stats().errors, 3, "three errors, then no more cubes");
+    assert.match(broken.worker.stats().quarantined, /^3 solver errors in a row; last: SolverCrashedError/);
+    assert.equal(good.worker.stats().errors, 0);
+    const closedBy = new Set([...run.table.entries()].filter((e) => e.state === "unsat").map((e) => e.worker));
+    assert.deepEqual([...closedBy], ["good"]);
+    // What the dashboard (its worker table reads /api/workers) and Prometheus see, from the heartbeats.
+    const metrics = createCoordinatorMetrics({ coordinator: c.coordinator, jsm: t.jsm, names: t.names, log: silentLogger, defaultMetrics: false });
+    const http = await startCoordinatorHttp({ listen: "127.0.0.1:0", coordinator: c.coordinator, metrics, log: silentLogger });
+    try {
+      type View = { workerId: string; quarantined: string };
+      let view: View[] = [];
+      assert.ok(await eventually(async () => {
+        view = ((await (await fetch(`${http.url}/api/workers`)).json()) as { workers: View[] }).workers;
+        return view.some((w) => w.workerId === "broken" && w.quarantined !== "");
+      }, 5000), JSON.stringify(view));
+      assert.match(view.find((w) => w.workerId === "broken")!.quarantined, /^3 solver errors in a row; last: SolverCrashedError/);
+      assert.equal(view.find((w) => w.workerId === "good")!.quarantined, "");
+      const text = await (await fetch(`${http.url}/metrics`)).text();
+      assert.match(text, /^cubist_cluster_quarantined_workers 1$/m);
+    } finally {
+      await http.close();
+    }
+  } finally {
+    await broken.close();
+    await good.close();
+    await c.close();
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
