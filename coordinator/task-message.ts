@@ -26,6 +26,7 @@ export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; p
     solver: { ...s, timeLimitSec: cubeBudgetSec(s, cube.id.split(".").length - 1 + attempt), seed: (s.seed + attempt) % 2147483647 },
     generation: 0,
     puzzleSha256: spec.puzzleSha256,
+    certify: spec.certify,
   };
   return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };
 }

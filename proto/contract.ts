@@ -23,6 +23,8 @@ export interface Names {
   readonly ledgerStream: string;
   readonly runsBucket: string;
   readonly formulasBucket: string;
+  /** Object Store of DRAT proofs of certified runs (object name = SHA-256 of the proof). */
+  readonly proofsBucket: string;
   readonly verdictsConsumer: string;
   cubesSubject(run: string): string;
   verdictsSubject(run: string): string;
@@ -66,6 +68,7 @@ export function createNames(prefix: string = DEFAULT_PREFIX): Names {
     ledgerStream: `${P}_LEDGER`,
     runsBucket: `${prefix}-runs`,
     formulasBucket: `${prefix}-formulas`,
+    proofsBucket: `${prefix}-proofs`,
     verdictsConsumer: "coordinator",
     cubesSubject: (run) => `${prefix}.cubes.${run}`,
     verdictsSubject: (run) => `${prefix}.verdicts.${run}`,

@@ -14,11 +14,12 @@ import { countLocal } from "../solve-all.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import type { LocalClusterResult } from "../local-cluster.js";
+import { certificationJSON, formatCertification } from "../certification-format.js";
 
 export const spec: CommandSpec = {
   name: "solve",
   summary: "Solve a puzzle: native placement engines (and Kissat) side by side, verify the answer, print the board.",
-  usage: "cubist solve <puzzle> [--threads N] [--all [--limit N] [-o FILE]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
+  usage: "cubist solve <puzzle> [--threads N] [--certify [--certificate DIR]] [--all [--limit N] [-o FILE]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
     ...PUZZLE_OPTIONS,
@@ -39,6 +40,7 @@ export const spec: CommandSpec = {
     concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker process", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
+    certificate: { type: "string", arg: "DIR", description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
     ...RUN_OPTIONS,
   },
   details: `Alone, solve runs a portfolio of native placement-engine searches, one process per core (--threads,
@@ -46,6 +48,11 @@ default every core), and the SAT solver after --sat-delay; the first proof wins 
 boards get complete scans along the short and the long side; boards with many expected solutions get restarting
 searches with shuffled candidates (docs/engine.md). --portfolio SPEC picks the members; --search-ms 0 runs the SAT
 solver alone. With --workers, --search-ms is how long the engine runs on each cube beside the SAT solver.
+
+--certify proves UNSAT with checked certificates: cube-and-conquer on the embedded cluster (one worker with --threads
+slots unless --workers is given), every refuted cube re-derived by Kissat with a DRAT proof that drat-trim checks in
+the coordinator, and the coverage proved and checked once; --certificate DIR exports the bundle
+(docs/operations.md "Certificates"). A SAT answer needs no certificate: its board is verified as always.
 
 --all counts every solution on this machine (the space split over --threads engine processes): a solution is a
 board, copies of identical pieces are interchangeable and a symmetric piece's equal rotations are one board.
@@ -121,6 +128,8 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
         cubes: { sat: c.sat, unsat: c.unsat, unknown: c.unknown, failed: c.failed, resplit: c.resplit, refutedBySplit: c.refutedBySplit, queued: c.queued + c.running, purged: c.purged },
         rejectedModels: r.status.rejectedModels,
       },
+      certified: certificationJSON(r.status.certification),
+      certificate: r.certificate,
     };
     process.stdout.write(JSON.stringify(out) + "\n");
     return;
@@ -131,8 +140,11 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
     process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
     return showBoard(puzzle, r.board, values);
   }
-  if (r.state === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
-  else process.stdout.write(`unknown: ${r.state}: ${r.message} after ${secs} s\n`);
+  if (r.state === "unsat") {
+    process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
+    const certified = formatCertification(r.status.certification, c.unsat);
+    if (certified) process.stdout.write(`certified: ${certified}${r.certificate ? `; certificate in ${r.certificate} (re-check: sh ${r.certificate}/check.sh)` : ""}\n`);
+  } else process.stdout.write(`unknown: ${r.state}: ${r.message} after ${secs} s\n`);
 }
 
 /** Ctrl-C or SIGTERM aborts the solve (the solver's process group, or the whole embedded cluster). */
@@ -175,6 +187,7 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
       natsUrl: values.nats as string | undefined,
       solverPath: values["solver-path"] as string | undefined,
       verbose: values.verbose === true,
+      certificateDir: values.certificate as string | undefined,
       signal: abort.signal,
       onStatus: tty
         ? (s) => process.stderr.write(`\r${(s.progress * 100).toFixed(1)}% closed, ${s.cubes!.unsat} refuted, ${s.cubes!.running} running, ${s.cubes!.queued} queued   `)
@@ -231,11 +244,17 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if ((values.workers !== undefined || values.nats !== undefined) && values.all) {
     throw new InvalidOptionError("all", "counting runs on one machine for now (cluster counting is issue 12's)");
   }
-  if (values.workers !== undefined || values.nats !== undefined) {
-    if (values.workers === undefined) values.workers = 1;
+  if (values.certificate !== undefined && values.certify !== true) throw new InvalidOptionError("certificate", "goes with --certify");
+  const threads = (values.threads as number | undefined) ?? defaultThreads();
+  if (values.certify === true && values.all) throw new InvalidOptionError("certify", "does not go with --all (counting)");
+  if (values.workers !== undefined || values.nats !== undefined || values.certify === true) {
+    // Certified on one machine: one worker with a slot per core (the cube-and-conquer proof path).
+    if (values.workers === undefined) {
+      values.workers = 1;
+      if (values.certify === true && values.concurrency === 1) values.concurrency = threads;
+    }
     return runCluster(puzzle, values, path);
   }
-  const threads = (values.threads as number | undefined) ?? defaultThreads();
   if (values.all) return runCount(puzzle, values, threads);
   if (values.limit !== undefined || values.output !== undefined) throw new InvalidOptionError(values.limit !== undefined ? "limit" : "output", "goes with --all");
   const solver = (values.solver as string | undefined) ?? "kissat";

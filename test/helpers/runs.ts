@@ -97,6 +97,7 @@ export async function createTestRun(t: TestNats, options: TestRunOptions): Promi
     formulaSha256,
     numVars: formula.numVars,
     numClauses: formula.clauses.count,
+    certify: false,
   };
   await ensureRunConsumer(t.jsm, t.names, options.id, { ackWaitMs: options.ackWaitMs ?? 30_000, maxDeliver: options.maxDeliver ?? 5 });
   const run: TestRun = { id: options.id, puzzle: options.puzzle, puzzleText, puzzleSha256: spec.puzzleSha256, formula, formulaSha256, numVars: formula.numVars, spec };
@@ -123,6 +124,7 @@ export async function setRunState(t: TestNats, run: TestRun, state: RunState, ex
       priority: extra.priority ?? run.spec.priority,
       message: "",
       generation: 0,
+      certification: undefined,
     },
   };
   await t.layout.runs.put(run.id, RunRecord.encode(record).finish());
@@ -144,6 +146,7 @@ export function cubeTask(run: TestRun, cubeId: string, options: { placements?: r
     solver: solverSpec(options.solver),
     generation: 0,
     puzzleSha256: run.puzzleSha256,
+    certify: false,
   };
 }
 

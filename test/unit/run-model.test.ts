@@ -75,7 +75,7 @@ function snapshot(m: RunModel) {
 function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
   return {
     runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, ...extra,
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, proofSha256: "", ...extra,
   };
 }
 

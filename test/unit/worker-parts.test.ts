@@ -91,12 +91,12 @@ function spec(overrides: Partial<RunSpec> = {}): RunSpec {
   return {
     runId: "r1", name: "r1", puzzleText, encoding: "heule-all", order: "", cubing: undefined, solver: undefined, resplit: undefined,
     priority: 3, mode: 1, createdUnixMs: 1, puzzleSha256: sha256Hex(puzzleText), formulaSha256: "a".repeat(64), numVars: formula.numVars,
-    numClauses: 0, ...overrides,
+    numClauses: 0, certify: false, ...overrides,
   };
 }
 
 function record(s: RunSpec, state = RunState.RUN_STATE_RUNNING): Uint8Array {
-  return RunRecord.encode({ spec: s, status: { runId: s.runId, state, cubes: undefined, progress: 0, etaSeconds: 0, cubesPerSecond: 0, solutions: 0, rejectedModels: 0, startedUnixMs: 0, finishedUnixMs: 0, updatedUnixMs: 0, priority: s.priority, message: "", generation: 0 } }).finish();
+  return RunRecord.encode({ spec: s, status: { runId: s.runId, state, cubes: undefined, progress: 0, etaSeconds: 0, cubesPerSecond: 0, solutions: 0, rejectedModels: 0, startedUnixMs: 0, finishedUnixMs: 0, updatedUnixMs: 0, priority: s.priority, message: "", generation: 0, certification: undefined } }).finish();
 }
 
 test("runs - records that do not hold together are ignored, the previous good one stays", () => {
@@ -133,7 +133,7 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
   const task: CubeTask = {
     runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
-    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0 }, generation: 0, puzzleSha256: sha256Hex(puzzleText),
+    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0 }, generation: 0, puzzleSha256: sha256Hex(puzzleText), certify: false,
   };
   const check = (t: CubeTask, d: DeliveryInfo = delivery, subject = "cubist.cubes.r1") => validateTask(ctx, subject, CubeTask.encode(t).finish(), d);
   const ok = check(task);

@@ -122,6 +122,11 @@ export interface CubeTask {
   generation: number;
   /** object name of the canonical puzzle text (placement search needs it) */
   puzzleSha256: string;
+  /**
+   * Certified run: an UNSAT verdict must carry a DRAT proof from the SAT solver for exactly this cube (base formula
+   * + units), uploaded to the proofs Object Store; the placement engine's UNSAT alone is not accepted.
+   */
+  certify: boolean;
 }
 
 /** Solver statistics reported with every verdict. */
@@ -160,6 +165,8 @@ export interface Verdict {
   board: Placement[];
   /** stream sequence of the CubeTask message (lets the coordinator delete a given-up task) */
   taskSeq: number;
+  /** UNSAT of a certified task: the object name (SHA-256) of its DRAT proof in the proofs Object Store. */
+  proofSha256: string;
 }
 
 /** Broadcast on cubist.cancel.<run_id> (whole run) or cubist.cancel.<run_id>.<cube_id> (one cube). */
@@ -465,6 +472,7 @@ function createBaseCubeTask(): CubeTask {
     solver: undefined,
     generation: 0,
     puzzleSha256: "",
+    certify: false,
   };
 }
 
@@ -500,6 +508,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.puzzleSha256 !== "") {
       writer.uint32(74).string(message.puzzleSha256);
+    }
+    if (message.certify !== false) {
+      writer.uint32(80).bool(message.certify);
     }
     return writer;
   },
@@ -599,6 +610,14 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.puzzleSha256 = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.certify = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -646,6 +665,7 @@ export const CubeTask: MessageFns<CubeTask> = {
         : isSet(object.puzzle_sha256)
         ? globalThis.String(object.puzzle_sha256)
         : "",
+      certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
     };
   },
 
@@ -678,6 +698,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.puzzleSha256 !== "") {
       obj.puzzleSha256 = message.puzzleSha256;
     }
+    if (message.certify !== false) {
+      obj.certify = message.certify;
+    }
     return obj;
   },
 
@@ -697,6 +720,7 @@ export const CubeTask: MessageFns<CubeTask> = {
       : undefined;
     message.generation = object.generation ?? 0;
     message.puzzleSha256 = object.puzzleSha256 ?? "";
+    message.certify = object.certify ?? false;
     return message;
   },
 };
@@ -943,6 +967,7 @@ function createBaseVerdict(): Verdict {
     generation: 0,
     board: [],
     taskSeq: 0,
+    proofSha256: "",
   };
 }
 
@@ -986,6 +1011,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.taskSeq !== 0) {
       writer.uint32(104).uint64(message.taskSeq);
+    }
+    if (message.proofSha256 !== "") {
+      writer.uint32(114).string(message.proofSha256);
     }
     return writer;
   },
@@ -1107,6 +1135,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.taskSeq = longToNumber(reader.uint64());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.proofSha256 = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1156,6 +1192,11 @@ export const Verdict: MessageFns<Verdict> = {
         : isSet(object.task_seq)
         ? globalThis.Number(object.task_seq)
         : 0,
+      proofSha256: isSet(object.proofSha256)
+        ? globalThis.String(object.proofSha256)
+        : isSet(object.proof_sha256)
+        ? globalThis.String(object.proof_sha256)
+        : "",
     };
   },
 
@@ -1200,6 +1241,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.taskSeq !== 0) {
       obj.taskSeq = Math.round(message.taskSeq);
     }
+    if (message.proofSha256 !== "") {
+      obj.proofSha256 = message.proofSha256;
+    }
     return obj;
   },
 
@@ -1223,6 +1267,7 @@ export const Verdict: MessageFns<Verdict> = {
     message.generation = object.generation ?? 0;
     message.board = object.board?.map((e) => Placement.fromPartial(e)) || [];
     message.taskSeq = object.taskSeq ?? 0;
+    message.proofSha256 = object.proofSha256 ?? "";
     return message;
   },
 };
