@@ -142,7 +142,8 @@ export function createService(c: Coordinator): CubistServiceServer {
     }),
 
     getCertificate: (call: ServerWritableStream<RunRef, CertificateChunk>) => {
-      sendCertificate(c, call).catch((err) => call.destroy(Object.assign(new Error((err as Error).message), toServiceError(err))));
+      // emit("error") sets the call's status and ends it (destroy() would drop the status: the client would hang).
+      sendCertificate(c, call).catch((err) => call.emit("error", Object.assign(new Error((err as Error).message), toServiceError(err))));
     },
     getSolution: unary<GetSolutionRequest, SolutionInfo>(async (req) => {
       const run = await liveRun(c, req.runId);

@@ -52,13 +52,15 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
   const dir = values.output as string | undefined;
   if (!dir) throw new UsageError("run certificate needs -o DIR");
   return withControlApi(values, async (api) => {
-    const created = await mkdir(dir, { recursive: true });
+    // Created with the first file: a refused export leaves nothing behind.
+    let created: string | undefined;
     const files: string[] = [];
     const stream = api.client.getCertificate({ runId }, api.metadata);
     let out: WriteStream | null = null;
     try {
       // Files arrive one after another, each in order, its last chunk marked.
       for await (const c of stream as AsyncIterable<CertificateChunk>) {
+        if (files.length === 0) created = await mkdir(dir, { recursive: true });
         if (out === null) {
           const target = safePath(dir, c.path);
           await mkdir(dirname(target), { recursive: true });
