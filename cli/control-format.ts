@@ -9,6 +9,7 @@ import { InvalidOptionError } from "../core/errors.js";
 import { RunState, type CubeCounts, type RunStatus } from "../proto/gen/cubist/v1/run.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { EXIT } from "./exit-codes.js";
+import { terminalSafe } from "../cluster/terminal-text.js";
 import { isTerminal, RUN_STATE_NAMES, runStateName, runStateOf as runStateOfName } from "../proto/vocabulary.js";
 
 export { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName } from "../proto/vocabulary.js";
@@ -107,8 +108,10 @@ export function formatCounts(c: CubeCounts | undefined): string {
   return `${k.queued} queued, ${k.running} running, ${k.unsat} unsat, ${k.sat} sat, ${k.unknown} unknown, ${k.failed} failed, ${k.resplit} re-split, ${k.refutedBySplit} refuted by the splitter${k.purged ? `, ${k.purged} purged` : ""}`;
 }
 
-/** Left-aligned columns separated by two spaces; the last column is not padded. */
-export function formatTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+/** Left-aligned columns separated by two spaces; the last column is not padded; cells are made terminal-safe. */
+export function formatTable(header: readonly string[], cellRows: ReadonlyArray<readonly string[]>): string {
+  // Cells carry names, ids and reasons from others: escaped, so a row is always one line (cli/terminal-text.ts).
+  const rows = cellRows.map((r) => r.map(terminalSafe));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();

@@ -1,7 +1,9 @@
 /**
  * Text views of runs for `cubist run show` and `cubist run list` (pure: the caller passes `now`).
  */
+import { terminalSafe } from "../cluster/terminal-text.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
+import { RunState } from "../proto/gen/cubist/v1/run.js";
 import {
   emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatTable, formatTime, isTerminal, runStateName,
 } from "./control-format.js";
@@ -15,6 +17,27 @@ function age(now: number, unixMs: number): string {
 export function stateWithMessage(state: string, message: string): string {
   if (!message || message === state) return state;
   return message.startsWith(`${state} `) ? message : `${state} (${message})`;
+}
+
+function sci(n: number): string {
+  return n >= 1e6 ? n.toExponential(2) : String(Math.round(n));
+}
+
+/**
+ * Placements so far and their rate, then the work left by the tree estimates with a two-standard-error range:
+ * `1.2e9 placements at 3.1e7/s; left about 4.0e11 ± 1.1e11 placements: 3.6h (1.6h-5.6h)`.
+ */
+export function workLine(s: RunInfo["status"], ended: boolean): string {
+  if (!s) return "-";
+  const done = `${sci(s.placements)} placements${s.placementsPerSecond > 0 ? ` at ${sci(s.placementsPerSecond)}/s` : ""}`;
+  if (ended) return done;
+  if (s.workEtaSeconds < 0 && s.remainingNodes > 0 && s.placementsPerSecond <= 0) return `${done}; left about ${sci(s.remainingNodes)} ± ${sci(s.remainingNodesStderr)} placements`;
+  if (s.remainingNodes < 0) return `${done}; no tree estimate yet`;
+  const left = `left about ${sci(s.remainingNodes)} ± ${sci(s.remainingNodesStderr)} placements`;
+  if (s.workEtaSeconds < 0 || s.placementsPerSecond <= 0) return `${done}; ${left}`;
+  const lo = Math.max(0, s.remainingNodes - 2 * s.remainingNodesStderr) / s.placementsPerSecond;
+  const hi = (s.remainingNodes + 2 * s.remainingNodesStderr) / s.placementsPerSecond;
+  return `${done}; ${left}: ${formatDuration(s.workEtaSeconds)} (${formatDuration(lo)}-${formatDuration(hi)})`;
 }
 
 /** The `run show` block: one `label  value` line per fact. */
@@ -47,6 +70,10 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["open", `${c.queued + c.running + c.unknown} cube(s) open`],
     ["rate", `${(s?.cubesPerSecond ?? 0).toFixed(2)} cubes/s, ETA ${s ? formatEta(s) : "?"}`],
     ["solutions", `${s?.solutions ?? 0}${s?.solutions ? ` (cubist solution show ${r.runId})` : ""}${s?.rejectedModels ? `; ${s.rejectedModels} SAT answer(s) rejected by the verifier` : ""}`],
+    ["work", workLine(s, s?.state === RunState.RUN_STATE_SAT || s?.state === RunState.RUN_STATE_UNSAT)],
+    ["best board", s?.best
+      ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${r.rows * r.cols} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier)`
+      : "- (none reported yet)"],
     ["priority", String(s?.priority ?? 0)],
     ["created", `${formatTime(r.createdUnixMs)} (${age(now, r.createdUnixMs)})`],
     [isTerminal(s?.state) ? "ran for" : "running for", running >= 0 ? formatDuration(running) : "-"],
@@ -55,7 +82,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
   if (certified) rows.push(["certified", certified]);
   if (s?.finishedUnixMs) rows.push(["finished", `${formatTime(s.finishedUnixMs)} (${age(now, s.finishedUnixMs)})`]);
   const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n") + "\n";
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${terminalSafe(v)}`).join("\n") + "\n";
 }
 
 /** The `run list` table, newest first (as the coordinator sends them). */

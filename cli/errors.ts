@@ -4,6 +4,7 @@
  */
 import { CubistError } from "../core/errors.js";
 import { EXIT } from "./exit-codes.js";
+import { terminalSafeLines } from "../cluster/terminal-text.js";
 
 /** An input file that cannot be read (missing, a directory, no permission). */
 export class InputFileError extends CubistError {
@@ -13,8 +14,9 @@ export class InputFileError extends CubistError {
 /** The message for the user: complete for expected errors (no stack unless --debug), marked for anything else. */
 export function describeError(err: unknown, debug: boolean): string {
   if (!(err instanceof Error)) return String(err);
-  if (debug) return err.stack ?? err.message;
-  return err instanceof CubistError ? err.message : `${err.message} (internal error; run with --debug for details)`;
+  // Messages quote file names, puzzle text and answers from the coordinator: no raw controls reach the terminal.
+  if (debug) return terminalSafeLines(err.stack ?? err.message);
+  return terminalSafeLines(err instanceof CubistError ? err.message : `${err.message} (internal error; run with --debug for details)`);
 }
 
 export function exitCodeFor(err: unknown): number {

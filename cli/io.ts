@@ -42,12 +42,12 @@ export async function readText(path: string): Promise<string> {
   }
 }
 
-/** Reads and validates a puzzle; `hints` names an optional hint file applied on top. */
-export async function loadPuzzle(path: string, options: { format?: string; hints?: string } = {}): Promise<Puzzle> {
+/** Reads and validates a puzzle; `hints` names an optional hint file applied on top; `text` is the file, already read. */
+export async function loadPuzzle(path: string, options: { format?: string; hints?: string; text?: string } = {}): Promise<Puzzle> {
   const format = options.format ?? "auto";
   if (!isFormatOption(format)) throw new InvalidOptionError("--format", `unknown format "${format}"`);
   const label = path === "-" ? "<stdin>" : path;
-  let puzzle = parsePuzzle(await readText(path), label, format);
+  let puzzle = parsePuzzle(options.text ?? (await readText(path)), label, format);
   if (!puzzle.name) puzzle = { ...puzzle, name: basename(label).replace(/\.[^.]+$/, "") };
   if (options.hints) {
     const hints = parseE2Hints(await readText(options.hints), options.hints, puzzle);

@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startNatsServer, type NatsServer } from "./nats-launcher.js";
 import { loadCoordinatorConfig } from "../coordinator/config.js";
+import { DEFAULT_SIZE_LIMITS } from "../core/limits.js";
 import { startCoordinatorProcess, type CoordinatorProcess, type RunController } from "../coordinator/main.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
 import { isTerminal } from "../proto/vocabulary.js";
@@ -40,6 +41,9 @@ export interface LocalClusterOptions {
   maxDeliver?: number;
   /** A certified UNSAT run: write its certificate bundle here (certify/bundle.ts) before the cluster goes. */
   certificateDir?: string;
+  /** The embedded coordinator's size limits (`solve --max-cells`, `--max-formula-mb`). @default core/limits.ts */
+  maxCells?: number;
+  maxFormulaMb?: number;
 }
 
 export type LocalClusterResult = {
@@ -79,6 +83,9 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       prefix,
       ackWaitSec: options.ackWaitSec,
       maxDeliver: options.maxDeliver,
+      maxCells: options.maxCells,
+      maxFormulaMb: options.maxFormulaMb,
+      limitFlags: DEFAULT_SIZE_LIMITS.raise,
       logLevel: options.verbose ? "info" : "error",
       grpc: null,
     });

@@ -4,11 +4,13 @@
  * counts add up exactly). A solution is a board: copies of identical pieces are interchangeable and a symmetric
  * piece's equal rotations are one board (docs/engine.md). With `onBoard` every board is printed by the engine,
  * verified here by the independent verifier and handed over; a board that fails verification is an EncoderBugError.
- * The count is complete only when every part exhausted its subtrees.
+ * The count is complete only when every part exhausted its subtrees. With `upToSymmetry` every board is printed and
+ * only one board per orbit under the board's symmetries is counted (core/symmetry.ts).
  */
 
 import { acceptBoard } from "../core/accept.js";
 import { EncoderBugError } from "../core/errors.js";
+import { squareFolder } from "../core/symmetry.js";
 import { boardFromPlacements, type Board, type Placement, type Puzzle } from "../core/puzzle.js";
 import { engineProblem, runEngine, type EngineOutcome } from "../worker/engine/index.js";
 
@@ -18,8 +20,10 @@ export interface CountOptions {
   /** Stop after this many solutions (the count is then a lower bound). */
   limit?: number;
   timeLimitSec?: number;
-  /** Called with every verified board (the engine prints them only when this is given). */
+  /** Called with every verified board (the engine prints them only when this is given or when folding). */
   onBoard?: (board: Board) => void;
+  /** Count (and hand over) one board per orbit under the board's symmetries (core/symmetry.ts). */
+  upToSymmetry?: boolean;
   signal?: AbortSignal;
 }
 
@@ -45,7 +49,8 @@ export async function countLocal(puzzle: Puzzle, options: CountOptions): Promise
   else options.signal?.addEventListener("abort", onAbort, { once: true });
   let seen = 0;
   let failure: Error | null = null;
-  const onBoard = options.onBoard
+  const fold = options.upToSymmetry ? squareFolder(puzzle) : null;
+  const onBoard = options.onBoard || fold
     ? (placements: Placement[]): void => {
         if (failure || (options.limit && seen >= options.limit)) return;
         const accepted = acceptBoard(puzzle, boardFromPlacements(puzzle, placements));
@@ -54,8 +59,9 @@ export async function countLocal(puzzle: Puzzle, options: CountOptions): Promise
           stop.abort();
           return;
         }
+        if (fold && !fold(accepted.board)) return;
         seen++;
-        options.onBoard!(accepted.board);
+        options.onBoard?.(accepted.board);
         if (options.limit && seen >= options.limit) stop.abort();
       }
     : undefined;
@@ -66,7 +72,8 @@ export async function countLocal(puzzle: Puzzle, options: CountOptions): Promise
         runEngine(problem, shape, {
           order: "short",
           count: true,
-          solutionLimit: options.limit,
+          // Folding keeps one board of each orbit: the engine must go on past `limit` boards.
+          solutionLimit: fold ? undefined : options.limit,
           printAll: onBoard !== undefined,
           onBoard,
           keepBoards: false,
@@ -83,11 +90,12 @@ export async function countLocal(puzzle: Puzzle, options: CountOptions): Promise
   if (failure) throw failure;
   const total = outcomes.reduce((s, o) => s + o.stats.solutions, 0);
   const count = onBoard ? seen : options.limit ? Math.min(total, options.limit) : total;
-  const complete = outcomes.every((o) => o.stats.end === "exhausted") && count === total;
+  const exhausted = outcomes.every((o) => o.stats.end === "exhausted");
+  const complete = fold ? exhausted : exhausted && count === total;
   const reason = complete
     ? undefined
     : options.signal?.aborted ? "aborted"
-    : options.limit && total >= options.limit ? "limit"
+    : options.limit && (fold ? seen : total) >= options.limit ? "limit"
     : outcomes.some((o) => o.kind === "unknown" && o.reason === "time-limit") ? "time-limit" : "aborted";
   return {
     count,

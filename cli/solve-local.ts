@@ -9,6 +9,7 @@
  * SAT solver.
  */
 
+import { checkFormulaSize, formulaBytes, type SizeLimits } from "../core/limits.js";
 import { availableParallelism } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { acceptBoard, acceptModel, arrayValue } from "../core/accept.js";
@@ -16,6 +17,7 @@ import { EncoderBugError } from "../core/errors.js";
 import type { EncodeOptions, Formula } from "../core/encode/index.js";
 import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
 import { log10ExpectedSolutions, MANY_SOLUTIONS_LOG10 } from "../core/solution-estimate.js";
+import { acceptScored, betterScored, type ScoredBoard } from "../core/score.js";
 import {
   engineContender,
   engineProblem,
@@ -45,6 +47,8 @@ export interface LocalSolveOptions {
    * most boards fall to an engine sooner). @default defaultSatDelayMs(puzzle)
    */
   satDelayMs?: number;
+  /** The SAT member refuses a formula above these limits (the engines go on). @default core/limits.ts */
+  limits?: SizeLimits;
 }
 
 export type LocalSolveResult = (
@@ -64,6 +68,8 @@ export type LocalSolveResult = (
   encodeMs: number;
   numVars: number;
   numClauses: number;
+  /** On unknown: the deepest partial board any engine member reached, checked and scored (core/score.ts). */
+  best?: ScoredBoard | null;
 };
 
 /**
@@ -116,7 +122,7 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
 
   const contenders: Contender<MemberOutcome>[] = members.map((m): Contender<MemberOutcome> => {
     if (m.kind === "engine") {
-      const c = engineContender(m, { problem, shape, symmetry: puzzle.hints.length === 0, timeLimitMs });
+      const c = engineContender(m, { problem, shape, symmetry: puzzle.hints.length === 0, timeLimitMs, best: true });
       return { name: c.name, run: async (s) => ({ engine: await c.run(s) }), decided: (r) => "engine" in r && c.decided(r.engine) };
     }
     return {
@@ -132,6 +138,7 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
         const t0 = performance.now();
         formula = encode(options.encoding, puzzle, options.encodeOptions);
         Object.assign(encoded, { encodeMs: performance.now() - t0, numVars: formula.numVars, numClauses: formula.clauses.count });
+        checkFormulaSize(formulaBytes(formula), options.limits);
         if (signal.aborted) return aborted;
         return {
           sat: await runSolver(dimacsChunks(formula), formula.numVars, {
@@ -163,7 +170,15 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
       throw failed.error!;
     }
     const reason: UnknownReason = options.signal?.aborted ? "aborted" : "time-limit";
-    return { status: "unknown", reason, stats: satStats ? { ...satStats, wallMs } : engineStats, engine: "solver", member: null, ...common };
+    let best: ScoredBoard | null = null;
+    for (const e of entries) {
+      const b = e.result && "engine" in e.result ? e.result.engine.best : null;
+      if (!b) continue;
+      const a = acceptScored(puzzle, b.board);
+      if (!a.ok) errors.push(`${e.name}: its best board was refused: ${a.reason}`);
+      else if (betterScored(best, a.scored)) best = a.scored;
+    }
+    return { status: "unknown", reason, stats: satStats ? { ...satStats, wallMs } : engineStats, engine: "solver", member: null, ...common, best };
   }
   const r = winner.result!;
   if ("engine" in r) {

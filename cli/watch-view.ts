@@ -8,6 +8,7 @@
  *   `StatusThrottle` to one every interval plus every change of state or of the solution count.
  */
 
+import { terminalSafe } from "../cluster/terminal-text.js";
 import { VerdictKind, type Placement } from "../proto/gen/cubist/v1/cube.js";
 import type { RunStatus, Solution } from "../proto/gen/cubist/v1/run.js";
 import type { VerdictSummary } from "../proto/gen/cubist/v1/api.js";
@@ -62,12 +63,13 @@ export function renderWatchView(status: RunStatus, options: WatchViewOptions): s
   const tail = `  ${formatPercent(status.progress).padStart(6)}  ETA ${formatEta(status)}`;
   const minBar = 10;
   const room = width - 1 - state.length - tail.length - (minBar + 2);
-  let title = options.name && options.name !== options.runId ? `${options.runId} (${options.name})` : options.runId;
+  let title = terminalSafe(options.name && options.name !== options.runId ? `${options.runId} (${options.name})` : options.runId);
   if (Array.from(title).length > room) title = fitWidth(title, Math.max(2, room + 1));
   const barWidth = Math.max(minBar, Math.min(40, width - 1 - Array.from(title).length - state.length - tail.length - 2));
   const line1 = `${title}${state}${renderProgressBar(status.progress, barWidth)}${tail}`;
   const solutions = `${status.solutions} solution${status.solutions === 1 ? "" : "s"}`;
-  const line2 = `cubes: ${compactCounts(status)}   ${status.cubesPerSecond.toFixed(1)} cubes/s   ${solutions}`;
+  const best = status.best ? `   best ${status.best.score}/${status.best.maxScore}` : "";
+  const line2 = `cubes: ${compactCounts(status)}   ${status.cubesPerSecond.toFixed(1)} cubes/s   ${solutions}${best}`;
   return [fitWidth(line1, width), fitWidth(line2, width)];
 }
 
@@ -98,6 +100,8 @@ export function renderStatusLine(status: RunStatus, options: { runId: string; no
     `${status.cubesPerSecond.toFixed(1)} cubes/s`,
     `ETA ${formatEta(status)}`,
     `${status.solutions} solution(s)`,
+    ...(status.best ? [`best ${status.best.score}/${status.best.maxScore} (${status.best.placed} placed)`] : []),
+    ...(status.workEtaSeconds > 0 && !isTerminal(status.state) ? [`work left ${formatDuration(status.workEtaSeconds)} by tree estimates`] : []),
   ].join(" | ");
 }
 
@@ -127,12 +131,12 @@ export function verdictKindName(kind: VerdictKind): string {
 
 /** `verdict cube 17.3: unsat by w1 in 1.2s (3456 conflicts)`. */
 export function renderVerdictLine(v: VerdictSummary): string {
-  const reason = v.reason ? `: ${v.reason}` : "";
-  return `verdict cube ${v.cubeId}: ${verdictKindName(v.kind)}${reason} by ${v.workerId || "?"} in ${formatDuration(v.wallMs / 1000)} (${v.conflicts} conflicts)`;
+  const reason = v.reason ? `: ${terminalSafe(v.reason)}` : "";
+  return `verdict cube ${terminalSafe(v.cubeId)}: ${verdictKindName(v.kind)}${reason} by ${terminalSafe(v.workerId) || "?"} in ${formatDuration(v.wallMs / 1000)} (${v.conflicts} conflicts)`;
 }
 
 export function renderSolutionLine(runId: string, s: Solution): string {
-  return `solution ${s.index} found in cube ${s.cubeId} by ${s.workerId || "?"} (cubist solution show ${runId} --index ${s.index})`;
+  return `solution ${s.index} found in cube ${terminalSafe(s.cubeId)} by ${terminalSafe(s.workerId) || "?"} (cubist solution show ${runId} --index ${s.index})`;
 }
 
 export function renderDroppedLine(count: number): string {
@@ -142,8 +146,8 @@ export function renderDroppedLine(count: number): string {
 /** The last line of a watch: how the run ended. */
 export function renderEndLine(runId: string, status: RunStatus): string {
   const elapsed = status.finishedUnixMs && status.startedUnixMs ? ` after ${formatDuration((status.finishedUnixMs - status.startedUnixMs) / 1000)}` : "";
-  const msg = status.message ? `: ${status.message}` : "";
-  return `run ${runId} ${runStateName(status.state)}${msg}${elapsed} (${formatPercent(status.progress)} closed, ${status.solutions} solution(s))`;
+  const msg = status.message ? `: ${terminalSafe(status.message)}` : "";
+  return `run ${terminalSafe(runId)} ${runStateName(status.state)}${msg}${elapsed} (${formatPercent(status.progress)} closed, ${status.solutions} solution(s))`;
 }
 
 /** Placements for people: `r2c3=p17/1` (0-based row and column, 0-based piece index, rotation). */

@@ -2,6 +2,7 @@
  * One-line structured logs to stderr: `text` (human) or `json` (one object per line), with levels.
  */
 
+import { terminalSafe } from "./terminal-text.js";
 import { InvalidOptionError } from "../core/errors.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -30,10 +31,11 @@ export function logOptions(input: { logLevel?: string; logFormat?: string }): { 
   return { logLevel, logFormat };
 }
 
+/** A field value for a text line: quoted when it has spaces, quotes or "="; never a raw control (cluster/terminal-text.ts). */
 function fmtValue(v: unknown): string {
-  if (typeof v === "string") return /[\s"=]/.test(v) ? JSON.stringify(v) : v;
-  if (v instanceof Error) return JSON.stringify(v.message);
-  return JSON.stringify(v);
+  if (typeof v === "string") return terminalSafe(/[\s"=]/.test(v) ? JSON.stringify(v) : v);
+  if (v instanceof Error) return terminalSafe(JSON.stringify(v.message));
+  return terminalSafe(JSON.stringify(v) ?? String(v));
 }
 
 export function createLogger(options: {

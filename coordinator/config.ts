@@ -7,6 +7,9 @@ import type { NatsOptions } from "../cluster/nats.js";
 import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
 import { createNames, type Names } from "../proto/contract.js";
 import { httpListenOption } from "../cluster/http.js";
+import { parseAllowedHosts } from "./http-guard.js";
+import { sizeLimits, type SizeLimits } from "../core/limits.js";
+import { MAX_SIDE } from "../core/validate.js";
 
 export interface CoordinatorConfig {
   readonly nats: NatsOptions;
@@ -31,6 +34,10 @@ export interface CoordinatorConfig {
   readonly http: string | null;
   /** The `http` address is the default, not asked for: when it is taken, warn and go on without it. @default false */
   readonly httpOptional: boolean;
+  /** Size limits of a run's board and base formula (`--max-cells`, `--max-formula-mb`; core/limits.ts). */
+  readonly limits: SizeLimits;
+  /** Host names the dashboard's state-changing calls may use besides loopback names, IP literals and the bind host (coordinator/http-guard.ts). @default [] */
+  readonly httpAllowHosts: readonly string[];
 }
 
 export const DEFAULT_GRPC = "127.0.0.1:50051";
@@ -53,10 +60,16 @@ export interface CoordinatorSettings {
   maxDeliver: number;
   /** Cubes per ledger batch while publishing a split. @default 1000 */
   batchSize: number;
+  /** The largest board and base formula a run may have (core/limits.ts). @default 256 cells, 128 MB */
+  limits: SizeLimits;
 }
+
+/** How the coordinator's size limits are raised, for its error messages. */
+export const COORDINATOR_LIMIT_FLAGS = { cells: "cubist coordinator --max-cells N (CUBIST_MAX_CELLS)", formula: "cubist coordinator --max-formula-mb MB (CUBIST_MAX_FORMULA_MB)" };
 
 export const DEFAULT_SETTINGS: Readonly<CoordinatorSettings> = Object.freeze({
   ackWaitMs: DEFAULT_ACK_WAIT_MS, maxDeliver: DEFAULT_MAX_DELIVER, batchSize: DEFAULT_BATCH_SIZE,
+  limits: sizeLimits(undefined, undefined, COORDINATOR_LIMIT_FLAGS),
 });
 
 export function loadCoordinatorConfig(input: {
@@ -76,6 +89,12 @@ export function loadCoordinatorConfig(input: {
   grpcTlsClientCa?: string;
   http?: string | null;
   httpOptional?: boolean;
+  /** `--http-allow-host`: comma-separated host names. */
+  httpAllowHosts?: string;
+  maxCells?: number;
+  maxFormulaMb?: number;
+  /** How the limits are raised, for error messages. @default COORDINATOR_LIMIT_FLAGS */
+  limitFlags?: SizeLimits["raise"];
 }): CoordinatorConfig {
   const replicas = input.replicas ?? DEFAULT_REPLICAS;
   if (![1, 3, 5].includes(replicas)) throw new InvalidOptionError("--replicas", `must be 1, 3 or 5, got ${replicas}`);
@@ -103,9 +122,16 @@ export function loadCoordinatorConfig(input: {
   if (authToken !== undefined && authToken.length < 8) throw new InvalidOptionError("--auth-token", "must be at least 8 characters");
   if (input.authReads && !authToken) throw new InvalidOptionError("--auth-reads", "needs --auth-token");
   const http = httpListenOption(input.http);
+  if (input.maxCells !== undefined && (!Number.isInteger(input.maxCells) || input.maxCells < 1 || input.maxCells > MAX_SIDE * MAX_SIDE)) {
+    throw new InvalidOptionError("--max-cells", `must be an integer in 1..${MAX_SIDE * MAX_SIDE}, got ${input.maxCells}`);
+  }
+  if (input.maxFormulaMb !== undefined && !(Number.isFinite(input.maxFormulaMb) && input.maxFormulaMb > 0 && input.maxFormulaMb <= 65536)) {
+    throw new InvalidOptionError("--max-formula-mb", `must be a number in (0, 65536], got ${input.maxFormulaMb}`);
+  }
+  const limits = sizeLimits(input.maxCells, input.maxFormulaMb, input.limitFlags ?? COORDINATOR_LIMIT_FLAGS);
   return Object.freeze({
     nats: input.nats, names, replicas, ackWaitMs, maxDeliver, logLevel, logFormat, grpc, authToken,
     authReads: input.authReads ?? false, grpcTlsCert: input.grpcTlsCert, grpcTlsKey: input.grpcTlsKey, grpcTlsClientCa: input.grpcTlsClientCa,
-    http, httpOptional: input.httpOptional ?? false,
+    http, httpOptional: input.httpOptional ?? false, httpAllowHosts: Object.freeze(parseAllowedHosts(input.httpAllowHosts)), limits,
   });
 }

@@ -14,7 +14,9 @@ import type { ConsumerMessages, JetStreamManager, JsMsg } from "@nats-io/jetstre
 import { ensureLayout, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import { CUBE_ID_RE, RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
-import { Cancel, CubeTask, Verdict, VerdictKind, WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
+import { Cancel, CubeTask, Verdict, VerdictKind, type WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
+import { checkHeartbeat, Rejections } from "./heartbeats.js";
+import { releaseFormula } from "./formula-upload.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
@@ -64,9 +66,12 @@ export class Coordinator {
   readonly counters = { verdicts: 0, badVerdicts: 0, foreignVerdicts: 0 };
   /** Every well-formed verdict as it arrives, before it is recorded (metrics, the dashboard). */
   readonly verdictTap = new EventEmitter<{ verdict: [Verdict] }>();
+  /** Messages dropped as impossible or forged, by kind (metrics). */
+  readonly rejections: Rejections;
 
   constructor(private readonly opts: CoordinatorOptions) {
     this.settings = { ...DEFAULT_SETTINGS, ...opts.settings };
+    this.rejections = new Rejections(opts.log);
   }
 
   private transition(next: State): void {
@@ -87,7 +92,7 @@ export class Coordinator {
       if (attempt === 1 || attempt % 10 === 0) log.warn("ledger append failed; retrying", { attempt, err: err.message });
     });
     await this.resumeRuns();
-    this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data); } }));
+    this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data, msg.subject); } }));
     this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {
       callback: (err, msg) => { if (!err) void this.onMaxDeliveries(msg.data); },
     }));
@@ -107,6 +112,7 @@ export class Coordinator {
       settings: this.settings,
       log: this.opts.log,
       publishCancel: (run: string, cube: string, reason: string) => this.publishCancel(run, cube, reason),
+      releaseFormula: (sha: string, runId: string) => releaseFormula(this.layout.formulas, sha, runId, this.runs.values(), this.opts.log),
     };
   }
 
@@ -139,7 +145,7 @@ export class Coordinator {
 
   async submitRun(req: RunRequest): Promise<RunController> {
     this.requireRunning();
-    const { spec, puzzle } = buildRunSpec(req);
+    const { spec, puzzle } = buildRunSpec(req, Date.now(), this.settings.limits);
     // Ids are never reused, also those of finished runs that are not in memory (their ledger and tasks remain).
     if (this.runs.has(spec.runId) || (await this.runRecord(spec.runId)) !== null || (await this.ledger.runs()).includes(spec.runId)) {
       throw new RunExistsError(spec.runId);
@@ -329,14 +335,15 @@ export class Coordinator {
 
   // ---- workers and status -----------------------------------------------------------------------------------
 
-  private onWorkerStatus(data: Uint8Array): void {
-    try {
-      const s = WorkerStatus.decode(data);
-      if (!s.workerId || s.workerId.length > 128) return;
-      this.workers.set(s.workerId, { status: s, seenMs: Date.now() });
-    } catch {
-      // not a status message
-    }
+  /** A heartbeat, believed only as far as coordinator/heartbeats.ts finds it possible. */
+  private onWorkerStatus(data: Uint8Array, subject: string): void {
+    const now = Date.now();
+    const runOf = (id: string) => {
+      const run = this.runs.get(id);
+      return run && { createdUnixMs: run.spec.createdUnixMs, hasCube: (cube: string) => run.table.get(cube) !== undefined };
+    };
+    const s = checkHeartbeat(data, subject, { names: this.opts.names, now, runOf, rejections: this.rejections });
+    if (s) this.workers.set(s.workerId, { status: s, seenMs: now });
   }
 
   /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */

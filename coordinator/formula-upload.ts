@@ -2,10 +2,14 @@
  * Uploading a run's base formula to the Object Store under its SHA-256. Content-addressed: a formula that is
  * already there (same puzzle, encoding and options; or a restarted coordinator) is not uploaded again.
  * The DIMACS is produced twice (once to hash, once to upload) rather than held in memory.
+ * A cancelled run releases its formula: the object is deleted unless another run that is not over shares it.
  */
 
 import { createHash } from "node:crypto";
 import type { ObjectStore } from "@nats-io/obj";
+import type { Logger } from "../cluster/log.js";
+import { isTerminal } from "../proto/vocabulary.js";
+import type { RunState } from "../proto/gen/cubist/v1/run.js";
 
 export async function uploadFormula(store: ObjectStore, chunks: () => Iterable<Uint8Array>): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash("sha256");
@@ -27,4 +31,23 @@ export async function uploadFormula(store: ObjectStore, chunks: () => Iterable<U
   });
   await store.put({ name: sha256, description: "cubist base formula (DIMACS)" }, stream);
   return { sha256, bytes };
+}
+
+/** Deletes the formula `sha256` of run `runId` unless one of `runs` that is not over uses it too; never throws. */
+export async function releaseFormula(
+  store: ObjectStore,
+  sha256: string,
+  runId: string,
+  runs: Iterable<{ readonly id: string; readonly state: RunState; readonly spec: { readonly formulaSha256: string } }>,
+  log: Logger,
+): Promise<void> {
+  if (!/^[0-9a-f]{64}$/.test(sha256)) return;
+  for (const r of runs) {
+    if (r.id !== runId && r.spec.formulaSha256 === sha256 && !isTerminal(r.state)) return;
+  }
+  try {
+    if (await store.delete(sha256)) log.info("formula deleted", { run: runId, formula: sha256 });
+  } catch (err) {
+    log.warn("formula not deleted", { run: runId, formula: sha256, err: (err as Error).message });
+  }
 }

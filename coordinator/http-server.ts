@@ -18,14 +18,16 @@
  * Mutating calls go through the gRPC service implementation (api.ts), so they behave exactly like the gRPC API,
  * and are authenticated the same way: with a token configured, `Authorization: Bearer <token>` is required on
  * every POST (and on every /api GET with --auth-reads), else 401. POSTs must be `application/json`, which a
- * cross-site form cannot send without a CORS preflight that is never granted.
+ * cross-site form cannot send without a CORS preflight that is never granted, and pass the Host and Origin checks
+ * of coordinator/http-guard.ts (DNS rebinding), else 403. Bound to a non-loopback address without a token, the
+ * server makes one up (`httpTokenFor`) and logs it once.
  */
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BodyTooLargeError, readBody, sendJson, sendText, startHttpServer, type HttpServer } from "../cluster/http.js";
+import { BodyTooLargeError, parseListen, readBody, sendJson, sendText, startHttpServer, type HttpServer } from "../cluster/http.js";
 import type { Logger } from "../cluster/log.js";
 import { RUN_ID_RE } from "../proto/contract.js";
 import { createService } from "./api.js";
@@ -39,6 +41,8 @@ import { buildSpaceMap, type SpaceMap } from "./space-map.js";
 import { boardView, cubesView, listRuns, runDetail, RunHistory, WorkerSpeeds, workersView, type RunSummary } from "./views.js";
 import { HttpError, runAction } from "./http-actions.js";
 import { bearerOk } from "./auth.js";
+import { createHostGuard, isLoopbackHost } from "./http-guard.js";
+import { randomBytes } from "node:crypto";
 
 export interface CoordinatorHttpOptions {
   /** HOST:PORT; port 0 picks a free one. */
@@ -48,6 +52,8 @@ export interface CoordinatorHttpOptions {
   metrics: CoordinatorMetrics | null;
   /** Bearer token for POSTs (and API reads with `authReads`). */
   token?: string;
+  /** Host names (besides loopback names, IP literals and the bind host) that state-changing calls may be sent to. @default [] */
+  allowHosts?: readonly string[];
   authReads?: boolean;
   log: Logger;
   /** Where the dashboard files are. @default coordinator/dashboard next to this module (or in the source tree) */
@@ -124,6 +130,14 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
     const now = Date.now();
     if (!runsCache || now - runsCache.at > 1000) runsCache = { at: now, runs: listRuns(c) };
     return runsCache.runs;
+  };
+
+  const guard = createHostGuard(parseListen(opts.listen).host, opts.allowHosts);
+  const requireHost = (req: IncomingMessage): void => {
+    const why = guard.refuse(req);
+    if (why === null) return;
+    log.warn("HTTP call refused: Host or Origin is not this coordinator's", { method: req.method, url: req.url?.slice(0, 200), host: String(req.headers.host).slice(0, 200), origin: String(req.headers.origin ?? "").slice(0, 200) });
+    throw new HttpError(403, why);
   };
 
   const requireToken = (req: IncomingMessage, write: boolean): void => {
@@ -257,6 +271,8 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
       throw new HttpError(404, `no endpoint ${path}`);
     }
 
+    // Everything else may change state: Host and Origin first (403), then the token (401).
+    requireHost(req);
     if (method === "POST") {
       if (parts[0] !== "api" || parts[1] !== "runs" || parts.length < 4) throw new HttpError(404, `no endpoint ${path}`);
       requireToken(req, true);
@@ -315,8 +331,21 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
  * What `startCoordinatorProcess` starts for `config.http`: the metrics registry and the HTTP endpoint (null when
  * `http` is null). Closing the server also stops the metrics.
  */
+/**
+ * The token of the HTTP endpoint's mutating calls: the configured one; none on a loopback address; otherwise a
+ * new random one, logged once, so a dashboard reachable from other machines never takes anonymous writes.
+ */
+export function httpTokenFor(listen: string, token: string | undefined, log: Logger): string | undefined {
+  if (token) return token;
+  const { host } = parseListen(listen);
+  if (isLoopbackHost(host)) return undefined;
+  const made = randomBytes(18).toString("base64url");
+  log.warn("HTTP is bound to a non-loopback address without --auth-token: pause, resume, cancel and re-split from the dashboard need this generated token (shown once; set --auth-token to choose one)", { address: listen, token: made });
+  return made;
+}
+
 export async function startObservability(
-  config: { http: string | null; httpOptional?: boolean; names: Names; authToken?: string; authReads: boolean },
+  config: { http: string | null; httpOptional?: boolean; names: Names; authToken?: string; authReads: boolean; httpAllowHosts?: readonly string[] },
   coordinator: Coordinator,
   jsm: JetStreamManager,
   log: Logger,
@@ -325,7 +354,8 @@ export async function startObservability(
   const metrics = createCoordinatorMetrics({ coordinator, jsm, names: config.names, log });
   let server: HttpServer;
   try {
-    server = await startCoordinatorHttp({ listen: config.http, coordinator, metrics, token: config.authToken, authReads: config.authReads, log });
+    const token = httpTokenFor(config.http, config.authToken, log);
+    server = await startCoordinatorHttp({ listen: config.http, coordinator, metrics, token, authReads: config.authReads, allowHosts: config.httpAllowHosts, log });
   } catch (err) {
     metrics.close();
     if (config.httpOptional && /EADDRINUSE/.test((err as Error).message)) {

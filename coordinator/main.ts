@@ -37,7 +37,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
       names: config.names,
       log: logger,
       replicas: config.replicas,
-      settings: { ackWaitMs: config.ackWaitMs, maxDeliver: config.maxDeliver },
+      settings: { ackWaitMs: config.ackWaitMs, maxDeliver: config.maxDeliver, limits: config.limits },
     });
     await coordinator.start();
     let grpc: GrpcServer | null = null;

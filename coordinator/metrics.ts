@@ -22,6 +22,7 @@ import { RunState } from "../proto/gen/cubist/v1/run.js";
 import type { Coordinator } from "./coordinator.js";
 import { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName, runStateOf, VERDICT_LABELS, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
 import type { RunController } from "./run.js";
+import { REJECT_KINDS } from "./heartbeats.js";
 
 /** Cube states as exported (queued splits into queued and running; purged cubes of ended runs are left out). */
 export const CUBE_STATES = CUBE_STATE_NAMES.filter((s): s is Exclude<CubeStateName, "purged"> => s !== "purged");
@@ -136,6 +137,47 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     },
   });
   new Gauge({
+    name: "cubist_run_best_score", help: "Matched inner edges of the run's best board so far (checked by the verifier; absent until a worker reports one).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) if (r.best) this.set({ run: r.id }, r.best.score);
+    },
+  });
+  new Gauge({
+    name: "cubist_run_best_placed_cells", help: "Cells placed on the run's best board so far.", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) if (r.best) this.set({ run: r.id }, r.best.placed);
+    },
+  });
+  new Gauge({
+    name: "cubist_run_remaining_placements", help: "Placements left in the run by the tree estimates (Knuth's estimator per cube; absent until one arrives).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) {
+        const s = r.status();
+        if (s.remainingNodes >= 0) this.set({ run: r.id }, s.remainingNodes);
+      }
+    },
+  });
+  new Gauge({
+    name: "cubist_run_work_eta_seconds", help: "Seconds of work left by the tree estimates at the run's placement rate (absent while unknown).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) {
+        const s = r.status();
+        if (s.workEtaSeconds >= 0) this.set({ run: r.id }, s.workEtaSeconds);
+      }
+    },
+  });
+  new Gauge({
+    name: "cubist_run_placements_per_second", help: "Placements per second of the workers' searches for the run (10-minute window).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of runs()) this.set({ run: r.id }, r.status().placementsPerSecond);
+    },
+  });
+  new Gauge({
     name: "cubist_run_eta_seconds", help: "Seconds until the run's closed weight reaches 1 at its current rate (absent while unknown).", labelNames: ["run"], registers,
     collect() {
       this.reset();
@@ -229,6 +271,13 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     collect() {
       this.reset();
       this.inc(c.counters.foreignVerdicts);
+    },
+  });
+  new Counter({
+    name: "cubist_coordinator_rejected_messages_total", help: "Messages dropped as forged or impossible (coordinator/heartbeats.ts), by kind.", labelNames: ["kind"], registers,
+    collect() {
+      this.reset();
+      for (const kind of REJECT_KINDS) this.inc({ kind }, c.rejections.count(kind));
     },
   });
   const verdicts = new Counter({ name: "cubist_verdicts_total", help: "Well-formed verdicts received, by kind.", labelNames: ["kind"], registers });

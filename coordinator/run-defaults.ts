@@ -39,6 +39,5 @@ export function cubeBudgetSec(solver: { timeLimitSec: number; firstTimeLimitSec?
   return cap > 0 ? Math.min(cap, grown) : grown;
 }
 export const DEFAULT_RESPLIT_DEPTH = 1;
-export const MAX_PUZZLE_SIDE = 32;
 export const MAX_PUZZLE_TEXT_BYTES = 1 << 20;
 export const MAX_TARGET_CUBES = 2_000_000;

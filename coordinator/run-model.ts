@@ -22,9 +22,11 @@ import { boardFromPlacements, type Board, type Placement, type Puzzle } from "..
 import type { Logger } from "../cluster/log.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed, CubeDef, LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
-import { RunMode, RunState, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { RunMode, RunState, type BestBoard, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { acceptScored, betterScored } from "../core/score.js";
 import { isTerminal, runStateName, verdictLabel } from "../proto/vocabulary.js";
 import { CubeTable, type CubeEntry } from "./cube-table.js";
+import { WorkEstimate } from "./work-estimate.js";
 import type { LedgerBody, RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
 import { taskMessage } from "./task-message.js";
 
@@ -46,16 +48,25 @@ function isOpen(e: CubeEntry): boolean {
 }
 
 function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
-  return { id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason, proofSha256: kind === VerdictKind.VERDICT_KIND_UNSAT ? v.proofSha256 : "" };
+  return {
+    id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason,
+    searchNodes: v.stats?.searchNodes ?? 0, estNodes: v.stats?.estNodes ?? 0, estNodesStderr: v.stats?.estNodesStderr ?? 0,
+    proofSha256: kind === VerdictKind.VERDICT_KIND_UNSAT ? v.proofSha256 : "",
+  };
 }
 
 export class RunModel {
   readonly table = new CubeTable();
+  /** Placements made and the tree estimates of the cubes (coordinator/work-estimate.ts). */
+  readonly work = new WorkEstimate();
   readonly solutions: Solution[] = [];
   state: RunState = RunState.RUN_STATE_SPLITTING;
   message = "";
   /** SAT answers that failed verification (never solutions). */
   rejected = 0;
+  /** The best board so far (verified and scored when recorded), and every improvement's time and score. */
+  best: BestBoard | null = null;
+  readonly bestHistory: Array<{ atUnixMs: number; score: number; placed: number }> = [];
   startedAt = 0;
   finishedAt = 0;
   /** Certified run: UNSAT answers whose proof was missing or not verified. */
@@ -104,6 +115,7 @@ export class RunModel {
       case "closed":
         for (const c of b.value.cubes) {
           this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
+          this.work.record(c.id, e.atUnixMs, c.searchNodes, c.estNodes, c.estNodesStderr);
           if (c.proofSha256 !== "" && c.kind === VerdictKind.VERDICT_KIND_UNSAT) this.proofs.set(c.id, c.proofSha256);
         }
         break;
@@ -131,6 +143,10 @@ export class RunModel {
         break;
       case "rejectedModel":
         this.rejected += b.value;
+        break;
+      case "best":
+        this.best = b.value;
+        this.bestHistory.push({ atUnixMs: e.atUnixMs, score: b.value.score, placed: b.value.placed });
         break;
       default:
         break;
@@ -262,6 +278,7 @@ export class RunModel {
         continue;
       }
       if (!this.close(closedOf(v, v.kind, v.reason), closed)) continue;
+      if (v.best.length > 0) yield* this.considerBest(v);
       const label = verdictLabel(v.kind);
       if (label === "unknown") unknowns.push(entry);
       // An error verdict comes with a nak: JetStream redelivers the task itself, up to max_deliver.
@@ -272,6 +289,25 @@ export class RunModel {
     for (const e of retries) if (e.state === "queued") yield* this.requeue(e, e.unknowns + e.errors);
     yield* this.followUpUnknowns(unknowns);
     yield* this.checkComplete();
+  }
+
+  /**
+   * A worker's best board (the deepest partial board its search reached): checked and scored here by the verifier's
+   * rules (core/score.ts); recorded when it beats the run's best. A refused one is logged and dropped.
+   */
+  private *considerBest(v: Verdict): RunSteps {
+    if (v.best.length > this.puzzle.rows * this.puzzle.cols) return;
+    const a = acceptScored(this.puzzle, v.best);
+    if (!a.ok) {
+      this.log.warn("best board refused by the verifier", { cube: v.cubeId, worker: v.workerId, violation: a.reason });
+      return;
+    }
+    if (this.best && !betterScored({ ...a.scored, score: this.best.score, placed: this.best.placed }, a.scored)) return;
+    const cells = v.best.filter((p, i, all) => all.findIndex((q) => q.cell === p.cell) === i).map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot }));
+    yield* this.applyAndRecord({
+      $case: "best",
+      value: { score: a.scored.score, maxScore: a.scored.maxScore, placed: a.scored.placed, cells, cubeId: v.cubeId, workerId: v.workerId, foundUnixMs: this.opts.clock() },
+    });
   }
 
   /**

@@ -16,9 +16,10 @@ import { UnimplementedError } from "./api-errors.js";
 
 export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
-  DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_SIDE, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
+  DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_SIDE, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
 export interface RunRequest {
@@ -69,8 +70,11 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. */
-export function buildRunSpec(req: RunRequest, now: number = Date.now()): { spec: RunSpec; puzzle: Puzzle } {
+/**
+ * Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. A board
+ * above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/run.ts).
+ */
+export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: SizeLimits = DEFAULT_SIZE_LIMITS): { spec: RunSpec; puzzle: Puzzle } {
   if (typeof req.puzzleText !== "string" || req.puzzleText.trim() === "") throw new InvalidOptionError("puzzle", "is empty");
   if (Buffer.byteLength(req.puzzleText) > MAX_PUZZLE_TEXT_BYTES) {
     throw new InvalidOptionError("puzzle", `is larger than ${MAX_PUZZLE_TEXT_BYTES} bytes`);
@@ -79,9 +83,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now()): { spec:
   if (!isFormatOption(format)) throw new InvalidOptionError("format", `unknown format "${format}"`);
   const label = req.puzzleLabel ?? "<puzzle>";
   const puzzle = parsePuzzle(req.puzzleText, label, format);
-  if (puzzle.rows > MAX_PUZZLE_SIDE || puzzle.cols > MAX_PUZZLE_SIDE) {
-    throw new InvalidOptionError("puzzle", `${puzzle.rows}x${puzzle.cols} is larger than the ${MAX_PUZZLE_SIDE}x${MAX_PUZZLE_SIDE} limit`);
-  }
+  checkBoardSize(puzzle, limits);
   const runId = req.runId ?? newRunId();
   if (!RUN_ID_RE.test(runId)) throw new InvalidOptionError("run id", `"${runId.slice(0, 80)}" must be 1-64 characters of A-Z a-z 0-9 _ -`);
   const encoding = req.encoding ?? DEFAULT_ENCODING;

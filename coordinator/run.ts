@@ -14,7 +14,7 @@ import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
-import { RunRecord, type RunSpec, type RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import type { CoordinatorSettings } from "./config.js";
 import type { CubeEntry, CubeTable } from "./cube-table.js";
@@ -25,6 +25,8 @@ import { uploadFormula } from "./formula-upload.js";
 import { RateTracker } from "./rate.js";
 import { runSteps, type RunEffect, type RunSteps } from "./run-effects.js";
 import { RunModel } from "./run-model.js";
+import type { BestBoard } from "../proto/gen/cubist/v1/run.js";
+import { checkFormulaSize, formulaBytes } from "../core/limits.js";
 
 export interface RunDeps {
   readonly layout: Layout;
@@ -34,6 +36,8 @@ export interface RunDeps {
   readonly settings: CoordinatorSettings;
   readonly log: Logger;
   readonly publishCancel: (run: string, cube: string, reason: string) => void;
+  /** Deletes a formula object no open run needs any more (coordinator.ts). */
+  readonly releaseFormula?: (sha256: string, runId: string) => Promise<void>;
 }
 
 /** The terminal run states (proto/vocabulary.ts), under the name the embedded cluster and the benchmarks use. */
@@ -93,6 +97,8 @@ export class RunController extends EventEmitter<RunEvents> {
   get state(): RunState { return this.model.state; }
   get message(): string { return this.model.message; }
   get rejected(): number { return this.model.rejected; }
+  get best(): BestBoard | null { return this.model.best; }
+  get bestHistory(): ReadonlyArray<{ atUnixMs: number; score: number; placed: number }> { return this.model.bestHistory; }
   get startedAt(): number { return this.model.startedAt; }
   get finishedAt(): number { return this.model.finishedAt; }
   /** The Object Stores of formulas and proofs (certificate bundles). */
@@ -113,6 +119,7 @@ export class RunController extends EventEmitter<RunEvents> {
   /** A new run: encode, upload, record, then split and publish in the background. */
   static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle): Promise<RunController> {
     const { model, formula } = RunController.modelOf(deps, spec, puzzle);
+    checkFormulaSize(formulaBytes(formula), deps.settings.limits);
     const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));
     spec.formulaSha256 = upload.sha256;
     spec.numVars = formula.numVars;
@@ -263,8 +270,10 @@ export class RunController extends EventEmitter<RunEvents> {
     return this.carryOut(this.model.resume());
   }
 
-  cancel(reason: string): Promise<void> {
-    return this.carryOut(this.model.cancel(reason));
+  /** Ends the run for good; its base formula is deleted from the Object Store unless another open run shares it. */
+  async cancel(reason: string): Promise<void> {
+    await this.carryOut(this.model.cancel(reason));
+    await this.deps.releaseFormula?.(this.spec.formulaSha256, this.id);
   }
 
   /** Waits for the initial split (tests, the embedded cluster). */
@@ -314,6 +323,8 @@ export class RunController extends EventEmitter<RunEvents> {
       message: this.message,
       generation: 0,
       certification: certificationOf(this.model, c.unsat, this.certifier?.pending ?? 0),
+      best: this.best ?? undefined,
+      ...this.model.work.view(this.table.entries(), now, this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT, isTerminal(this.state)),
     };
   }
 

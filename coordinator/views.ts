@@ -11,6 +11,7 @@
 
 import { renderSVG } from "../core/render/index.js";
 import { boardFromPlacements, type Placement } from "../core/puzzle.js";
+import { innerEdgeCount, scoreBoard } from "../core/verify.js";
 import { hintPlacements } from "../core/cubes/search.js";
 import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../proto/contract.js";
 import type { CubeInfo, RunInfo } from "../proto/gen/cubist/v1/api.js";
@@ -43,6 +44,12 @@ export interface RunSummary {
   finishedUnixMs: number;
   createdUnixMs: number;
   message: string;
+  /** Placements by the workers' searches, their rate, and the tree-estimate view (coordinator/work-estimate.ts). */
+  placements: number;
+  placementsPerSecond: number;
+  remainingNodes: number;
+  remainingNodesStderr: number;
+  workEtaSeconds: number;
 }
 
 /** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
@@ -101,6 +108,11 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     finishedUnixMs: s.finishedUnixMs,
     createdUnixMs: spec.createdUnixMs,
     message: s.message,
+    placements: s.placements,
+    placementsPerSecond: s.placementsPerSecond,
+    remainingNodes: s.remainingNodes,
+    remainingNodesStderr: s.remainingNodesStderr,
+    workEtaSeconds: s.workEtaSeconds,
   };
 }
 
@@ -223,12 +235,16 @@ export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean
 }
 
 export interface BoardView {
-  kind: "solution" | "partial" | "hints";
+  /** "best": the run's best board a worker reported (checked and scored); "partial": a cube's own placements. */
+  kind: "solution" | "best" | "partial" | "hints";
   /** The cube whose placements are shown (partial), or where the solution was found. */
   cubeId: string;
   /** Cells with a piece. */
   placed: number;
   cells: number;
+  /** Matched inner edges of the board shown, out of maxScore. */
+  score: number;
+  maxScore: number;
   svg: string;
 }
 
@@ -253,10 +269,17 @@ export function boardView(run: RunController, solution = 0): BoardView {
   const sol = run.solutions[solution];
   if (sol) {
     const board = boardFromPlacements(run.puzzle, sol.cells);
-    return { kind: "solution", cubeId: sol.cubeId, placed: cells, cells, svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
+    return { kind: "solution", cubeId: sol.cubeId, placed: cells, cells, score: innerEdgeCount(run.puzzle), maxScore: innerEdgeCount(run.puzzle), svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }) };
   }
+  const maxScore = innerEdgeCount(run.puzzle);
   const hints: Placement[] = hintPlacements(run.puzzle);
   const best = isTerminal(run.state) ? null : deepestOpenCube(run);
+  const reported = run.best;
+  if (reported && reported.placed >= (best?.placementCount ?? 0) + hints.length) {
+    const board = boardFromPlacements(run.puzzle, reported.cells);
+    const title = `${run.spec.name}: best board, score ${reported.score} of ${reported.maxScore} (cube ${reported.cubeId})`;
+    return { kind: "best", cubeId: reported.cubeId, placed: reported.placed, cells, score: reported.score, maxScore, svg: renderSVG(run.puzzle, board, { title }) };
+  }
   const placements = [...hints, ...(best?.placements ?? [])];
   const board = boardFromPlacements(run.puzzle, placements);
   const placed = board.cells.filter((x) => x !== null).length;
@@ -265,6 +288,8 @@ export function boardView(run: RunController, solution = 0): BoardView {
     cubeId: best?.id ?? "",
     placed,
     cells,
+    score: scoreBoard(run.puzzle, board),
+    maxScore,
     svg: renderSVG(run.puzzle, board, { title: best ? `${run.spec.name}: cube ${best.id}` : run.spec.name }),
   };
 }
@@ -407,6 +432,8 @@ export function runDetail(c: Coordinator, run: RunController, speeds: WorkerSpee
     running: runningCubes(run, now),
     workers: workersView(c, speeds, now),
     solutions: run.solutions.map((s) => ({ index: s.index, cubeId: s.cubeId, workerId: s.workerId, foundUnixMs: s.foundUnixMs })),
+    best: run.best ? { score: run.best.score, maxScore: run.best.maxScore, placed: run.best.placed, cubeId: run.best.cubeId, workerId: run.best.workerId, foundUnixMs: run.best.foundUnixMs } : null,
+    bestHistory: run.bestHistory.slice(-500),
     now,
   };
 }

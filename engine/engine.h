@@ -65,6 +65,11 @@ typedef struct {
   int part_k, part_n;    /* explore only subtrees k mod n at the partition depth (n = 1: all) */
   int part_depth;        /* -1: chosen automatically */
   double progress_s;     /* progress line period (0: none) */
+  bool best;             /* report the deepest partial board (c best + b lines) */
+  int estimate_probes;   /* before searching, estimate the tree's size with this many random probes (0: no) */
+  bool score;            /* score mode (score.c): complete boards with the fewest mismatched inner edges */
+  int score_breaks;      /* score mode: the break budget to start from (-1: every inner edge) */
+  double score_from;     /* score mode: breaks allowed from this fraction of the scan order on */
   bool quiet;
 } options_t;
 
@@ -81,6 +86,8 @@ typedef struct {
   int part_depth;        /* the partition depth used, or -1 */
   int *board_piece_buf;  /* caller's cells-sized buffers: the first solution */
   int *board_rot_buf;
+  int best_score;        /* score mode: the best complete board's matched inner edges (-1: none) */
+  int max_score;         /* score mode: the board's inner edges */
 } result_t;
 
 /* puzzle.c */
@@ -91,6 +98,10 @@ int cell_rim(const puzzle_t *p, int cell);
 
 /* search.c */
 void engine_solve(const puzzle_t *p, const options_t *o, result_t *r);
+void engine_make_order(const puzzle_t *p, order_kind kind, int *out);
+
+/* score.c */
+void engine_score(const puzzle_t *p, const options_t *o, result_t *r);
 extern volatile int engine_stop_requested;
 
 #endif

@@ -23,7 +23,12 @@ static const char *usage =
   "  --part-depth D    the depth at which parts are dealt out (default: chosen by probing)\n"
   "  --nodes N         stop after N placements\n"
   "  --time-ms N       stop after N milliseconds\n"
-  "  --progress-ms N   print a progress line every N milliseconds\n";
+  "  --progress-ms N   print a progress line every N milliseconds\n"
+  "  --estimate N      first print Knuth's estimate of the search tree's size from N random probes\n"
+  "  --best            print the deepest partial board (c best + b lines) with progress lines and at the end\n"
+  "  --score           score mode: complete boards with the fewest mismatched inner edges, printed as found\n"
+  "  --breaks N        score mode: start from at most N mismatched edges (default: any)\n"
+  "  --score-from PCT  score mode: mismatches allowed from PCT%% of the scan order on (default 50)\n";
 
 static void on_signal(int sig) { (void)sig; engine_stop_requested = 1; }
 
@@ -62,7 +67,7 @@ static const char *end_name(end_kind e) {
 }
 
 int main(int argc, char **argv) {
-  options_t o = { ORDER_SHORT, 0, 0, 0, 0, false, false, 0, false, 0, 1, -1, 0, false };
+  options_t o = { .order = ORDER_SHORT, .part_k = 0, .part_n = 1, .part_depth = -1, .score_breaks = -1, .score_from = 0.5 };
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     uint64_t u;
@@ -70,6 +75,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--symmetry")) o.symmetry = true;
     else if (!strcmp(a, "--count")) o.count = true;
     else if (!strcmp(a, "--print")) o.print_solutions = true;
+    else if (!strcmp(a, "--best")) o.best = true;
+    else if (!strcmp(a, "--score")) o.score = true;
     else if (!strcmp(a, "--order") && v) {
       i++;
       if (!strcmp(v, "row")) o.order = ORDER_ROW;
@@ -88,7 +95,8 @@ int main(int argc, char **argv) {
       }
       o.part_k = k; o.part_n = n;
     } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
-               !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth"))) {
+               !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") ||
+               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--estimate"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
       else if (!strcmp(a, "--restart")) o.restart_base = u;
@@ -96,11 +104,21 @@ int main(int argc, char **argv) {
       else if (!strcmp(a, "--nodes")) o.node_limit = u;
       else if (!strcmp(a, "--time-ms")) o.time_limit_s = (double)u / 1000.0;
       else if (!strcmp(a, "--progress-ms")) o.progress_s = (double)u / 1000.0;
+      else if (!strcmp(a, "--estimate")) o.estimate_probes = u > 1000000 ? 1000000 : (int)u;
+      else if (!strcmp(a, "--breaks")) o.score_breaks = u > 1000000 ? 1000000 : (int)u;
+      else if (!strcmp(a, "--score-from")) {
+        if (u > 100) { fprintf(stderr, "cubist-engine: --score-from wants a percentage 0..100, got %llu\n", (unsigned long long)u); return 2; }
+        o.score_from = (double)u / 100.0;
+      }
       else o.part_depth = u > 1000000 ? 1000000 : (int)u;
     } else {
       fprintf(stderr, "cubist-engine: bad or incomplete option '%s'\n%s", a, usage);
       return 2;
     }
+  }
+  if (o.score && (o.count || o.part_n > 1 || o.symmetry)) {
+    fprintf(stderr, "cubist-engine: --score searches alone: not with --count, --part or --symmetry\n");
+    return 2;
   }
   if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }
 
@@ -130,10 +148,12 @@ int main(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   r.board_piece_buf = malloc(sizeof(int) * (size_t)p.cells);
   r.board_rot_buf = malloc(sizeof(int) * (size_t)p.cells);
-  engine_solve(&p, &o, &r);
+  if (o.score) engine_score(&p, &o, &r);
+  else engine_solve(&p, &o, &r);
 
   bool sat = r.solutions > 0;
-  bool exhausted = r.end == END_EXHAUSTED;
+  /* score mode searched a space narrowed by its break budget: running out of it proves nothing */
+  bool exhausted = r.end == END_EXHAUSTED && !o.score;
   printf("s %s\n", sat ? "SATISFIABLE" : exhausted ? "UNSATISFIABLE" : "UNKNOWN");
   if (sat && !o.print_solutions) {
     printf("v");
@@ -145,6 +165,7 @@ int main(int argc, char **argv) {
          (unsigned long long)r.nodes, r.seconds, rate, (unsigned long long)r.solutions, end_name(r.end),
          (unsigned long long)r.restarts, r.max_depth, r.positions);
   if (o.part_n > 1) printf("c part %d/%d depth %d\n", o.part_k, o.part_n, r.part_depth);
+  if (o.score) printf("c score %d of %d\n", r.best_score, r.max_score);
   fflush(stdout);
   return sat ? 10 : exhausted ? 20 : 0;
 }

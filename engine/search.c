@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 #include "engine.h"
 
@@ -49,6 +50,8 @@ typedef struct {
   struct timespec t0;
   double next_progress;
   int *board_piece, *board_rot; /* the first solution (caller's) */
+  cand_t *best;          /* with o->best: the deepest partial board's choices (copies: restarts rebuild tables) */
+  int best_printed;      /* its depth when last printed */
 } ctx_t;
 
 static double elapsed(const ctx_t *x) {
@@ -79,7 +82,7 @@ static int ring_order(const puzzle_t *p, int *out, int rings) {
   return n;
 }
 
-static void make_order(const puzzle_t *p, order_kind kind, int *out) {
+void engine_make_order(const puzzle_t *p, order_kind kind, int *out) {
   int n = 0;
   bool by_col = kind == ORDER_COL || (kind == ORDER_SHORT && p->cols > p->rows);
   if (kind == ORDER_SPIRAL) { ring_order(p, out, MAX_SIDE); return; }
@@ -172,7 +175,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   x->p = p; x->o = o;
   int cells = p->cells;
   int *all = malloc(sizeof(int) * (size_t)cells), *rank = malloc(sizeof(int) * (size_t)cells);
-  make_order(p, o->order, all);
+  engine_make_order(p, o->order, all);
   x->cell = malloc(sizeof(int) * (size_t)cells);
   for (int i = 0; i < cells; i++) rank[i] = -1;
   for (int i = 0; i < cells; i++) if (p->fixed_piece[all[i]] < 0) { rank[all[i]] = x->n; x->cell[x->n++] = all[i]; }
@@ -283,6 +286,28 @@ static void on_solution(ctx_t *x) {
   free(piece); free(rot); free(cursor);
 }
 
+/* The deepest partial board (fixed cells and the first max_depth positions), when deeper than last printed:
+ * `c best placed=P of=C nodes=N seconds=T`, then a `b` line of CELL PIECE ROT triples for the placed cells. */
+static void print_best(ctx_t *x) {
+  const puzzle_t *p = x->p;
+  if (!x->best || x->max_depth <= x->best_printed) return;
+  int *cursor = calloc((size_t)p->nclasses, sizeof(int));
+  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
+  for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
+  for (int i = 0; i < x->max_depth; i++) {
+    const cand_t *c = &x->best[i];
+    int q = x->free_pieces[c->cls][cursor[c->cls]++];
+    piece[x->cell[i]] = q;
+    rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
+  }
+  printf("c best placed=%d of=%d nodes=%llu seconds=%.3f\nb", p->nfixed + x->max_depth, p->cells,
+         (unsigned long long)x->nodes, elapsed(x));
+  for (int cell = 0; cell < p->cells; cell++) if (piece[cell] >= 0) printf(" %d %d %d", cell, piece[cell], rot[cell]);
+  printf("\n");
+  x->best_printed = x->max_depth;
+  free(piece); free(rot); free(cursor);
+}
+
 /* ---- the depth-first search ---- */
 
 static void unwind(ctx_t *x, int depth) {
@@ -347,7 +372,10 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
     x->chosen[depth] = c;
     memcpy(&colour[x->cell[depth] * 4], c->c, 4);
     depth++;
-    if (depth > x->max_depth) x->max_depth = depth;
+    if (depth > x->max_depth) {
+      x->max_depth = depth;
+      if (x->best) for (int j = 0; j < depth; j++) x->best[j] = *x->chosen[j];
+    }
     if (depth == leaf) {
       depth--;
       if (leaf == n) {
@@ -374,6 +402,7 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
         if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
         if (t >= x->next_progress) {
           printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d\n", (unsigned long long)x->nodes, t, x->max_depth, n);
+          print_best(x);
           fflush(stdout);
           x->next_progress = t + o->progress_s;
         }
@@ -381,6 +410,55 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
       if (end >= 0) { unwind(x, depth); return end; }
     }
   }
+}
+
+/*
+ * Knuth's estimator of the search tree's size: a probe walks from the root choosing one child uniformly at random
+ * among the available candidates, and sum over depths of the product of the branching factors seen is an unbiased
+ * estimate of the nodes a complete search makes. Printed as `c estimate nodes=E stderr=S probes=N` (the mean and
+ * its standard error; heavy-tailed, so S matters). Leaves the search state as it found it.
+ */
+static void estimate_tree(ctx_t *x, int probes) {
+  int n = x->n;
+  uint64_t rng = x->o->seed * 0x9E3779B97F4A7C15ull + 12345;
+  double sum = 0, sum2 = 0;
+  for (int k = 0; k < probes; k++) {
+    double product = 1, total = 0;
+    int depth = 0;
+    while (depth < n) {
+      enter(x, depth);
+      const cand_t *L = x->list[depth];
+      int count = 0, chosen = -1;
+      for (int i = x->lo[depth]; i < x->hi[depth]; i++) {
+        if (x->avail[L[i].cls] == 0) continue;
+        if (x->chk[depth] >= 0) {
+          bool ok = true;
+          for (int d = 0; d < 4; d++) {
+            int ci = x->chk_idx[depth * 4 + d];
+            if (ci >= 0 && L[i].c[d] != x->colour[ci]) ok = false;
+          }
+          if (!ok) continue;
+        }
+        count++;
+        if (next_rand(&rng) % (uint64_t)count == 0) chosen = i; /* reservoir: uniform among the valid */
+      }
+      if (count == 0) break;
+      product *= count;
+      total += product;
+      const cand_t *c = &L[chosen];
+      x->avail[c->cls]--;
+      x->chosen[depth] = c;
+      memcpy(&x->colour[x->cell[depth] * 4], c->c, 4);
+      depth++;
+    }
+    while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
+    sum += total;
+    sum2 += total * total;
+  }
+  double mean = probes > 0 ? sum / probes : 0;
+  double var = probes > 1 ? (sum2 - sum * mean) / (probes - 1) : 0;
+  printf("c estimate nodes=%.6g stderr=%.6g probes=%d\n", mean, probes > 0 && var > 0 ? sqrt(var / probes) : 0, probes);
+  fflush(stdout);
 }
 
 static uint64_t luby(uint64_t i) { /* 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... for i >= 1 */
@@ -410,8 +488,10 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   setup(&x, p, o);
   x.board_piece = r->board_piece_buf;
   x.board_rot = r->board_rot_buf;
+  if (o->best) x.best = calloc((size_t)x.n + 1, sizeof(cand_t));
   r->positions = x.n;
   build_tables(&x);
+  if (o->estimate_probes > 0) estimate_tree(&x, o->estimate_probes);
   int end;
   uint64_t leaves = 0;
   if (o->part_n > 1 && x.n >= 1) {
@@ -439,5 +519,7 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   r->max_depth = x.max_depth;
   r->seconds = elapsed(&x);
   r->part_depth = x.part_depth;
+  if (x.solutions == 0) print_best(&x);
+  free(x.best);
   free_tables(&x);
 }

@@ -55,6 +55,14 @@ export const MAX_CUBE_LIMIT = 100_000;
 const PREFIX_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 export const RUN_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 export const CUBE_ID_RE = /^[A-Za-z0-9_-]+(\.[0-9]+){0,64}$/;
+/**
+ * Worker ids: one subject token of `<p>.workers.<worker>` (no "."), starting with a letter or digit so that it never
+ * reads as a flag, at most 64 characters. The worker refuses another id at start; the coordinator drops heartbeats
+ * whose id does not match (coordinator/heartbeats.ts).
+ */
+export const WORKER_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** What WORKER_ID_RE allows, for error messages. */
+export const WORKER_ID_RULE = "1-64 letters, digits, _ or -, starting with a letter or digit (it is a NATS subject token)";
 
 export function createNames(prefix: string = DEFAULT_PREFIX): Names {
   if (!PREFIX_RE.test(prefix)) {

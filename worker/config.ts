@@ -9,7 +9,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { InvalidOptionError } from "../core/errors.js";
 import type { NatsOptions } from "../cluster/nats.js";
 import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
-import { createNames, MAX_STATUS_INTERVAL_MS, type Names } from "../proto/contract.js";
+import { createNames, MAX_STATUS_INTERVAL_MS, WORKER_ID_RE, WORKER_ID_RULE, type Names } from "../proto/contract.js";
 import { locateEngine } from "./engine/index.js";
 import { locateSolver, SOLVER_NAMES, type SolverName } from "./solver/index.js";
 import { httpListenOption } from "../cluster/http.js";
@@ -29,7 +29,7 @@ export interface WorkerConfig {
   readonly enginePath: string;
   /** Where base formulas are cached. @default `$XDG_CACHE_HOME/cubist/formulas`, else `~/.cache/cubist/formulas` */
   readonly cacheDir: string;
-  /** This worker's name in verdicts, heartbeats and subjects ([A-Za-z0-9_-], 1..64). @default `<hostname>-<pid>`, sanitised */
+  /** This worker's name in verdicts, heartbeats and subjects (WORKER_ID_RE: [A-Za-z0-9_-], 1..64, not starting with _ or -). @default `<hostname>-<pid>`, sanitised */
   readonly workerId: string;
   /** Host name reported in verdicts and heartbeats. @default os.hostname() */
   readonly host: string;
@@ -56,8 +56,8 @@ export const DEFAULT_RETRY_DELAY_MS = 2000;
 export const DEFAULT_LONG_POLL_MS = 5000;
 export const DEFAULT_LAYOUT_WAIT_MS = 0;
 export const MAX_CONCURRENCY = 1024;
-/** Worker ids are NATS subject tokens and appear in every verdict. */
-export const WORKER_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+/** Worker ids are NATS subject tokens and appear in every verdict (the pattern is the wire contract's). */
+export { WORKER_ID_RE };
 
 /** Input of loadWorkerConfig: CLI values (already typed by cli/args.ts) or values from a test. */
 export interface WorkerConfigInput {
@@ -82,10 +82,10 @@ export interface WorkerConfigInput {
   http?: string | null;
 }
 
-/** `<hostname>-<pid>` made into a subject token: anything outside [A-Za-z0-9_-] becomes "-", at most 64 chars. */
+/** `<hostname>-<pid>` made into a worker id: anything outside [A-Za-z0-9_-] becomes "-", no leading _ or -, at most 64 chars. */
 export function defaultWorkerId(host: string = hostname(), pid: number = process.pid): string {
   const suffix = `-${pid}`;
-  const base = host.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64 - suffix.length) || "worker";
+  const base = host.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^[_-]+|-+$/g, "").slice(0, 64 - suffix.length) || "worker";
   return `${base}${suffix}`;
 }
 
@@ -125,7 +125,7 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
   const cacheDir = resolve(input.cacheDir ?? defaultCacheDir(env));
   const workerId = input.workerId ?? defaultWorkerId();
   if (!WORKER_ID_RE.test(workerId)) {
-    throw new InvalidOptionError("--id", `must be 1-64 letters, digits, _ or - (it is a NATS subject token), got "${workerId}"`);
+    throw new InvalidOptionError("--id", `must be ${WORKER_ID_RULE}; got "${JSON.stringify(workerId).slice(1, -1).slice(0, 80)}"`);
   }
   const host = (input.host ?? hostname()).slice(0, 128);
   const statusIntervalMs = integerIn("--status-interval", input.statusIntervalMs, DEFAULT_STATUS_INTERVAL_MS, 100, MAX_STATUS_INTERVAL_MS);

@@ -40,6 +40,9 @@ export interface CubeJob {
 /** Download attempts for a formula when the transport fails (a missing or corrupt object is not retried). */
 const FORMULA_ATTEMPTS = 3;
 
+/** Random probes of the cube's tree before the search (Knuth's estimator, for the run's ETA): milliseconds. */
+const ESTIMATE_PROBES = 256;
+
 /** The SAT solver name that turns the solver off (the engine alone). */
 export const NO_SOLVER = "none";
 
@@ -71,6 +74,10 @@ function runPuzzle(run: RunInfo): Puzzle {
 
 function solverStats(s: SolverStats | undefined, engine: string, search: EngineOutcome | undefined, wallMs: number): CubeStats {
   const stats: CubeStats = { engine, wallMs, searchNodes: search?.stats.nodes ?? 0 };
+  if (search?.stats.estNodes !== undefined) {
+    stats.estNodes = search.stats.estNodes;
+    stats.estNodesStderr = search.stats.estStderr;
+  }
   if (s) {
     stats.conflicts = s.conflicts;
     stats.decisions = s.decisions;
@@ -130,7 +137,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
         // Contradicting placements: refuted without a process.
         search: problem === null
           ? { kind: "unsat", stats: noEngineStats("exhausted") }
-          : await runEngine(problem, shape, { order: "short", timeLimitMs: searchMs, signal, binary: ctx.config.enginePath }),
+          : await runEngine(problem, shape, { order: "short", timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
       }),
     });
   }
@@ -204,6 +211,8 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     return { kind: "error", reason: `${failure.name}: ${failure.message}`, stats };
   }
   const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : search?.search.kind === "unknown" ? search.search.reason : "aborted";
-  return { kind: "unknown", reason, stats };
+  // The deepest partial board the search reached: the run's best board is the best of these (the coordinator checks).
+  const best = search?.search.best?.board;
+  return { kind: "unknown", reason, stats, ...(best && best.length > 0 ? { best } : {}) };
   }
 }

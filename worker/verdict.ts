@@ -22,6 +22,9 @@ export interface CubeStats {
   cpuMs?: number;
   maxRssBytes?: number;
   searchNodes?: number;
+  /** Knuth's estimate of the cube's whole search tree (placements) and its standard error. */
+  estNodes?: number;
+  estNodesStderr?: number;
   /** "kissat" | "cadical" | "search": who decided (or who was running). */
   engine: string;
 }
@@ -32,7 +35,7 @@ export type CubeResult =
   | { kind: "sat-board"; board: Placement[]; stats: CubeStats }
   /** `proofSha256`: a certified task's uploaded DRAT proof. */
   | { kind: "unsat"; stats: CubeStats; proofSha256?: string }
-  | { kind: "unknown"; reason: string; stats: CubeStats }
+  | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[] }
   | { kind: "error"; reason: string; stats: CubeStats }
   | { kind: "stopped"; stats: CubeStats };
 
@@ -74,6 +77,8 @@ export function wireStats(s: CubeStats): WireStats {
     maxRssBytes: count(s.maxRssBytes),
     searchNodes: count(s.searchNodes),
     engine: s.engine,
+    estNodes: real(s.estNodes),
+    estNodesStderr: real(s.estNodesStderr),
   };
 }
 
@@ -94,6 +99,7 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     board: result.kind === "sat-board" ? result.board.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     taskSeq: ctx.taskSeq,
     proofSha256: result.kind === "unsat" ? result.proofSha256 ?? "" : "",
+    best: result.kind === "unknown" && result.best ? result.best.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
   };
 }
 

@@ -10,6 +10,7 @@ import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_REPLICA
 import { startCoordinatorProcess } from "../../coordinator/main.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
+import { DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB } from "../../core/limits.js";
 
 export const spec: CommandSpec = {
   name: "coordinator",
@@ -30,6 +31,9 @@ export const spec: CommandSpec = {
     "grpc-tls-key": { type: "string", arg: "FILE", description: "gRPC TLS private key (PEM)", env: "CUBIST_GRPC_TLS_KEY" },
     "grpc-tls-client-ca": { type: "string", arg: "FILE", description: "CA of client certificates (mutual TLS)", env: "CUBIST_GRPC_TLS_CLIENT_CA" },
     http: { type: "string", arg: "HOST:PORT", description: `HTTP address of /metrics and the web dashboard ("off" for none; default ${DEFAULT_COORDINATOR_HTTP}, skipped with a warning when taken)`, env: "CUBIST_HTTP" },
+    "http-allow-host": { type: "string", arg: "NAMES", description: "host names (comma-separated) the dashboard may be reached under for pause/cancel/re-split; loopback names and IP addresses always work (a DNS-rebinding guard)", env: "CUBIST_HTTP_ALLOW_HOST" },
+    "max-cells": { type: "integer", arg: "N", description: `largest board a run may have, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
+    "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) a run may have (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     puzzle: { type: "string", arg: "FILE", description: "submit a run for this puzzle at start" },
     ...PUZZLE_OPTIONS,
     ...ENCODING_OPTIONS,
@@ -57,6 +61,9 @@ export async function run(values: ParsedValues): Promise<number> {
     grpcTlsClientCa: values["grpc-tls-client-ca"] as string | undefined,
     http: (values.http as string | undefined) ?? DEFAULT_COORDINATOR_HTTP,
     httpOptional: values.http === undefined,
+    httpAllowHosts: values["http-allow-host"] as string | undefined,
+    maxCells: values["max-cells"] as number | undefined,
+    maxFormulaMb: values["max-formula-mb"] as number | undefined,
   });
   const proc = await startCoordinatorProcess(config);
   if (typeof values.puzzle === "string") {

@@ -5,11 +5,13 @@ import { EXIT } from "../exit-codes.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { dimacsChunks, encode } from "../../core/encode/index.js";
+import { encodeTriangleCommand, readPuzzleText } from "../triangle-commands.js";
 
 export const spec: CommandSpec = {
   name: "encode",
   summary: "Encode a puzzle as CNF (DIMACS). Sections and counts go to stderr (or --stats JSON).",
   usage: "cubist encode <puzzle> [--encoding E] [--order O] [-o out.cnf]",
+  details: "A triangle puzzle (docs/formats.md) has one encoding, its placement encoding (core/triangle/encode.ts); --encoding and its options do not apply.",
   positionals: { min: 1, max: 1 },
   options: {
     ...PUZZLE_OPTIONS,
@@ -20,7 +22,9 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const { text, triangle } = await readPuzzleText(path);
+  if (triangle) return encodeTriangleCommand(triangle, values);
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
   const formula = encode(values.encoding as string, puzzle, encodeOptionsFrom(values));
   const out = typeof values.output === "string" && values.output !== "-" ? createWriteStream(values.output) : process.stdout;
   for (const chunk of dimacsChunks(formula)) {

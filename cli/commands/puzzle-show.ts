@@ -1,4 +1,5 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import { EXIT } from "../exit-codes.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { boardFromPlacements, cellOf, isBounded, pieceKind } from "../../core/puzzle.js";
@@ -50,7 +51,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     return EXIT.OK;
   }
   const lines = [
-    `${summary.name}: ${puzzle.rows} x ${puzzle.cols}, ${puzzle.pieces.length} pieces, ${bounded ? "bounded (grey rim)" : "unbounded (no grey)"}`,
+    `${terminalSafe(summary.name)}: ${puzzle.rows} x ${puzzle.cols}, ${puzzle.pieces.length} pieces, ${bounded ? "bounded (grey rim)" : "unbounded (no grey)"}`,
     bounded ? `pieces: ${kinds.corner} corner, ${kinds.border} border, ${kinds.center} centre` : `pieces: all centre pieces`,
     bounded
       ? `colours: ${frame.size} frame [${summary.frameColours.join(" ")}], ${inner.size} inner [${summary.innerColours.join(" ")}]`

@@ -1,4 +1,5 @@
 /** `cubist run cancel RUN [--reason R]`: ends a run for good; its queued cubes are dropped, running solvers stopped. */
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";
@@ -24,7 +25,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     const reason = typeof values.reason === "string" ? values.reason : "";
     const info = await api.call<CancelRunRequest, RunInfo>(api.client.cancelRun, { runId, reason });
     if (values.json) process.stdout.write(`${JSON.stringify(runJSON(info))}\n`);
-    else process.stdout.write(`run ${info.runId} ${runStateName(info.status?.state)}${info.status?.message ? `: ${info.status.message}` : ""}\n`);
+    else process.stdout.write(`run ${info.runId} ${runStateName(info.status?.state)}${info.status?.message ? `: ${terminalSafe(info.status.message)}` : ""}\n`);
     return EXIT.OK;
   });
 }

@@ -4,6 +4,7 @@
  * INVALID_ARGUMENT naming file:line; with `--hints` the puzzle is read here, the hints applied, and the
  * canonical text sent. `--watch` follows the run to its end (exit code like `cubist solve`).
  */
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { loadPuzzle, PUZZLE_OPTIONS, readText } from "../io.js";
@@ -90,7 +91,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     else process.stdout.write(`${info.runId}\n`);
     if (!values.json) {
       process.stderr.write(
-        `run ${info.runId} submitted: ${info.name}, ${info.rows}x${info.cols}, ${info.encoding} (${info.numVars} vars, ${info.numClauses} clauses), ` +
+        `run ${info.runId} submitted: ${terminalSafe(info.name)}, ${info.rows}x${info.cols}, ${info.encoding} (${info.numVars} vars, ${info.numClauses} clauses), ` +
         `${info.cubing?.targetCubes ?? "?"} cubes` + (values.watch ? "\n" : `; follow it with: cubist run watch ${info.runId}\n`),
       );
     }

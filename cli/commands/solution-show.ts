@@ -3,6 +3,7 @@
  * grid (and the e2.bucas.name link for 16x16), `--svg FILE`, or `--json` in the `cubist solve --json` shape.
  * The board is verified again here before it is printed.
  */
+import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";
@@ -59,7 +60,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
       if (typeof values.svg === "string") await showBoard(puzzle, board, values, () => undefined);
       return EXIT.OK;
     }
-    process.stdout.write(`solution ${sol.index} (verified) of run ${runId} (${puzzle.name ?? "puzzle"}, ${puzzle.rows}x${puzzle.cols}): cube ${sol.cubeId}, worker ${sol.workerId || "?"}, found ${formatTime(sol.foundUnixMs)}\n`);
+    process.stdout.write(`solution ${sol.index} (verified) of run ${runId} (${terminalSafe(puzzle.name ?? "puzzle")}, ${puzzle.rows}x${puzzle.cols}): cube ${terminalSafe(sol.cubeId)}, worker ${terminalSafe(sol.workerId) || "?"}, found ${formatTime(sol.foundUnixMs)}\n`);
     await showBoard(puzzle, board, values);
     return EXIT.OK;
   });

@@ -1,5 +1,7 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
+import { terminalSafe } from "../../cluster/terminal-text.js";
+import { checkBoardSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB, sizeLimits } from "../../core/limits.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
@@ -13,13 +15,15 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
+import { readPuzzleText } from "../triangle-commands.js";
 import type { LocalClusterResult } from "../local-cluster.js";
 import { certificationJSON, formatCertification } from "../certification-format.js";
+import { bestJSON } from "../../core/score.js";
 
 export const spec: CommandSpec = {
   name: "solve",
   summary: "Solve a puzzle: native placement engines (and Kissat) side by side, verify the answer, print the board.",
-  usage: "cubist solve <puzzle> [--threads N] [--certify [--certificate DIR]] [--all [--limit N] [-o FILE]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
+  usage: "cubist solve <puzzle> [--threads N] [--certify [--certificate DIR]] [--all [--limit N] [-o FILE] [--up-to-symmetry]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
     ...PUZZLE_OPTIONS,
@@ -30,9 +34,11 @@ export const spec: CommandSpec = {
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
     threads: { type: "integer", arg: "N", description: "alone: cores to use (one search process each; default: every core)", min: 1, max: 256 },
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
+    objective: { type: "string", arg: "GOAL", description: "alone: sat (a solution or a proof there is none) or score (complete boards with the fewest mismatched edges, until --time or Ctrl-C)", choices: ["sat", "score"], default: "sat" },
     all: { type: "boolean", description: "alone: count every solution (and with -o write every board, verified, one JSON line each)" },
     limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (the count is then a lower bound)", min: 1 },
     output: { type: "string", short: "o", arg: "FILE", description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
+    "up-to-symmetry": { type: "boolean", description: "with --all: count (and write) one board per orbit under the board's rotations and reflections that the piece set allows" },
     "sat-delay": { type: "integer", arg: "MS", description: "alone: the SAT member starts after the engines ran this long (default 2000 on near-unique boards, 500 on boards with many solutions)", min: 0, max: 3_600_000 },
     json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
     ...BOARD_OUTPUT_OPTIONS,
@@ -41,6 +47,8 @@ export const spec: CommandSpec = {
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
     certificate: { type: "string", arg: "DIR", description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
+    "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
+    "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
   },
   details: `Alone, solve runs a portfolio of native placement-engine searches, one process per core (--threads,
@@ -54,10 +62,22 @@ slots unless --workers is given), every refuted cube re-derived by Kissat with a
 the coordinator, and the coverage proved and checked once; --certificate DIR exports the bundle
 (docs/operations.md "Certificates"). A SAT answer needs no certificate: its board is verified as always.
 
+--objective score searches for complete boards with as few mismatched inner edges as possible (the Eternity II
+score: matched inner edges, 480 at most on 16x16), one score-mode engine per core, until --time or Ctrl-C; every
+improvement is re-scored by the verifier and shown on stderr, and the best board is printed at the end (--json:
+{"status", "best": {"score", "maxScore", "placed", "mismatches", "board"}, "history": [{"seconds", "score"}]}).
+
 --all counts every solution on this machine (the space split over --threads engine processes): a solution is a
 board, copies of identical pieces are interchangeable and a symmetric piece's equal rotations are one board.
 --json prints {"status", "count", "complete", ...}; complete is true only when the whole space was searched,
 otherwise count is a lower bound. -o FILE writes every board, verified, as one line {"board": [[[id, rot], ...]]}.
+--up-to-symmetry counts one board per orbit under the board's rotations and reflections (a square board has 8, a
+rectangle 4, a triangle 6), using those whose image is again a solution: its cells are the puzzle's pieces (a
+reflection mirrors every piece) and it shows every hint. It lists every board, so it is slower than a plain count.
+
+A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
+(--search-ms 0: Kissat alone), --all over --threads worker threads; its board is board[row][pos] = [id, rot], row 0
+at the apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle allows rotation).
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -90,7 +110,7 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
       rows: puzzle.rows,
       cols: puzzle.cols,
       board: r.status === "sat" ? boardToJSON(r.board, puzzle) : null,
-      ...(r.status === "unknown" ? { reason: r.reason } : {}),
+      ...(r.status === "unknown" ? { reason: r.reason, best: r.best ? bestJSON(puzzle, r.best) : null } : {}),
       puzzle: puzzle.name ?? null,
       ...extra,
       stats: statsJSON(r),
@@ -100,11 +120,17 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
   }
   const secs = (r.stats.wallMs / 1000).toFixed(2);
   if (r.status === "sat") {
-    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s${r.engine === "search" ? " (found by the placement search)" : ""}:\n`);
+    process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s${r.engine === "search" ? " (found by the placement search)" : ""}:\n`);
     return showBoard(puzzle, r.board, values);
   }
-  if (r.status === "unsat") process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s${r.engine === "search" ? " by the placement search" : ""})\n`);
-  else process.stdout.write(`unknown: no answer (${r.reason}) after ${secs} s\n`);
+  if (r.status === "unsat") process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s${r.engine === "search" ? " by the placement search" : ""})\n`);
+  else {
+    process.stdout.write(`unknown: no answer (${terminalSafe(r.reason)}) after ${secs} s\n`);
+    if (r.best) {
+      process.stdout.write(`deepest partial board (verified): ${r.best.placed} of ${puzzle.rows * puzzle.cols} cells placed, score ${r.best.score} of ${r.best.maxScore}:\n`);
+      return showBoard(puzzle, r.best.board, values);
+    }
+  }
 }
 
 function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: ParsedValues, seconds: number): Promise<void> | void {
@@ -127,9 +153,12 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
         progress: r.status.progress,
         cubes: { sat: c.sat, unsat: c.unsat, unknown: c.unknown, failed: c.failed, resplit: c.resplit, refutedBySplit: c.refutedBySplit, queued: c.queued + c.running, purged: c.purged },
         rejectedModels: r.status.rejectedModels,
+        placements: r.status.placements,
+        remainingPlacements: r.status.remainingNodes,
       },
       certified: certificationJSON(r.status.certification),
       certificate: r.certificate,
+      ...(status === "unknown" && r.status.best ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId } } : {}),
     };
     process.stdout.write(JSON.stringify(out) + "\n");
     return;
@@ -137,14 +166,14 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
   const secs = seconds.toFixed(2);
   const summary = `${c.unsat} cubes refuted, ${c.resplit} re-split, ${c.refutedBySplit} branches refuted by the splitter`;
   if (r.state === "sat" && r.board) {
-    process.stdout.write(`solution (verified) for ${puzzle.name ?? "puzzle"} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
+    process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
     return showBoard(puzzle, r.board, values);
   }
   if (r.state === "unsat") {
-    process.stdout.write(`unsat: ${puzzle.name ?? "the puzzle"} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
+    process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
     const certified = formatCertification(r.status.certification, c.unsat);
     if (certified) process.stdout.write(`certified: ${certified}${r.certificate ? `; certificate in ${r.certificate} (re-check: sh ${r.certificate}/check.sh)` : ""}\n`);
-  } else process.stdout.write(`unknown: ${r.state}: ${r.message} after ${secs} s\n`);
+  } else process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
 }
 
 /** Ctrl-C or SIGTERM aborts the solve (the solver's process group, or the whole embedded cluster). */
@@ -188,6 +217,8 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
       solverPath: values["solver-path"] as string | undefined,
       verbose: values.verbose === true,
       certificateDir: values.certificate as string | undefined,
+      maxCells: values["max-cells"] as number | undefined,
+      maxFormulaMb: values["max-formula-mb"] as number | undefined,
       signal: abort.signal,
       onStatus: tty
         ? (s) => process.stderr.write(`\r${(s.progress * 100).toFixed(1)}% closed, ${s.cubes!.unsat} refuted, ${s.cubes!.running} running, ${s.cubes!.queued} queued   `)
@@ -215,6 +246,7 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
       threads,
       limit: values.limit as number | undefined,
       timeLimitSec: values.time as number | undefined,
+      upToSymmetry: values["up-to-symmetry"] === true,
       onBoard: fd === null ? undefined : (b) => writeSync(fd, JSON.stringify({ board: boardToJSON(b, puzzle) }) + "\n"),
       signal: stop.abort.signal,
     });
@@ -224,12 +256,12 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
     if (values.json) {
       process.stdout.write(JSON.stringify({
         status, count: result.count, complete: result.complete, ...(result.reason ? { reason: result.reason } : {}),
-        rows: puzzle.rows, cols: puzzle.cols, puzzle: puzzle.name ?? null,
+        upToSymmetry: values["up-to-symmetry"] === true, rows: puzzle.rows, cols: puzzle.cols, puzzle: puzzle.name ?? null,
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
     } else {
       const what = result.complete ? "exactly" : `at least (${result.reason})`;
-      process.stderr.write(`${puzzle.name ?? "puzzle"}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
+      process.stderr.write(`${terminalSafe(puzzle.name ?? "puzzle")}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
         `${fd !== null && fd !== 1 ? `, every board verified and written to ${file}` : ""}\n`);
     }
     return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
@@ -240,7 +272,19 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const { text, triangle } = await readPuzzleText(path);
+  if (triangle) {
+    const { solveTriangle } = await import("../solve-triangle.js");
+    return solveTriangle(triangle, values, (values.threads as number | undefined) ?? defaultThreads());
+  }
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
+  const maxFormulaMb = values["max-formula-mb"] as number | undefined;
+  if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);
+  const limits = sizeLimits(values["max-cells"] as number | undefined, maxFormulaMb);
+  checkBoardSize(puzzle, limits);
+  if ((values.workers !== undefined || values.nats !== undefined) && values.objective === "score") {
+    throw new InvalidOptionError("objective", "score runs on one machine for now");
+  }
   if ((values.workers !== undefined || values.nats !== undefined) && values.all) {
     throw new InvalidOptionError("all", "counting runs on one machine for now (cluster counting is issue 12's)");
   }
@@ -255,8 +299,15 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     }
     return runCluster(puzzle, values, path);
   }
+  if (values.objective === "score") {
+    if (values.all) throw new InvalidOptionError("objective", "score does not go with --all");
+    const { runScore } = await import("../solve-score-command.js");
+    return runScore(puzzle, values, threads);
+  }
   if (values.all) return runCount(puzzle, values, threads);
-  if (values.limit !== undefined || values.output !== undefined) throw new InvalidOptionError(values.limit !== undefined ? "limit" : "output", "goes with --all");
+  if (values.limit !== undefined || values.output !== undefined || values["up-to-symmetry"] !== undefined) {
+    throw new InvalidOptionError(values.limit !== undefined ? "limit" : values.output !== undefined ? "output" : "up-to-symmetry", "goes with --all");
+  }
   const solver = (values.solver as string | undefined) ?? "kissat";
   let portfolio = values["search-ms"] === 0
     ? parsePortfolio("sat")
@@ -275,6 +326,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       seed: values.seed as number | undefined,
       portfolio,
       satDelayMs: values["sat-delay"] as number | undefined,
+      limits,
       signal: abort.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;

@@ -1,6 +1,7 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { loadBoard, loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { readPuzzleText, verifyTriangleCommand } from "../triangle-commands.js";
 import { scoreBoard, verifySolution, innerEdgeCount } from "../../core/verify.js";
 
 export const spec: CommandSpec = {
@@ -16,7 +17,9 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [puzzlePath, boardPath]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(puzzlePath, { format: values.format as string, hints: values.hints as string | undefined });
+  const { text, triangle } = await readPuzzleText(puzzlePath);
+  if (triangle) return verifyTriangleCommand(triangle, boardPath, values);
+  const puzzle = await loadPuzzle(puzzlePath, { format: values.format as string, hints: values.hints as string | undefined, text });
   const board = await loadBoard(boardPath, puzzle);
   const result = verifySolution(puzzle, board);
   const score = scoreBoard(puzzle, board);

@@ -21,7 +21,7 @@ export const spec: CommandSpec = {
     "engine-path": { type: "string", arg: "PATH", description: "native placement engine (default: the build's dist/engine/cubist-engine)", env: "CUBIST_ENGINE" },
     "solver-arg": { type: "string", arg: "ARG", description: "extra solver argument (repeatable), e.g. --solver-arg=--tier1=3", multiple: true },
     "cache-dir": { type: "string", arg: "DIR", description: "formula cache (default: $XDG_CACHE_HOME/cubist/formulas or ~/.cache/cubist/formulas)", env: "CUBIST_CACHE_DIR" },
-    id: { type: "string", arg: "ID", description: "worker id: letters, digits, _ and - (default: <hostname>-<pid>)", env: "CUBIST_WORKER_ID" },
+    id: { type: "string", arg: "ID", description: "worker id: 1-64 letters, digits, _ and -, starting with a letter or digit (default: <hostname>-<pid>)", env: "CUBIST_WORKER_ID" },
     grace: { type: "number", arg: "S", description: "on SIGTERM: seconds running cubes may go on before they are stopped and handed back", env: "CUBIST_WORKER_GRACE", min: 0, default: DEFAULT_SHUTDOWN_GRACE_MS / 1000 },
     "status-interval": { type: "number", arg: "S", description: `seconds between status heartbeats (the coordinator counts a worker silent after ${WORKER_SILENCE_MS / 1000} s)`, min: 0.1, max: MAX_STATUS_INTERVAL_MS / 1000, default: DEFAULT_STATUS_INTERVAL_MS / 1000 },
     "layout-wait": { type: "number", arg: "S", description: "give up when the coordinator has not created the streams within S seconds (0 = wait forever)", env: "CUBIST_LAYOUT_WAIT", min: 0, default: DEFAULT_LAYOUT_WAIT_MS / 1000 },

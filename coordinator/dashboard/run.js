@@ -57,8 +57,28 @@ function setCells(tr, values) {
 
 // ---- summary ----
 
+// The best score over time (one point per improvement, a step line to now).
+function renderBestHistory(points, now) {
+  const box = $("best-history");
+  box.hidden = !points || points.length === 0;
+  box.querySelector("svg")?.remove();
+  if (box.hidden) return;
+  const t0 = points[0].atUnixMs, t1 = Math.max(now, points[points.length - 1].atUnixMs + 1);
+  const lo = Math.min(...points.map((p) => p.score)), hi = Math.max(...points.map((p) => p.score));
+  const W = 300, H = 60;
+  const x = (t) => ((t - t0) / (t1 - t0)) * W;
+  const y = (s) => H - 4 - (hi === lo ? 0.5 : (s - lo) / (hi - lo)) * (H - 8);
+  let d = `M0 ${y(points[0].score)}`;
+  for (const p of points.slice(1)) d += ` H${x(p.atUnixMs).toFixed(1)} V${y(p.score).toFixed(1)}`;
+  d += ` H${W}`;
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "best-history-svg", role: "img", "aria-label": `best score from ${lo} to ${hi}` });
+  root.append(svg("path", { d, fill: "none", stroke: "currentColor", "stroke-width": 2 }));
+  box.append(root);
+}
+
 function renderDetail(d) {
   lastDetail = d;
+  renderBestHistory(d.bestHistory, d.now);
   const r = d.run;
   $("run-name").textContent = r.name || r.runId;
   $("run-state").replaceWith(Object.assign(stateBadge(r.state), { id: "run-state" }));
@@ -75,7 +95,11 @@ function renderDetail(d) {
     ["Queued / running", `${fmtNumber(c.queued)} / ${fmtNumber(c.running)}`],
     ["Unknown / failed", `${fmtNumber(c.unknown)} / ${fmtNumber(c.failed)}`],
     ["Re-split / refuted by split", `${fmtNumber(c.resplit)} / ${fmtNumber(c.refutedBySplit)}`],
-    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s`],
+    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s, ${fmtNumber(Math.round(r.placementsPerSecond))} placements/s`],
+    ["Placements", fmtNumber(r.placements)],
+    ["Work left (tree estimate)", terminal ? "none" : r.remainingNodes >= 0
+      ? `${r.remainingNodes.toExponential(2)} ± ${r.remainingNodesStderr.toExponential(1)} placements${r.workEtaSeconds >= 0 ? `, about ${fmtDuration(r.workEtaSeconds)}` : ""}`
+      : "no estimate yet"],
     ["Solutions", `${r.solutions}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`],
     [terminal ? "Took" : "Running for", fmtDuration(elapsed)],
     ["Puzzle", `${r.rows}x${r.cols}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
@@ -163,9 +187,11 @@ function renderBoard(b) {
   $("board-card").classList.toggle("solved", b.kind === "solution");
   $("board-caption").textContent = b.kind === "solution"
     ? `Verified solution (cube ${b.cubeId})`
-    : b.kind === "partial"
-      ? `Best partial placement: cube ${b.cubeId}, ${b.placed} of ${b.cells} cells`
-      : `Hints only (${b.placed} of ${b.cells} cells)`;
+    : b.kind === "best"
+      ? `Best board: score ${b.score} of ${b.maxScore}, ${b.placed} of ${b.cells} cells (cube ${b.cubeId}, checked)`
+      : b.kind === "partial"
+        ? `Best partial placement: cube ${b.cubeId}, ${b.placed} of ${b.cells} cells`
+        : `Hints only (${b.placed} of ${b.cells} cells)`;
 }
 
 // ---- map ----

@@ -10,7 +10,9 @@
  * Compact layout: one line per board row, cells as `id/rot` (the layout of e2_reference_boards.txt),
  * `.` for an empty cell. `layout: "auto"` (the default) picks the grid when it fits `maxWidth`.
  *
- * With `color`, each colour label gets its palette colour as an ANSI 24-bit background.
+ * With `color`, each colour label gets its palette colour as an ANSI 24-bit background. A mismatched inner edge
+ * (a board from a score search) is drawn with `x`: the rule segment between the two rows, or the border between
+ * the two columns on the middle line.
  */
 
 import { InvalidOptionError } from "../errors.js";
@@ -82,8 +84,26 @@ function renderGrid(puzzle: Puzzle, board: Board, g: GridGeometry, labels: "numb
   const blank = (n: number): string => " ".repeat(n);
   const northPad = Math.floor((g.cellWidth - g.colourWidth) / 2);
   const southPad = g.cellWidth - g.colourWidth - northPad;
-  const out: string[] = [rule];
+  // A mismatched inner edge (both cells placed, colours differ) is drawn with x: the rule segment between rows,
+  // or the border between columns on the cell's middle line.
+  const colourAt = (cell: number, d: number): number | null => {
+    const c = board.cells[cell];
+    if (c == null || !Number.isInteger(c.piece) || c.piece < 0 || c.piece >= puzzle.pieces.length) return null;
+    return rotatedEdge(puzzle.pieces[c.piece].edges, c.rot, d);
+  };
+  const broken = (a: number | null, b: number | null): boolean => a !== null && b !== null && a !== b;
+  const ruleAbove = (row: number): string => {
+    if (row === 0) return rule;
+    let line = "+";
+    for (let col = 0; col < board.cols; col++) {
+      const cell = row * board.cols + col;
+      line += (broken(colourAt(cell - board.cols, 2), colourAt(cell, 0)) ? "x" : "-").repeat(g.cellWidth) + "+";
+    }
+    return line;
+  };
+  const out: string[] = [];
   for (let row = 0; row < board.rows; row++) {
+    out.push(ruleAbove(row));
     const lines = ["|", "|", "|"];
     for (let col = 0; col < board.cols; col++) {
       const c = board.cells[row * board.cols + col];
@@ -107,10 +127,13 @@ function renderGrid(puzzle: Puzzle, board: Board, g: GridGeometry, labels: "numb
           blank(northPad) + side(2) + blank(southPad),
         ];
       }
-      for (let i = 0; i < 3; i++) lines[i] += cellLines[i] + "|";
+      const cell = row * board.cols + col;
+      const east = col + 1 < board.cols && broken(colourAt(cell, 1), colourAt(cell + 1, 3));
+      for (let i = 0; i < 3; i++) lines[i] += cellLines[i] + (east && i === 1 ? "x" : "|");
     }
-    out.push(...lines, rule);
+    out.push(...lines);
   }
+  out.push(rule);
   return out.join("\n") + "\n";
 }
 

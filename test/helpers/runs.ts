@@ -11,7 +11,7 @@ import { dimacsChunks, encode, type Formula } from "../../core/encode/index.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import type { Placement, Puzzle } from "../../core/puzzle.js";
 import { Cancel, CubeTask, Verdict, type SolverSpec } from "../../proto/gen/cubist/v1/cube.js";
-import { RunRecord, RunState, type RunSpec } from "../../proto/gen/cubist/v1/run.js";
+import { RunRecord, RunState, RunStatus, type RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import type { TestNats } from "./nats.js";
 
 export interface TestRun {
@@ -109,23 +109,14 @@ export async function createTestRun(t: TestNats, options: TestRunOptions): Promi
 export async function setRunState(t: TestNats, run: TestRun, state: RunState, extra: { priority?: number } = {}): Promise<void> {
   const record: RunRecord = {
     spec: run.spec,
-    status: {
+    status: RunStatus.fromPartial({
       runId: run.id,
       state,
-      cubes: undefined,
-      progress: 0,
       etaSeconds: -1,
-      cubesPerSecond: 0,
-      solutions: 0,
-      rejectedModels: 0,
       startedUnixMs: run.spec.createdUnixMs,
-      finishedUnixMs: 0,
       updatedUnixMs: Date.now(),
       priority: extra.priority ?? run.spec.priority,
-      message: "",
-      generation: 0,
-      certification: undefined,
-    },
+    }),
   };
   await t.layout.runs.put(run.id, RunRecord.encode(record).finish());
 }

@@ -120,3 +120,16 @@ test("render text - an out-of-range piece shows question marks; bad options are 
   const many: Puzzle = { ...puzzle, pieces: puzzle.pieces.map((p, i) => (i === 0 ? { ...p, edges: [0, 0, 52, 1] } : p)) };
   assert.throws(() => renderText(many, board, { labels: "letter" }), /colour 52 has no letter/);
 });
+
+test("render text - mismatched edges of a score board are drawn with x, matched ones as usual", () => {
+  const { puzzle, board } = brendan("04x04");
+  // Swap the two middle cells of row 1: their joins with the neighbours break (the rim stays grey).
+  const cells = [...board.cells];
+  [cells[5], cells[6]] = [cells[6], cells[5]];
+  const text = renderText(puzzle, { ...board, cells }, { layout: "grid" });
+  const lines = text.trimEnd().split("\n");
+  assert.ok(lines[6].includes("x"), "row 1's middle line has an x border");
+  assert.ok(!lines[2].includes("x") && !lines[14].includes("x"), "untouched rows keep plain borders");
+  assert.match(lines[4], /x{3,}/, "the rule between rows 0 and 1 marks the broken joins");
+  assert.equal(renderText(puzzle, board, { layout: "grid" }).includes("x"), false, "a solution has no x");
+});

@@ -75,7 +75,7 @@ function snapshot(m: RunModel) {
 function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
   return {
     runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, proofSha256: "", ...extra,
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], proofSha256: "", ...extra,
   };
 }
 
@@ -298,4 +298,27 @@ test("run model - certified: every cube refuted with a proof, then UNSAT only on
     assert.deepEqual(snapshot(again), snapshot(h.model));
     assert.equal(again.coverage, ok ? "checked" : "failed");
   }
+});
+
+test("run model - best boards: a worker's deepest board is checked and scored, only improvements are kept, and replay keeps them", async () => {
+  const h = harness({ puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 4 });
+  await started(h);
+  const [a, b, c, d] = openCubes(h.model);
+  const full = boardPlacements(GENERATED.solution);
+  const unknown = (cube: string, best: ReturnType<typeof boardPlacements>) => verdict(cube, VerdictKind.VERDICT_KIND_UNKNOWN, { best });
+  await h.run(h.model.recordVerdicts([unknown(a, full.slice(0, 10))]));
+  assert.equal(h.model.best?.placed, 10);
+  assert.equal(h.model.best?.score, 13, "two full rows: 4 + 4 joins along them, 5 between them");
+  assert.equal(h.model.best?.maxScore, 40);
+  assert.equal(h.model.best?.cubeId, a);
+  // A forged board (a piece twice) is refused; a shallower one does not replace the best.
+  const twice = full.slice(0, 12).map((p, i) => (i === 11 ? { ...p, piece: full[0].piece } : p));
+  await h.run(h.model.recordVerdicts([unknown(b, twice), unknown(c, full.slice(0, 6))]));
+  assert.equal(h.model.best?.placed, 10);
+  await h.run(h.model.recordVerdicts([unknown(d, full.slice(0, 15))]));
+  assert.equal(h.model.best?.placed, 15);
+  assert.deepEqual(h.model.bestHistory.map((x) => x.placed), [10, 15]);
+  const again = h.replay();
+  assert.deepEqual(again.best, h.model.best);
+  assert.deepEqual(again.bestHistory, h.model.bestHistory);
 });

@@ -12,12 +12,13 @@ import {
   exitCodeOfRun, formatDuration, formatEta, formatPercent, formatTable, formatWeight, parseDuration, runStateName, runStateOf,
 } from "../../cli/control-format.js";
 import { renderRunDetails, renderRunTable, stateWithMessage } from "../../cli/control-run-view.js";
-import { RunState, type RunStatus } from "../../proto/gen/cubist/v1/run.js";
+import { RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { InvalidOptionError } from "../../core/errors.js";
 
 function status(extra: Partial<RunStatus> = {}): RunStatus {
-  return {
+  // fromPartial: fields added to RunStatus later get their defaults.
+  return RunStatus.fromPartial({
     runId: "r1",
     state: RunState.RUN_STATE_RUNNING,
     cubes: { queued: 12, running: 2, sat: 0, unsat: 30, unknown: 1, failed: 0, resplit: 4, refutedBySplit: 7, purged: 0 },
@@ -34,7 +35,7 @@ function status(extra: Partial<RunStatus> = {}): RunStatus {
     generation: 0,
     certification: undefined,
     ...extra,
-  };
+  });
 }
 
 const visible = (s: string): number => Array.from(s).length;

@@ -13,7 +13,7 @@ import { encode } from "../../core/encode/index.js";
 import { readBrendan, readBrendanSolution, writeCanonical } from "../../core/formats/index.js";
 import { createNames } from "../../proto/contract.js";
 import { Cancel, CubeTask } from "../../proto/gen/cubist/v1/cube.js";
-import { RunRecord, RunState, type RunSpec } from "../../proto/gen/cubist/v1/run.js";
+import { RunRecord, RunState, RunStatus, type RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import { CancelMemory, parseCancel } from "../../worker/cancels.js";
 import { defaultCacheDir, defaultWorkerId, loadWorkerConfig } from "../../worker/config.js";
 import { parseAckSubject, type DeliveryInfo } from "../../worker/pull.js";
@@ -39,6 +39,7 @@ test("config - defaults: CPUs, kissat on PATH, XDG cache dir, a sanitised <host>
   assert.ok(Object.isFrozen(c));
   assert.equal(defaultWorkerId("gpu-7.lab.example.org", 42), "gpu-7-lab-example-org-42");
   assert.equal(defaultWorkerId("...", 1), "worker-1");
+  assert.equal(defaultWorkerId("_build.box", 7), "build-box-7");
   assert.equal(defaultWorkerId("h".repeat(100), 123).length, 64);
   assert.match(defaultCacheDir({ HOME: "/home/u", XDG_CACHE_HOME: "relative" }), /\.cache\/cubist\/formulas$/);
 });
@@ -49,6 +50,9 @@ test("config - bad values are InvalidOptionError naming the flag; a missing solv
     [{ concurrency: 0 }, "--concurrency"],
     [{ solver: "minisat" }, "--solver"],
     [{ workerId: "has.dot" }, "--id"],
+    [{ workerId: "<img src=x>" }, "--id"],
+    [{ workerId: "-looks-like-a-flag" }, "--id"],
+    [{ workerId: "a".repeat(65) }, "--id"],
     [{ prefix: "Bad Prefix" }, "--prefix"],
     [{ logLevel: "loud" }, "--log-level"],
     [{ logFormat: "xml" }, "--log-format"],
@@ -96,7 +100,7 @@ function spec(overrides: Partial<RunSpec> = {}): RunSpec {
 }
 
 function record(s: RunSpec, state = RunState.RUN_STATE_RUNNING): Uint8Array {
-  return RunRecord.encode({ spec: s, status: { runId: s.runId, state, cubes: undefined, progress: 0, etaSeconds: 0, cubesPerSecond: 0, solutions: 0, rejectedModels: 0, startedUnixMs: 0, finishedUnixMs: 0, updatedUnixMs: 0, priority: s.priority, message: "", generation: 0, certification: undefined } }).finish();
+  return RunRecord.encode({ spec: s, status: RunStatus.fromPartial({ runId: s.runId, state, priority: s.priority }) }).finish();
 }
 
 test("runs - records that do not hold together are ignored, the previous good one stays", () => {

@@ -4,7 +4,7 @@
  */
 
 export { engineProblem } from "./problem.js";
-export { EngineOutputError, type EngineProgress, type EngineStats } from "./output.js";
+export { EngineOutputError, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
 export { ENGINE_ORDERS, EngineCrashedError, EngineNotFoundError, locateEngine, noEngineStats, runEngine, type EngineOptions, type EngineOrder, type EngineOutcome } from "./runner.js";
 export {
   engineContender,

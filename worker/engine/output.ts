@@ -31,6 +31,25 @@ export interface EngineStats {
   end: string;
   depth: number;
   of: number;
+  /** With `--estimate`: Knuth's estimate of the placements a complete search makes, and its standard error. */
+  estNodes?: number;
+  estStderr?: number;
+}
+
+/**
+ * A best board the engine printed (`c best ...` then a `b` line): with `--best` the deepest partial board without a
+ * mismatch (only placed cells), in score mode a complete board with `breaks` mismatched inner edges. The engine's
+ * own score is a claim; core/score.ts re-scores the board before anyone shows it.
+ */
+export interface EngineBest {
+  placed: number;
+  /** Score mode: matched inner edges as the engine counted them, out of `max`. */
+  score?: number;
+  max?: number;
+  breaks?: number;
+  nodes: number;
+  seconds: number;
+  board: Placement[];
 }
 
 export type EngineStatus = "sat" | "unsat" | "unknown";
@@ -46,6 +65,9 @@ export class EngineOutputParser {
    */
   readonly boards: Placement[][] = [];
   readonly stats: EngineStats = { nodes: 0, seconds: 0, solutions: 0, restarts: 0, end: "", depth: 0, of: 0 };
+  /** The last best board printed. */
+  best: EngineBest | null = null;
+  private pendingBest: Record<string, number> | null = null;
   private rest = "";
 
   constructor(
@@ -54,6 +76,7 @@ export class EngineOutputParser {
     private readonly onProgress?: (p: EngineProgress) => void,
     private readonly onBoard?: (board: Placement[]) => void,
     private readonly keepBoards = true,
+    private readonly onBest?: (best: EngineBest) => void,
   ) {}
 
   push(chunk: Buffer | string): void {
@@ -75,10 +98,27 @@ export class EngineOutputParser {
       const s = STATUS[line.slice(2).trim()];
       if (s === undefined) throw new EngineOutputError(`unknown status line '${line.slice(0, 40)}'`);
       this.status = s;
+    } else if (line.startsWith("b")) {
+      const f = this.pendingBest;
+      if (!f) throw new EngineOutputError("a best-board line without its 'c best' line");
+      this.pendingBest = null;
+      const board = this.board(line, true);
+      const best: EngineBest = { placed: board.length, nodes: f.nodes ?? 0, seconds: f.seconds ?? 0, board };
+      if (f.score !== undefined) Object.assign(best, { score: f.score, max: f.max, breaks: f.breaks });
+      this.best = best;
+      this.onBest?.(best);
+    } else if (line.startsWith("c best ")) {
+      this.pendingBest = fields(line.slice(7));
     } else if (line.startsWith("v")) {
       const board = this.board(line);
       if (this.keepBoards || this.boards.length === 0) this.boards.push(board);
       this.onBoard?.(board);
+    } else if (line.startsWith("c estimate ")) {
+      const f = fields(line.slice(11));
+      if (f.nodes !== undefined && f.nodes >= 0) {
+        this.stats.estNodes = f.nodes;
+        this.stats.estStderr = f.stderr !== undefined && f.stderr >= 0 ? f.stderr : 0;
+      }
     } else if (line.startsWith("c progress ")) {
       const f = fields(line.slice(11));
       const p = { nodes: f.nodes ?? 0, seconds: f.seconds ?? 0, depth: f.depth ?? 0, of: f.of ?? 0 };
@@ -95,18 +135,22 @@ export class EngineOutputParser {
     }
   }
 
-  private board(line: string): Placement[] {
-    const t = line.slice(1).trim().split(/\s+/).map(Number);
-    if (t.length !== 3 * this.cells) throw new EngineOutputError(`a board line with ${t.length / 3} placements for ${this.cells} cells`);
+  /** A `v` line (every cell) or, `partial`, a `b` line (any cells, each once). */
+  private board(line: string, partial = false): Placement[] {
+    const body = line.slice(1).trim();
+    const t = body === "" ? [] : body.split(/\s+/).map(Number);
+    if (partial ? t.length % 3 !== 0 || t.length > 3 * this.cells : t.length !== 3 * this.cells) {
+      throw new EngineOutputError(`a board line with ${t.length / 3} placements for ${this.cells} cells`);
+    }
     const seen = new Uint8Array(this.cells);
-    const board: Placement[] = new Array(this.cells);
+    const board: Placement[] = [];
     for (let i = 0; i < t.length; i += 3) {
       const cell = t[i], piece = t[i + 1], rot = t[i + 2];
       if (!(Number.isInteger(cell) && cell >= 0 && cell < this.cells && !seen[cell])) throw new EngineOutputError(`a board line names cell ${cell} twice or out of range`);
       if (!(Number.isInteger(piece) && piece >= 0 && piece < this.pieces)) throw new EngineOutputError(`a board line names piece ${piece} out of range`);
       if (!(Number.isInteger(rot) && rot >= 0 && rot <= 3)) throw new EngineOutputError(`a board line has rotation ${rot}`);
       seen[cell] = 1;
-      board[cell] = { cell, piece, rot };
+      board.push({ cell, piece, rot });
     }
     return board;
   }

@@ -12,7 +12,7 @@
 import type { Placement } from "../../core/puzzle.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { ENGINE_ORDERS, runEngine, type EngineOptions, type EngineOrder, type EngineOutcome } from "./runner.js";
-import type { EngineProgress } from "./output.js";
+import type { EngineBest, EngineProgress } from "./output.js";
 
 export type MemberSpec =
   | { kind: "engine"; order: EngineOrder; seed: number; restartBase: number; parts: number }
@@ -111,6 +111,8 @@ export interface EngineMemberResult {
   nodes: number;
   seconds: number;
   reason?: string;
+  /** With EngineRunContext.best: the deepest partial board printed (of the deepest part), unverified. */
+  best?: EngineBest | null;
 }
 
 export interface EngineRunContext {
@@ -122,11 +124,13 @@ export interface EngineRunContext {
   timeLimitMs?: number;
   progressMs?: number;
   onProgress?: (member: string, p: EngineProgress) => void;
+  /** Ask for the deepest partial board (EngineOptions.best). */
+  best?: boolean;
   binary?: string;
 }
 
 function memberResult(o: EngineOutcome): EngineMemberResult {
-  const base = { nodes: o.stats.nodes, seconds: o.stats.seconds };
+  const base = { nodes: o.stats.nodes, seconds: o.stats.seconds, ...(o.best ? { best: o.best } : {}) };
   if (o.kind === "sat") return { kind: "sat", board: o.board, ...base };
   if (o.kind === "unsat") return { kind: "unsat", ...base };
   return { kind: "unknown", reason: o.reason, ...base };
@@ -143,6 +147,7 @@ export function engineContender(m: Extract<MemberSpec, { kind: "engine" }>, ctx:
     part,
     timeLimitMs: ctx.timeLimitMs,
     progressMs: ctx.progressMs,
+    best: ctx.best,
     onProgress: ctx.onProgress ? (p) => ctx.onProgress!(name, p) : undefined,
     binary: ctx.binary,
     signal,
@@ -164,9 +169,12 @@ export function engineContender(m: Extract<MemberSpec, { kind: "engine" }>, ctx:
       if (failed && !parts.winner) throw failed.error!;
       const nodes = parts.entries.reduce((sum, e) => sum + (e.result?.nodes ?? 0), 0);
       const seconds = Math.max(...parts.entries.map((e) => e.result?.seconds ?? 0));
-      if (parts.winner) return { ...parts.winner.result!, nodes, seconds };
-      if (parts.entries.every((e) => e.result?.kind === "unsat")) return { kind: "unsat", nodes, seconds };
-      return { kind: "unknown", reason: parts.entries.find((e) => e.result?.kind === "unknown")?.result?.reason ?? "aborted", nodes, seconds };
+      let deepest: EngineBest | null = null;
+      for (const e of parts.entries) if (e.result?.best && (!deepest || e.result.best.placed > deepest.placed)) deepest = e.result.best;
+      const best = deepest ? { best: deepest } : {};
+      if (parts.winner) return { ...parts.winner.result!, nodes, seconds, ...best };
+      if (parts.entries.every((e) => e.result?.kind === "unsat")) return { kind: "unsat", nodes, seconds, ...best };
+      return { kind: "unknown", reason: parts.entries.find((e) => e.result?.kind === "unknown")?.result?.reason ?? "aborted", nodes, seconds, ...best };
     },
   };
 }

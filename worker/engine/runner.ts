@@ -13,7 +13,7 @@ import { accessSync, constants } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Placement } from "../../core/puzzle.js";
 import { signalGroup, TailBuffer } from "../process-group.js";
-import { EngineOutputParser, type EngineProgress, type EngineStats } from "./output.js";
+import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
 
 /** Scan orders: `short` runs lines along the board's shorter side, `long` along the longer one. */
 export const ENGINE_ORDERS = ["short", "long", "row", "col", "spiral", "border"] as const;
@@ -42,6 +42,16 @@ export interface EngineOptions {
   progressMs?: number;
   onProgress?: (p: EngineProgress) => void;
   onBoard?: (board: Placement[]) => void;
+  /** First estimate the search tree's size with this many random probes (stats.estNodes). */
+  estimateProbes?: number;
+  /** Report the deepest partial board (with progress lines and at the end) to `onBest` and the outcome. */
+  best?: boolean;
+  /**
+   * Score mode (docs/engine.md "Score mode"): complete boards with as few mismatched inner edges as possible, each
+   * improvement to `onBest`; runs until a limit or a stop unless a perfect board turns up (then "sat").
+   */
+  score?: { breaks?: number; fromPct?: number };
+  onBest?: (best: EngineBest) => void;
   /** Keep every printed board in the outcome's `boards` (false: only the first; see EngineOutputParser). @default true */
   keepBoards?: boolean;
   signal?: AbortSignal;
@@ -52,9 +62,15 @@ export interface EngineOptions {
 }
 
 export type EngineOutcome =
-  | { kind: "sat"; board: Placement[]; boards: Placement[][]; stats: EngineStats & { wallMs: number } }
-  | { kind: "unsat"; stats: EngineStats & { wallMs: number } }
-  | { kind: "unknown"; reason: "time-limit" | "node-limit" | "solution-limit" | "aborted" | "interrupted"; stats: EngineStats & { wallMs: number } };
+  | { kind: "sat"; board: Placement[]; boards: Placement[][]; stats: EngineStats & { wallMs: number }; best?: EngineBest | null }
+  | { kind: "unsat"; stats: EngineStats & { wallMs: number }; best?: EngineBest | null }
+  | {
+      kind: "unknown";
+      reason: "time-limit" | "node-limit" | "solution-limit" | "aborted" | "interrupted";
+      stats: EngineStats & { wallMs: number };
+      /** The last best board printed (with `best` or `score`), unverified. */
+      best?: EngineBest | null;
+    };
 
 export class EngineNotFoundError extends Error {
   constructor(readonly binary: string, reason: string) {
@@ -116,6 +132,13 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
   if (o.nodeLimit) args.push("--nodes", String(Math.floor(o.nodeLimit)));
   if (o.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(o.timeLimitMs))));
   if (o.progressMs) args.push("--progress-ms", String(Math.max(1, Math.ceil(o.progressMs))));
+  if (o.best) args.push("--best");
+  if (o.estimateProbes) args.push("--estimate", String(Math.max(1, Math.floor(o.estimateProbes))));
+  if (o.score) {
+    args.push("--score");
+    if (o.score.breaks !== undefined) args.push("--breaks", String(Math.max(0, Math.floor(o.score.breaks))));
+    if (o.score.fromPct !== undefined) args.push("--score-from", String(Math.min(100, Math.max(0, Math.round(o.score.fromPct)))));
+  }
   return args;
 }
 
@@ -139,11 +162,11 @@ export function runEngine(problem: string, shape: { rows: number; cols: number; 
   const binary = options.binary ?? locateEngine();
   const cells = shape.rows * shape.cols;
   const started = performance.now();
-  if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: noEngineStats("stopped") });
+  if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: noEngineStats("stopped"), best: null });
   return new Promise<EngineOutcome>((resolve, reject) => {
     const child = spawn(binary, engineArgs(options, shape), { detached: true, stdio: ["pipe", "pipe", "pipe"] });
     const pid = child.pid;
-    const parser = new EngineOutputParser(cells, shape.pieces, options.onProgress, options.onBoard, options.keepBoards ?? true);
+    const parser = new EngineOutputParser(cells, shape.pieces, options.onProgress, options.onBoard, options.keepBoards ?? true, options.onBest);
     const stderr = new TailBuffer(4096);
     let failure: Error | null = null;
     let stopped = false;
@@ -188,16 +211,16 @@ export function runEngine(problem: string, shape: { rows: number; cols: number; 
       const tail = stderr.text().trim();
       if (code === 1 || code === 2) return reject(new EngineCrashedError(`placement engine rejected its input (exit ${code}): ${tail || "no message"}`));
       if (sig !== null) {
-        if (stopped) return resolve({ kind: "unknown", reason: "aborted", stats });
+        if (stopped) return resolve({ kind: "unknown", reason: "aborted", stats, best: parser.best });
         return reject(new EngineCrashedError(`placement engine killed by ${sig}${tail ? `: ${tail}` : ""}`));
       }
       if (code === 10 && parser.status === "sat" && parser.boards.length > 0) {
-        return resolve({ kind: "sat", board: parser.boards[0], boards: parser.boards, stats });
+        return resolve({ kind: "sat", board: parser.boards[0], boards: parser.boards, stats, best: parser.best });
       }
-      if (code === 20 && parser.status === "unsat") return resolve({ kind: "unsat", stats });
+      if (code === 20 && parser.status === "unsat") return resolve({ kind: "unsat", stats, best: parser.best });
       if (code === 0 && parser.status === "unknown") {
         const reason = stopped ? "aborted" : UNKNOWN_REASON[parser.stats.end] ?? "interrupted";
-        return resolve({ kind: "unknown", reason, stats });
+        return resolve({ kind: "unknown", reason, stats, best: parser.best });
       }
       reject(new EngineCrashedError(`placement engine exit ${code} with status '${parser.status ?? "none"}'${tail ? `: ${tail}` : ""}`));
     });

@@ -142,6 +142,12 @@ export interface SolverStats {
   searchNodes: number;
   /** "kissat" | "cadical" | "search" (who decided) */
   engine: string;
+  /**
+   * Knuth's estimate of the placements a complete search of the cube makes (random probes before the search), and
+   * its standard error; 0 when the placement search did not run.
+   */
+  estNodes: number;
+  estNodesStderr: number;
 }
 
 /** A worker's answer for one cube. Published on cubist.verdicts.<run_id>. */
@@ -167,6 +173,11 @@ export interface Verdict {
   taskSeq: number;
   /** UNSAT of a certified task: the object name (SHA-256) of its DRAT proof in the proofs Object Store. */
   proofSha256: string;
+  /**
+   * UNKNOWN from the placement search: the deepest partial board it reached (placed cells only, the cube's own
+   * placements and the hints included). The coordinator re-checks and re-scores it before keeping it.
+   */
+  best: Placement[];
 }
 
 /** Broadcast on cubist.cancel.<run_id> (whole run) or cubist.cancel.<run_id>.<cube_id> (one cube). */
@@ -736,6 +747,8 @@ function createBaseSolverStats(): SolverStats {
     maxRssBytes: 0,
     searchNodes: 0,
     engine: "",
+    estNodes: 0,
+    estNodesStderr: 0,
   };
 }
 
@@ -767,6 +780,12 @@ export const SolverStats: MessageFns<SolverStats> = {
     }
     if (message.engine !== "") {
       writer.uint32(74).string(message.engine);
+    }
+    if (message.estNodes !== 0) {
+      writer.uint32(161).double(message.estNodes);
+    }
+    if (message.estNodesStderr !== 0) {
+      writer.uint32(169).double(message.estNodesStderr);
     }
     return writer;
   },
@@ -856,6 +875,22 @@ export const SolverStats: MessageFns<SolverStats> = {
             message.engine = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 161) {
+              break;
+            }
+
+            message.estNodes = reader.double();
+            continue;
+          }
+          case 21: {
+            if (tag !== 169) {
+              break;
+            }
+
+            message.estNodesStderr = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -899,6 +934,16 @@ export const SolverStats: MessageFns<SolverStats> = {
         ? globalThis.Number(object.search_nodes)
         : 0,
       engine: isSet(object.engine) ? globalThis.String(object.engine) : "",
+      estNodes: isSet(object.estNodes)
+        ? globalThis.Number(object.estNodes)
+        : isSet(object.est_nodes)
+        ? globalThis.Number(object.est_nodes)
+        : 0,
+      estNodesStderr: isSet(object.estNodesStderr)
+        ? globalThis.Number(object.estNodesStderr)
+        : isSet(object.est_nodes_stderr)
+        ? globalThis.Number(object.est_nodes_stderr)
+        : 0,
     };
   },
 
@@ -931,6 +976,12 @@ export const SolverStats: MessageFns<SolverStats> = {
     if (message.engine !== "") {
       obj.engine = message.engine;
     }
+    if (message.estNodes !== 0) {
+      obj.estNodes = floatToJson(message.estNodes);
+    }
+    if (message.estNodesStderr !== 0) {
+      obj.estNodesStderr = floatToJson(message.estNodesStderr);
+    }
     return obj;
   },
 
@@ -948,6 +999,8 @@ export const SolverStats: MessageFns<SolverStats> = {
     message.maxRssBytes = object.maxRssBytes ?? 0;
     message.searchNodes = object.searchNodes ?? 0;
     message.engine = object.engine ?? "";
+    message.estNodes = object.estNodes ?? 0;
+    message.estNodesStderr = object.estNodesStderr ?? 0;
     return message;
   },
 };
@@ -968,6 +1021,7 @@ function createBaseVerdict(): Verdict {
     board: [],
     taskSeq: 0,
     proofSha256: "",
+    best: [],
   };
 }
 
@@ -1014,6 +1068,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.proofSha256 !== "") {
       writer.uint32(114).string(message.proofSha256);
+    }
+    for (const v of message.best) {
+      Placement.encode(v!, writer.uint32(162).fork()).join();
     }
     return writer;
   },
@@ -1143,6 +1200,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.proofSha256 = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.best.push(Placement.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1197,6 +1262,9 @@ export const Verdict: MessageFns<Verdict> = {
         : isSet(object.proof_sha256)
         ? globalThis.String(object.proof_sha256)
         : "",
+      best: globalThis.Array.isArray(object?.best)
+        ? object.best.map((e: any) => Placement.fromJSON(e))
+        : [],
     };
   },
 
@@ -1244,6 +1312,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.proofSha256 !== "") {
       obj.proofSha256 = message.proofSha256;
     }
+    if (message.best?.length) {
+      obj.best = message.best.map((e) => Placement.toJSON(e));
+    }
     return obj;
   },
 
@@ -1268,6 +1339,7 @@ export const Verdict: MessageFns<Verdict> = {
     message.board = object.board?.map((e) => Placement.fromPartial(e)) || [];
     message.taskSeq = object.taskSeq ?? 0;
     message.proofSha256 = object.proofSha256 ?? "";
+    message.best = object.best?.map((e) => Placement.fromPartial(e)) || [];
     return message;
   },
 };

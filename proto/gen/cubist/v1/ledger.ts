@@ -7,7 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Placement, VerdictKind, verdictKindFromJSON, verdictKindToJSON } from "./cube.js";
-import { RunSpec, RunState, runStateFromJSON, runStateToJSON, Solution } from "./run.js";
+import { BestBoard, RunSpec, RunState, runStateFromJSON, runStateToJSON, Solution } from "./run.js";
 
 export const protobufPackage = "cubist.v1";
 
@@ -57,6 +57,11 @@ export interface CubeClosed {
   reason: string;
   /** certified run, UNSAT: the checked DRAT proof (proofs Object Store) */
   proofSha256: string;
+  /** placements the verdict's search made */
+  searchNodes: number;
+  /** the verdict's estimate of the cube's whole tree (0: none) */
+  estNodes: number;
+  estNodesStderr: number;
 }
 
 export interface CubesClosed {
@@ -100,6 +105,9 @@ export interface LedgerEntry {
     | //
     /** certified run: the coverage proof was checked (ok or not) */
     { $case: "coverage"; value: CoverageChecked }
+    | //
+    /** a better best board (verified and scored when recorded) */
+    { $case: "best"; value: BestBoard }
     | undefined;
 }
 
@@ -449,7 +457,18 @@ export const CubesAdded: MessageFns<CubesAdded> = {
 };
 
 function createBaseCubeClosed(): CubeClosed {
-  return { id: "", kind: 0, workerId: "", wallMs: 0, conflicts: 0, reason: "", proofSha256: "" };
+  return {
+    id: "",
+    kind: 0,
+    workerId: "",
+    wallMs: 0,
+    conflicts: 0,
+    reason: "",
+    proofSha256: "",
+    searchNodes: 0,
+    estNodes: 0,
+    estNodesStderr: 0,
+  };
 }
 
 export const CubeClosed: MessageFns<CubeClosed> = {
@@ -474,6 +493,15 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     }
     if (message.proofSha256 !== "") {
       writer.uint32(58).string(message.proofSha256);
+    }
+    if (message.searchNodes !== 0) {
+      writer.uint32(160).uint64(message.searchNodes);
+    }
+    if (message.estNodes !== 0) {
+      writer.uint32(169).double(message.estNodes);
+    }
+    if (message.estNodesStderr !== 0) {
+      writer.uint32(177).double(message.estNodesStderr);
     }
     return writer;
   },
@@ -547,6 +575,30 @@ export const CubeClosed: MessageFns<CubeClosed> = {
             message.proofSha256 = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.searchNodes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 21: {
+            if (tag !== 169) {
+              break;
+            }
+
+            message.estNodes = reader.double();
+            continue;
+          }
+          case 22: {
+            if (tag !== 177) {
+              break;
+            }
+
+            message.estNodesStderr = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -580,6 +632,21 @@ export const CubeClosed: MessageFns<CubeClosed> = {
         : isSet(object.proof_sha256)
         ? globalThis.String(object.proof_sha256)
         : "",
+      searchNodes: isSet(object.searchNodes)
+        ? globalThis.Number(object.searchNodes)
+        : isSet(object.search_nodes)
+        ? globalThis.Number(object.search_nodes)
+        : 0,
+      estNodes: isSet(object.estNodes)
+        ? globalThis.Number(object.estNodes)
+        : isSet(object.est_nodes)
+        ? globalThis.Number(object.est_nodes)
+        : 0,
+      estNodesStderr: isSet(object.estNodesStderr)
+        ? globalThis.Number(object.estNodesStderr)
+        : isSet(object.est_nodes_stderr)
+        ? globalThis.Number(object.est_nodes_stderr)
+        : 0,
     };
   },
 
@@ -606,6 +673,15 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     if (message.proofSha256 !== "") {
       obj.proofSha256 = message.proofSha256;
     }
+    if (message.searchNodes !== 0) {
+      obj.searchNodes = Math.round(message.searchNodes);
+    }
+    if (message.estNodes !== 0) {
+      obj.estNodes = floatToJson(message.estNodes);
+    }
+    if (message.estNodesStderr !== 0) {
+      obj.estNodesStderr = floatToJson(message.estNodesStderr);
+    }
     return obj;
   },
 
@@ -621,6 +697,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     message.conflicts = object.conflicts ?? 0;
     message.reason = object.reason ?? "";
     message.proofSha256 = object.proofSha256 ?? "";
+    message.searchNodes = object.searchNodes ?? 0;
+    message.estNodes = object.estNodes ?? 0;
+    message.estNodesStderr = object.estNodesStderr ?? 0;
     return message;
   },
 };
@@ -1005,6 +1084,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "coverage":
         CoverageChecked.encode(message.entry.value, writer.uint32(90).fork()).join();
         break;
+      case "best":
+        BestBoard.encode(message.entry.value, writer.uint32(162).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1110,6 +1192,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "coverage", value: CoverageChecked.decode(reader, reader.uint32()) };
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.entry = { $case: "best", value: BestBoard.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1153,6 +1243,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "rejectedProof", value: globalThis.Number(object.rejected_proof) }
         : isSet(object.coverage)
         ? { $case: "coverage", value: CoverageChecked.fromJSON(object.coverage) }
+        : isSet(object.best)
+        ? { $case: "best", value: BestBoard.fromJSON(object.best) }
         : undefined,
     };
   },
@@ -1182,6 +1274,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.rejectedProof = Math.round(message.entry.value);
     } else if (message.entry?.$case === "coverage") {
       obj.coverage = CoverageChecked.toJSON(message.entry.value);
+    } else if (message.entry?.$case === "best") {
+      obj.best = BestBoard.toJSON(message.entry.value);
     }
     return obj;
   },
@@ -1250,6 +1344,12 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "coverage": {
         if (object.entry?.value !== undefined && object.entry?.value !== null) {
           message.entry = { $case: "coverage", value: CoverageChecked.fromPartial(object.entry.value) };
+        }
+        break;
+      }
+      case "best": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "best", value: BestBoard.fromPartial(object.entry.value) };
         }
         break;
       }

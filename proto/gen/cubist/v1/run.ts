@@ -208,7 +208,41 @@ export interface RunStatus {
   message: string;
   /** reserved: always 0 */
   generation: number;
-  certification: Certification | undefined;
+  certification:
+    | Certification
+    | undefined;
+  /** the run's best board so far (absent until a worker reported one) */
+  best:
+    | BestBoard
+    | undefined;
+  /** placements made by the workers' searches for this run (all verdicts) */
+  placements: number;
+  /** over the last 10 minutes */
+  placementsPerSecond: number;
+  /**
+   * Work left by the tree estimates (Knuth's estimator, per open cube; unestimated cubes extrapolated by weight):
+   * placements, its standard error, and the seconds at the current placement rate (-1: no estimate yet).
+   */
+  remainingNodes: number;
+  remainingNodesStderr: number;
+  workEtaSeconds: number;
+}
+
+/**
+ * The best board a run has seen: the deepest partial board without a mismatch a worker's search reached, checked
+ * and scored by the coordinator's verifier (core/score.ts), never the worker's own numbers. Score = matched inner
+ * edges (480 at most on 16x16).
+ */
+export interface BestBoard {
+  score: number;
+  maxScore: number;
+  /** cells holding a piece */
+  placed: number;
+  /** the placed cells only */
+  cells: Placement[];
+  cubeId: string;
+  workerId: string;
+  foundUnixMs: number;
 }
 
 /** What a certified run has checked so far (all zero / empty for a run without --certify). */
@@ -1044,6 +1078,12 @@ function createBaseRunStatus(): RunStatus {
     message: "",
     generation: 0,
     certification: undefined,
+    best: undefined,
+    placements: 0,
+    placementsPerSecond: 0,
+    remainingNodes: 0,
+    remainingNodesStderr: 0,
+    workEtaSeconds: 0,
   };
 }
 
@@ -1093,6 +1133,24 @@ export const RunStatus: MessageFns<RunStatus> = {
     }
     if (message.certification !== undefined) {
       Certification.encode(message.certification, writer.uint32(122).fork()).join();
+    }
+    if (message.best !== undefined) {
+      BestBoard.encode(message.best, writer.uint32(242).fork()).join();
+    }
+    if (message.placements !== 0) {
+      writer.uint32(248).uint64(message.placements);
+    }
+    if (message.placementsPerSecond !== 0) {
+      writer.uint32(257).double(message.placementsPerSecond);
+    }
+    if (message.remainingNodes !== 0) {
+      writer.uint32(265).double(message.remainingNodes);
+    }
+    if (message.remainingNodesStderr !== 0) {
+      writer.uint32(273).double(message.remainingNodesStderr);
+    }
+    if (message.workEtaSeconds !== 0) {
+      writer.uint32(281).double(message.workEtaSeconds);
     }
     return writer;
   },
@@ -1230,6 +1288,54 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.certification = Certification.decode(reader, reader.uint32());
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.best = BestBoard.decode(reader, reader.uint32());
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.placements = longToNumber(reader.uint64());
+            continue;
+          }
+          case 32: {
+            if (tag !== 257) {
+              break;
+            }
+
+            message.placementsPerSecond = reader.double();
+            continue;
+          }
+          case 33: {
+            if (tag !== 265) {
+              break;
+            }
+
+            message.remainingNodes = reader.double();
+            continue;
+          }
+          case 34: {
+            if (tag !== 273) {
+              break;
+            }
+
+            message.remainingNodesStderr = reader.double();
+            continue;
+          }
+          case 35: {
+            if (tag !== 281) {
+              break;
+            }
+
+            message.workEtaSeconds = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1287,6 +1393,28 @@ export const RunStatus: MessageFns<RunStatus> = {
       message: isSet(object.message) ? globalThis.String(object.message) : "",
       generation: isSet(object.generation) ? globalThis.Number(object.generation) : 0,
       certification: isSet(object.certification) ? Certification.fromJSON(object.certification) : undefined,
+      best: isSet(object.best) ? BestBoard.fromJSON(object.best) : undefined,
+      placements: isSet(object.placements) ? globalThis.Number(object.placements) : 0,
+      placementsPerSecond: isSet(object.placementsPerSecond)
+        ? globalThis.Number(object.placementsPerSecond)
+        : isSet(object.placements_per_second)
+        ? globalThis.Number(object.placements_per_second)
+        : 0,
+      remainingNodes: isSet(object.remainingNodes)
+        ? globalThis.Number(object.remainingNodes)
+        : isSet(object.remaining_nodes)
+        ? globalThis.Number(object.remaining_nodes)
+        : 0,
+      remainingNodesStderr: isSet(object.remainingNodesStderr)
+        ? globalThis.Number(object.remainingNodesStderr)
+        : isSet(object.remaining_nodes_stderr)
+        ? globalThis.Number(object.remaining_nodes_stderr)
+        : 0,
+      workEtaSeconds: isSet(object.workEtaSeconds)
+        ? globalThis.Number(object.workEtaSeconds)
+        : isSet(object.work_eta_seconds)
+        ? globalThis.Number(object.work_eta_seconds)
+        : 0,
     };
   },
 
@@ -1337,6 +1465,24 @@ export const RunStatus: MessageFns<RunStatus> = {
     if (message.certification !== undefined) {
       obj.certification = Certification.toJSON(message.certification);
     }
+    if (message.best !== undefined) {
+      obj.best = BestBoard.toJSON(message.best);
+    }
+    if (message.placements !== 0) {
+      obj.placements = Math.round(message.placements);
+    }
+    if (message.placementsPerSecond !== 0) {
+      obj.placementsPerSecond = floatToJson(message.placementsPerSecond);
+    }
+    if (message.remainingNodes !== 0) {
+      obj.remainingNodes = floatToJson(message.remainingNodes);
+    }
+    if (message.remainingNodesStderr !== 0) {
+      obj.remainingNodesStderr = floatToJson(message.remainingNodesStderr);
+    }
+    if (message.workEtaSeconds !== 0) {
+      obj.workEtaSeconds = floatToJson(message.workEtaSeconds);
+    }
     return obj;
   },
 
@@ -1364,6 +1510,193 @@ export const RunStatus: MessageFns<RunStatus> = {
     message.certification = (object.certification !== undefined && object.certification !== null)
       ? Certification.fromPartial(object.certification)
       : undefined;
+    message.best = (object.best !== undefined && object.best !== null) ? BestBoard.fromPartial(object.best) : undefined;
+    message.placements = object.placements ?? 0;
+    message.placementsPerSecond = object.placementsPerSecond ?? 0;
+    message.remainingNodes = object.remainingNodes ?? 0;
+    message.remainingNodesStderr = object.remainingNodesStderr ?? 0;
+    message.workEtaSeconds = object.workEtaSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseBestBoard(): BestBoard {
+  return { score: 0, maxScore: 0, placed: 0, cells: [], cubeId: "", workerId: "", foundUnixMs: 0 };
+}
+
+export const BestBoard: MessageFns<BestBoard> = {
+  encode(message: BestBoard, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.score !== 0) {
+      writer.uint32(8).uint32(message.score);
+    }
+    if (message.maxScore !== 0) {
+      writer.uint32(16).uint32(message.maxScore);
+    }
+    if (message.placed !== 0) {
+      writer.uint32(24).uint32(message.placed);
+    }
+    for (const v of message.cells) {
+      Placement.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.cubeId !== "") {
+      writer.uint32(42).string(message.cubeId);
+    }
+    if (message.workerId !== "") {
+      writer.uint32(50).string(message.workerId);
+    }
+    if (message.foundUnixMs !== 0) {
+      writer.uint32(57).double(message.foundUnixMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BestBoard {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBestBoard();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.score = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxScore = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.placed = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cells.push(Placement.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cubeId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.workerId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.foundUnixMs = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BestBoard {
+    return {
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+      maxScore: isSet(object.maxScore)
+        ? globalThis.Number(object.maxScore)
+        : isSet(object.max_score)
+        ? globalThis.Number(object.max_score)
+        : 0,
+      placed: isSet(object.placed) ? globalThis.Number(object.placed) : 0,
+      cells: globalThis.Array.isArray(object?.cells) ? object.cells.map((e: any) => Placement.fromJSON(e)) : [],
+      cubeId: isSet(object.cubeId)
+        ? globalThis.String(object.cubeId)
+        : isSet(object.cube_id)
+        ? globalThis.String(object.cube_id)
+        : "",
+      workerId: isSet(object.workerId)
+        ? globalThis.String(object.workerId)
+        : isSet(object.worker_id)
+        ? globalThis.String(object.worker_id)
+        : "",
+      foundUnixMs: isSet(object.foundUnixMs)
+        ? globalThis.Number(object.foundUnixMs)
+        : isSet(object.found_unix_ms)
+        ? globalThis.Number(object.found_unix_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: BestBoard): unknown {
+    const obj: any = {};
+    if (message.score !== 0) {
+      obj.score = Math.round(message.score);
+    }
+    if (message.maxScore !== 0) {
+      obj.maxScore = Math.round(message.maxScore);
+    }
+    if (message.placed !== 0) {
+      obj.placed = Math.round(message.placed);
+    }
+    if (message.cells?.length) {
+      obj.cells = message.cells.map((e) => Placement.toJSON(e));
+    }
+    if (message.cubeId !== "") {
+      obj.cubeId = message.cubeId;
+    }
+    if (message.workerId !== "") {
+      obj.workerId = message.workerId;
+    }
+    if (message.foundUnixMs !== 0) {
+      obj.foundUnixMs = floatToJson(message.foundUnixMs);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BestBoard>, I>>(base?: I): BestBoard {
+    return BestBoard.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BestBoard>, I>>(object: I): BestBoard {
+    const message = createBaseBestBoard();
+    message.score = object.score ?? 0;
+    message.maxScore = object.maxScore ?? 0;
+    message.placed = object.placed ?? 0;
+    message.cells = object.cells?.map((e) => Placement.fromPartial(e)) || [];
+    message.cubeId = object.cubeId ?? "";
+    message.workerId = object.workerId ?? "";
+    message.foundUnixMs = object.foundUnixMs ?? 0;
     return message;
   },
 };

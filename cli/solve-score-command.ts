@@ -1,0 +1,67 @@
+/**
+ * The CLI side of `solve --objective score`: progress lines on stderr as the best score improves, the best board
+ * at the end (grid, or JSON with --json). Ctrl-C ends the search and still prints the best board: that is how a
+ * score search is meant to be stopped.
+ */
+
+import { terminalSafe } from "../cluster/terminal-text.js";
+import type { ParsedValues } from "./args.js";
+import { EXIT } from "./exit-codes.js";
+import { showBoard } from "./board-output.js";
+import { scoreLocal } from "./solve-score.js";
+import { bestJSON } from "../core/score.js";
+import { boardToJSON } from "../core/formats/index.js";
+import type { Puzzle } from "../core/puzzle.js";
+
+export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: number): Promise<number> {
+  const abort = new AbortController();
+  let interrupted = false;
+  const onSignal = (): void => {
+    interrupted = true;
+    abort.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const result = await scoreLocal(puzzle, {
+      threads,
+      timeLimitSec: values.time as number | undefined,
+      seed: values.seed as number | undefined,
+      signal: abort.signal,
+      onImprove: (b, seconds) => {
+        process.stderr.write(`score ${b.score}/${b.maxScore} (${b.mismatches.length} mismatched edges) after ${seconds.toFixed(1)} s\n`);
+      },
+    });
+    for (const r of result.rejected.slice(0, 3)) process.stderr.write(`cubist: warning: an engine board was refused: ${r}\n`);
+    const secs = (result.wallMs / 1000).toFixed(2);
+    const reason = interrupted ? "interrupted" : "time-limit";
+    if (values.json) {
+      process.stdout.write(JSON.stringify({
+        status: result.status,
+        objective: "score",
+        rows: puzzle.rows,
+        cols: puzzle.cols,
+        board: result.solution ? boardToJSON(result.solution, puzzle) : null,
+        ...(result.status === "unknown" ? { reason } : {}),
+        best: result.best ? bestJSON(puzzle, result.best) : null,
+        history: result.history.map((h) => ({ seconds: Math.round(h.seconds * 1000) / 1000, score: h.score })),
+        puzzle: puzzle.name ?? null,
+        stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
+      }) + "\n");
+    } else if (result.status === "sat" && result.solution) {
+      process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s (found by the score search):\n`);
+      await showBoard(puzzle, result.solution, values);
+    } else if (result.best) {
+      const b = result.best;
+      process.stdout.write(`best board (verified): score ${b.score} of ${b.maxScore}, ${b.mismatches.length} mismatched edges, after ${secs} s (${reason}):\n`);
+      await showBoard(puzzle, b.board, values);
+    } else {
+      process.stdout.write(`unknown: no complete board (${reason}) after ${secs} s\n`);
+    }
+    if (interrupted && !values.json) return EXIT.INTERRUPTED;
+    return result.status === "sat" ? EXIT.OK : EXIT.UNKNOWN;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

@@ -1,0 +1,375 @@
+/*
+ * Score mode: complete boards with as few mismatched inner edges as possible, the way Eternity II record searches
+ * work. A depth-first backtracker over the free cells in a static scan order that may place a piece whose known
+ * sides do not all match ("breaks"), but only late in the order: position i may have used at most allow[i] breaks,
+ * a ramp from 0 at position `from` up to the budget B at the last position. Exact candidates (a bucket keyed by up to
+ * two known colours) are tried first; at a position where breaks are allowed, the other orientations that fit the
+ * rim follow, each costing its mismatches. A complete board with b breaks scores (inner edges - b); the budget then
+ * drops to b - 1 (branch and bound), and Luby restarts reshuffle the candidate order so one subtree never holds the
+ * search. The rim is never broken: grey stays exactly on the rim.
+ *
+ * The improving boards are printed as they are found: `c best score=S max=M placed=P breaks=B nodes=N seconds=T`,
+ * then a `b` line of CELL PIECE ROT triples (every cell). The last one is the answer; core/verify.ts re-scores it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "engine.h"
+
+#define CHECK_EVERY (1u << 14)
+
+typedef struct {
+  uint16_t cls;
+  uint8_t rot;
+  uint8_t c[4];
+} ocand_t; /* one orientation of a class */
+
+typedef struct {
+  const puzzle_t *p;
+  const options_t *o;
+  int n, inner_edges;
+  int *cell;               /* position -> cell */
+  int *nkn;                /* position -> known sides (neighbour fixed or earlier) */
+  int *kd, *kidx;          /* position*4+j -> side and colour index of the j-th known side */
+  int *nkey;               /* position -> keyed sides (the first min(2, nkn)) */
+  ocand_t *rim_list[16];   /* orientations fitting each rim mask, shuffled per restart */
+  int rim_len[16];
+  ocand_t *bucket[16];     /* per rim mask, sorted by key (c[kd0] + K * c[kd1]) for the position's keyed sides */
+  int *bstart[16][16];     /* [rim][keyed mask] -> starts of K*K buckets (built on demand) */
+  ocand_t *blist[16][16];
+  int *rim;                /* position -> rim mask */
+  int *kmask;              /* position -> keyed side mask */
+  uint8_t *colour;
+  int *avail;
+  int *phase, *lo, *hi, *cost;
+  const ocand_t **chosen;
+  int *allow;
+  int budget, from;        /* the break ramp */
+  uint64_t nodes, rng;
+  int best_breaks;         /* of the best complete board so far (inner_edges + 1: none) */
+  int **free_pieces;
+  int *board_piece, *board_rot; /* caller's: a perfect board */
+  struct timespec t0;
+} sctx_t;
+
+static double since(const struct timespec *t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static uint64_t rnd(uint64_t *s) { /* splitmix64 */
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static int colour_of(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
+
+static void ramp(sctx_t *x) {
+  for (int i = 0; i < x->n; i++) {
+    if (i < x->from || x->budget <= 0) { x->allow[i] = 0; continue; }
+    long span = x->n - x->from;
+    long a = ((long)(i - x->from + 1) * x->budget + span - 1) / span;
+    x->allow[i] = (int)(a > x->budget ? x->budget : a);
+  }
+}
+
+static void shuffle(sctx_t *x, ocand_t *a, int len) {
+  if (!x->rng) return;
+  for (int i = len - 1; i > 0; i--) {
+    int j = (int)(rnd(&x->rng) % (uint64_t)(i + 1));
+    ocand_t t = a[i]; a[i] = a[j]; a[j] = t;
+  }
+}
+
+/* Buckets for (rim, keyed): a counting sort of the rim list by the keyed sides' colours (stable: keeps the shuffle). */
+static void build_buckets(sctx_t *x, int rim, int keyed) {
+  const puzzle_t *p = x->p;
+  int K = p->ncolours, sides[2], ns = 0;
+  for (int d = 0; d < 4 && ns < 2; d++) if (keyed >> d & 1) sides[ns++] = d;
+  int nkeys = ns == 0 ? 1 : ns == 1 ? K : K * K;
+  int *start = calloc((size_t)nkeys + 2, sizeof(int));
+  int len = x->rim_len[rim];
+  ocand_t *src = x->rim_list[rim], *out = malloc(sizeof(ocand_t) * (size_t)(len + 1));
+  for (int i = 0; i < len; i++) {
+    int k = ns == 0 ? 0 : ns == 1 ? src[i].c[sides[0]] : src[i].c[sides[0]] + K * src[i].c[sides[1]];
+    start[k + 1]++;
+  }
+  for (int k = 0; k < nkeys; k++) start[k + 1] += start[k];
+  start[nkeys + 1] = start[nkeys];
+  int *fill = malloc(sizeof(int) * (size_t)(nkeys + 1));
+  memcpy(fill, start, sizeof(int) * (size_t)(nkeys + 1));
+  for (int i = 0; i < len; i++) {
+    int k = ns == 0 ? 0 : ns == 1 ? src[i].c[sides[0]] : src[i].c[sides[0]] + K * src[i].c[sides[1]];
+    out[fill[k]++] = src[i];
+  }
+  free(fill);
+  free(x->bstart[rim][keyed]); free(x->blist[rim][keyed]);
+  x->bstart[rim][keyed] = start;
+  x->blist[rim][keyed] = out;
+}
+
+static void build_lists(sctx_t *x) {
+  bool done[16][16];
+  memset(done, 0, sizeof done);
+  for (int r = 0; r < 16; r++) if (x->rim_list[r]) shuffle(x, x->rim_list[r], x->rim_len[r]);
+  for (int i = 0; i < x->n; i++) {
+    int r = x->rim[i], k = x->kmask[i];
+    if (!done[r][k]) { build_buckets(x, r, k); done[r][k] = true; }
+  }
+}
+
+static void setup_score(sctx_t *x, const puzzle_t *p, const options_t *o) {
+  memset(x, 0, sizeof *x);
+  x->p = p; x->o = o;
+  int cells = p->cells;
+  int *all = malloc(sizeof(int) * (size_t)cells), *rank = malloc(sizeof(int) * (size_t)cells);
+  engine_make_order(p, o->order, all);
+  x->cell = malloc(sizeof(int) * (size_t)cells);
+  for (int i = 0; i < cells; i++) rank[i] = -1;
+  for (int i = 0; i < cells; i++) if (p->fixed_piece[all[i]] < 0) { rank[all[i]] = x->n; x->cell[x->n++] = all[i]; }
+  int n = x->n + 1;
+  x->nkn = calloc((size_t)n, sizeof(int));
+  x->kd = calloc((size_t)n * 4, sizeof(int));
+  x->kidx = calloc((size_t)n * 4, sizeof(int));
+  x->nkey = calloc((size_t)n, sizeof(int));
+  x->rim = calloc((size_t)n, sizeof(int));
+  x->kmask = calloc((size_t)n, sizeof(int));
+  x->phase = calloc((size_t)n, sizeof(int));
+  x->lo = calloc((size_t)n, sizeof(int));
+  x->hi = calloc((size_t)n, sizeof(int));
+  x->cost = calloc((size_t)n, sizeof(int));
+  x->allow = calloc((size_t)n, sizeof(int));
+  x->chosen = calloc((size_t)n, sizeof(ocand_t *));
+  x->colour = calloc((size_t)cells * 4, 1);
+  x->avail = calloc((size_t)p->nclasses, sizeof(int));
+  for (int c = 0; c < p->nclasses; c++) x->avail[c] = p->class_count[c];
+  for (int cell = 0; cell < cells; cell++) {
+    int piece = p->fixed_piece[cell];
+    if (piece < 0) continue;
+    x->avail[p->piece_class[piece]]--;
+    for (int d = 0; d < 4; d++) x->colour[cell * 4 + d] = (uint8_t)colour_of(p, piece, p->fixed_rot[cell], d);
+  }
+  x->free_pieces = calloc((size_t)p->nclasses, sizeof(int *));
+  int *fill = calloc((size_t)p->nclasses, sizeof(int));
+  bool *fixed = calloc((size_t)p->npieces, 1);
+  for (int cell = 0; cell < cells; cell++) if (p->fixed_piece[cell] >= 0) fixed[p->fixed_piece[cell]] = true;
+  for (int c = 0; c < p->nclasses; c++) x->free_pieces[c] = malloc(sizeof(int) * (size_t)p->class_count[c]);
+  for (int i = 0; i < p->npieces; i++) if (!fixed[i]) { int c = p->piece_class[i]; x->free_pieces[c][fill[c]++] = i; }
+  free(fill); free(fixed);
+
+  for (int i = 0; i < x->n; i++) {
+    int cell = x->cell[i];
+    x->rim[i] = cell_rim(p, cell);
+    for (int d = 0; d < 4; d++) {
+      int y = p->nb[cell * 4 + d];
+      if (y < 0) continue;
+      if (p->fixed_piece[y] < 0 && !(rank[y] >= 0 && rank[y] < i)) continue;
+      int j = x->nkn[i]++;
+      x->kd[i * 4 + j] = d;
+      x->kidx[i * 4 + j] = y * 4 + (d ^ 2);
+      if (j < 2) { x->nkey[i]++; x->kmask[i] |= 1 << d; }
+    }
+  }
+  for (int rim = 0; rim < 16; rim++) {
+    bool used = false;
+    for (int i = 0; i < x->n && !used; i++) used = x->rim[i] == rim;
+    if (!used) continue;
+    ocand_t *l = malloc(sizeof(ocand_t) * 4 * (size_t)p->nclasses);
+    int len = 0;
+    for (int c = 0; c < p->nclasses; c++) {
+      int q = p->class_rep[c];
+      for (int rot = 0; rot < 4; rot++) {
+        ocand_t e = { (uint16_t)c, (uint8_t)rot, { 0 } };
+        for (int d = 0; d < 4; d++) e.c[d] = (uint8_t)colour_of(p, q, rot, d);
+        bool dup = false, fits = true;
+        for (int r2 = 0; r2 < rot && !dup; r2++) {
+          bool same = true;
+          for (int d = 0; d < 4; d++) same = same && colour_of(p, q, r2, d) == e.c[d];
+          dup = same;
+        }
+        if (p->bounded) for (int d = 0; d < 4; d++) fits = fits && ((e.c[d] == 0) == ((rim >> d & 1) != 0));
+        if (!dup && fits) l[len++] = e;
+      }
+    }
+    x->rim_list[rim] = l;
+    x->rim_len[rim] = len;
+  }
+  x->inner_edges = p->rows * (p->cols - 1) + p->cols * (p->rows - 1);
+  x->best_breaks = x->inner_edges + 1;
+  x->budget = o->score_breaks >= 0 ? o->score_breaks : x->inner_edges;
+  x->from = (int)(o->score_from * x->n);
+  if (x->from > x->n) x->from = x->n;
+  ramp(x);
+  x->rng = o->seed;
+  free(all); free(rank);
+  clock_gettime(CLOCK_MONOTONIC, &x->t0);
+}
+
+/* Mismatches of candidate c at position i against its known neighbours. */
+static inline int mismatches(const sctx_t *x, int i, const ocand_t *c) {
+  int m = 0;
+  for (int j = 0; j < x->nkn[i]; j++) m += c->c[x->kd[i * 4 + j]] != x->colour[x->kidx[i * 4 + j]];
+  return m;
+}
+
+static void enter(sctx_t *x, int i) {
+  int K = x->p->ncolours, key = 0;
+  if (x->nkey[i] >= 1) key = x->colour[x->kidx[i * 4]];
+  if (x->nkey[i] >= 2) key += K * x->colour[x->kidx[i * 4 + 1]];
+  const int *start = x->bstart[x->rim[i]][x->kmask[i]];
+  x->phase[i] = 0;
+  x->lo[i] = start[key];
+  x->hi[i] = start[key + 1];
+}
+
+static void report(sctx_t *x, int breaks) {
+  const puzzle_t *p = x->p;
+  int *cursor = calloc((size_t)p->nclasses, sizeof(int));
+  printf("c best score=%d max=%d placed=%d breaks=%d nodes=%llu seconds=%.3f\nb", x->inner_edges - breaks,
+         x->inner_edges, p->cells, breaks, (unsigned long long)x->nodes, since(&x->t0));
+  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
+  for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
+  for (int i = 0; i < x->n; i++) {
+    const ocand_t *c = x->chosen[i];
+    int q = x->free_pieces[c->cls][cursor[c->cls]++];
+    piece[x->cell[i]] = q;
+    rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
+  }
+  for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, piece[cell], rot[cell]);
+  printf("\n");
+  fflush(stdout);
+  if (breaks == 0 && x->board_piece) {
+    memcpy(x->board_piece, piece, sizeof(int) * (size_t)p->cells);
+    memcpy(x->board_rot, rot, sizeof(int) * (size_t)p->cells);
+  }
+  free(piece); free(rot); free(cursor);
+}
+
+/* One pass of at most `budget` nodes (0: none). Returns an end_kind, or -1 when the budget was spent. */
+static int score_dfs(sctx_t *x, uint64_t budget) {
+  const options_t *o = x->o;
+  int n = x->n, depth = 0, used = 0;
+  uint64_t stop_at = budget ? x->nodes + budget : UINT64_MAX;
+  if (o->node_limit && o->node_limit < stop_at) stop_at = o->node_limit;
+  uint64_t next_check = x->nodes + CHECK_EVERY;
+  if (n == 0) { if (x->best_breaks > 0) { x->best_breaks = 0; report(x, 0); } return END_EXHAUSTED; }
+  enter(x, 0);
+  for (;;) {
+    const ocand_t *c = NULL;
+    int cost = 0;
+    while (!c) {
+      if (x->phase[depth] == 0) {
+        const ocand_t *L = x->blist[x->rim[depth]][x->kmask[depth]];
+        int i = x->lo[depth], e = x->hi[depth];
+        for (; i < e; i++) {
+          if (x->avail[L[i].cls] == 0) continue;
+          int m = x->nkn[depth] > 2 ? mismatches(x, depth, &L[i]) : 0;
+          if (used + m <= x->allow[depth]) { c = &L[i]; cost = m; break; }
+        }
+        x->lo[depth] = i + 1;
+        if (c) break;
+        if (used >= x->allow[depth] || x->nkn[depth] == 0) { x->phase[depth] = 2; break; }
+        x->phase[depth] = 1;
+        x->lo[depth] = 0;
+        x->hi[depth] = x->rim_len[x->rim[depth]];
+      } else if (x->phase[depth] == 1) {
+        const ocand_t *L = x->rim_list[x->rim[depth]];
+        int i = x->lo[depth], e = x->hi[depth], room = x->allow[depth] - used;
+        for (; i < e; i++) {
+          if (x->avail[L[i].cls] == 0) continue;
+          /* a candidate whose keyed sides match was in the bucket already */
+          int km = 0;
+          for (int j = 0; j < x->nkey[depth]; j++) km += L[i].c[x->kd[depth * 4 + j]] != x->colour[x->kidx[depth * 4 + j]];
+          if (km == 0) continue;
+          int m = mismatches(x, depth, &L[i]);
+          if (m <= room) { c = &L[i]; cost = m; break; }
+        }
+        x->lo[depth] = i + 1;
+        if (!c) x->phase[depth] = 2;
+      } else {
+        break;
+      }
+    }
+    if (!c) {
+      if (depth == 0) return END_EXHAUSTED;
+      depth--;
+      x->avail[x->chosen[depth]->cls]++;
+      used -= x->cost[depth];
+      continue;
+    }
+    x->nodes++;
+    x->avail[c->cls]--;
+    x->chosen[depth] = c;
+    x->cost[depth] = cost;
+    used += cost;
+    memcpy(&x->colour[x->cell[depth] * 4], c->c, 4);
+    depth++;
+    if (depth == n) {
+      depth--;
+      if (used < x->best_breaks) {
+        x->best_breaks = used;
+        report(x, used);
+        if (used == 0) { x->avail[c->cls]++; for (int d = 0; d < depth; d++) x->avail[x->chosen[d]->cls]++; return END_SOLUTION_LIMIT; }
+        x->budget = used - 1;
+        ramp(x);
+      }
+      x->avail[c->cls]++;
+      used -= cost;
+    } else {
+      enter(x, depth);
+    }
+    if (x->nodes >= next_check || x->nodes >= stop_at) {
+      next_check = x->nodes + CHECK_EVERY;
+      int end = -2;
+      if (x->nodes >= stop_at) end = o->node_limit && x->nodes >= o->node_limit ? END_NODE_LIMIT : -1;
+      else if (engine_stop_requested) end = END_STOPPED;
+      else if (o->time_limit_s > 0 && since(&x->t0) >= o->time_limit_s) end = END_TIME_LIMIT;
+      if (end != -2) {
+        while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
+        return end;
+      }
+    }
+  }
+}
+
+static uint64_t luby_s(uint64_t i) {
+  for (;;) {
+    uint64_t k = 1;
+    while ((1ull << k) - 1 < i) k++;
+    if ((1ull << k) - 1 == i) return 1ull << (k - 1);
+    i -= (1ull << (k - 1)) - 1;
+  }
+}
+
+void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
+  sctx_t x;
+  setup_score(&x, p, o);
+  x.board_piece = r->board_piece_buf;
+  x.board_rot = r->board_rot_buf;
+  r->positions = x.n;
+  build_lists(&x);
+  int end;
+  uint64_t seed = o->seed ? o->seed : 1;
+  for (uint64_t i = 1;; i++) {
+    end = score_dfs(&x, o->restart_base ? luby_s(i) * o->restart_base : 0);
+    if (end != -1) break;
+    r->restarts++;
+    x.rng = seed * 0x100000001B3ull + i;
+    build_lists(&x);
+  }
+  r->end = (end_kind)end;
+  r->nodes = x.nodes;
+  r->solutions = x.best_breaks == 0 ? 1 : 0;
+  r->max_depth = x.n;
+  r->seconds = since(&x.t0);
+  r->best_score = x.best_breaks <= x.inner_edges ? x.inner_edges - x.best_breaks : -1;
+  r->max_score = x.inner_edges;
+  for (int a = 0; a < 16; a++) {
+    free(x.rim_list[a]);
+    for (int b = 0; b < 16; b++) { free(x.bstart[a][b]); free(x.blist[a][b]); }
+  }
+}
