@@ -35,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "run pause": () => import("./commands/run-pause.js"),
   "run resume": () => import("./commands/run-resume.js"),
   "run cancel": () => import("./commands/run-cancel.js"),
+  "run certificate": () => import("./commands/run-certificate.js"),
   "cubes list": () => import("./commands/cubes-list.js"),
   "cube resplit": () => import("./commands/cube-resplit.js"),
   "solution show": () => import("./commands/solution-show.js"),

@@ -4,6 +4,7 @@
  * plain-text tables, and the JSON shapes printed by `--json`. No I/O, no clock (callers pass `now`).
  */
 
+import { certificationJSON } from "./certification-format.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { RunState, type CubeCounts, type RunStatus } from "../proto/gen/cubist/v1/run.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
@@ -133,6 +134,7 @@ export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
     startedUnixMs: st.startedUnixMs ?? 0,
     finishedUnixMs: st.finishedUnixMs ?? 0,
     updatedUnixMs: st.updatedUnixMs ?? 0,
+    certified: certificationJSON(st.certification),
   };
 }
 

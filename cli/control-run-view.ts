@@ -7,6 +7,7 @@ import { RunState } from "../proto/gen/cubist/v1/run.js";
 import {
   emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatTable, formatTime, isTerminal, runStateName,
 } from "./control-format.js";
+import { formatCertification } from "./certification-format.js";
 
 function age(now: number, unixMs: number): string {
   return unixMs ? `${formatDuration(Math.max(0, now - unixMs) / 1000)} ago` : "-";
@@ -77,6 +78,8 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["created", `${formatTime(r.createdUnixMs)} (${age(now, r.createdUnixMs)})`],
     [isTerminal(s?.state) ? "ran for" : "running for", running >= 0 ? formatDuration(running) : "-"],
   ];
+  const certified = formatCertification(s?.certification, c.unsat);
+  if (certified) rows.push(["certified", certified]);
   if (s?.finishedUnixMs) rows.push(["finished", `${formatTime(s.finishedUnixMs)} (${age(now, s.finishedUnixMs)})`]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${terminalSafe(v)}`).join("\n") + "\n";

@@ -39,6 +39,8 @@ export interface LocalClusterOptions {
   onStatus?: (status: RunStatus) => void;
   ackWaitSec?: number;
   maxDeliver?: number;
+  /** A certified UNSAT run: write its certificate bundle here (certify/bundle.ts) before the cluster goes. */
+  certificateDir?: string;
   /** The embedded coordinator's size limits (`solve --max-cells`, `--max-formula-mb`). @default core/limits.ts */
   maxCells?: number;
   maxFormulaMb?: number;
@@ -51,6 +53,8 @@ export type LocalClusterResult = {
   message: string;
   workers: number;
   runId: string;
+  /** Where the certificate bundle was written (certified UNSAT with `certificateDir`), else null. */
+  certificate: string | null;
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -122,7 +126,13 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
     const sol = run.solutions[0];
     const board = sol ? boardFromPlacements({ rows: sol.rows, cols: sol.cols }, sol.cells) : null;
     const state = final === RunState.RUN_STATE_SAT ? "sat" : final === RunState.RUN_STATE_UNSAT ? "unsat" : final === RunState.RUN_STATE_CANCELLED ? "cancelled" : "failed";
-    return { state, board, status, message: run.message, workers: options.workers, runId: run.id };
+    let certificate: string | null = null;
+    if (options.certificateDir && state === "unsat" && run.spec.certify) {
+      const [{ certificateFiles }, { writeBundle }] = await Promise.all([import("../coordinator/certificate.js"), import("../certify/bundle.js")]);
+      await writeBundle(options.certificateDir, await certificateFiles(run));
+      certificate = options.certificateDir;
+    }
+    return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate };
   } finally {
     await stopWorkers(workers);
     if (proc) {
@@ -175,7 +185,7 @@ async function stopWorkers(workers: ChildProcess[]): Promise<void> {
 /** Removes a private prefix's streams and buckets from a shared NATS. */
 async function deletePrefix(nc: NatsConnection, names: Names): Promise<void> {
   const jsm = await requireJetStream(nc);
-  for (const s of [names.cubesStream, names.verdictsStream, names.ledgerStream, `KV_${names.runsBucket}`, `OBJ_${names.formulasBucket}`]) {
+  for (const s of [names.cubesStream, names.verdictsStream, names.ledgerStream, `KV_${names.runsBucket}`, `OBJ_${names.formulasBucket}`, `OBJ_${names.proofsBucket}`]) {
     await jsm.streams.delete(s).catch(() => undefined);
   }
 }

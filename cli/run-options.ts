@@ -21,6 +21,7 @@ export const RUN_OPTIONS: Record<string, OptionSpec> = {
   "resplit-children": { type: "integer", arg: "N", description: "or: re-split until this many children exist", min: 0, max: 1_000_000 },
   priority: { type: "integer", arg: "P", description: "run priority (higher first)", min: -1000, max: 1000, default: 0 },
   name: { type: "string", arg: "NAME", description: "run name (default: the puzzle's)" },
+  certify: { type: "boolean", description: "certified UNSAT: every refuted cube's DRAT proof (Kissat) checked by drat-trim, plus a coverage proof (docs/operations.md \"Certificates\")" },
 };
 
 export function runRequestFrom(values: ParsedValues, puzzleText: string, label: string): RunRequest {
@@ -47,5 +48,6 @@ export function runRequestFrom(values: ParsedValues, puzzleText: string, label: 
     resplitDepth: n("resplit-depth"),
     resplitChildren: n("resplit-children"),
     priority: n("priority"),
+    certify: values.certify === true,
   };
 }

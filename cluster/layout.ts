@@ -32,6 +32,8 @@ export interface Layout {
   readonly js: JetStreamClient;
   readonly runs: KV;
   readonly formulas: ObjectStore;
+  /** DRAT proofs of certified runs (docs/operations.md "Certificates"). */
+  readonly proofs: ObjectStore;
 }
 
 const NS = 1_000_000;
@@ -97,7 +99,8 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, na
   const runs = await kvm.create(names.runsBucket, { replicas, history: 1 });
   const objm = new Objm(nc);
   const formulas = await objm.create(names.formulasBucket, { replicas });
-  return { names, js: jetstream(nc), runs, formulas };
+  const proofs = await objm.create(names.proofsBucket, { replicas });
+  return { names, js: jetstream(nc), runs, formulas, proofs };
 }
 
 /** Opens an existing layout (workers, clients). Fails if the coordinator has not created it yet. */
@@ -106,7 +109,8 @@ export async function openLayout(nc: NatsConnection, names: Names): Promise<Layo
   const runs = await kvm.open(names.runsBucket);
   const objm = new Objm(nc);
   const formulas = await objm.open(names.formulasBucket);
-  return { names, js: jetstream(nc), runs, formulas };
+  const proofs = await objm.open(names.proofsBucket);
+  return { names, js: jetstream(nc), runs, formulas, proofs };
 }
 
 export interface RunConsumerOptions {

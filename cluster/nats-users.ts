@@ -58,6 +58,11 @@ export function workerPermissions(names: Names, workerId: string): Permissions {
       `$JS.ACK.${cubes}.>`,
       ...readOnly(kv),
       ...readOnly(obj),
+      // Certified runs: the DRAT proof of each refuted cube goes to the proofs store (chunks and meta; the
+      // coordinator hashes every proof against its name and checks it against the cube it built itself).
+      ...readOnly(`OBJ_${names.proofsBucket}`),
+      `$O.${names.proofsBucket}.C.>`,
+      `$O.${names.proofsBucket}.M.>`,
     ],
     subscribe: [`${p}.cancel.>`, `${workerInboxPrefix(workerId)}.>`],
   };

@@ -12,7 +12,7 @@ import { CUBE_ID_RE, RUN_ID_RE } from "../proto/contract.js";
 import type {
   CancelRunRequest, CubistServiceServer, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListCubesResponse,
   ListRunsRequest, ListRunsResponse, PauseRunRequest, ResplitCubeRequest, ResplitCubeResponse, RunEvent, RunInfo, RunRef,
-  SolutionInfo, SubmitRunRequest, SubmitRunResponse, WatchRunRequest,
+  SolutionInfo, SubmitRunRequest, SubmitRunResponse, WatchRunRequest, CertificateChunk,
 } from "../proto/gen/cubist/v1/api.js";
 import { RunMode, RunState } from "../proto/gen/cubist/v1/run.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
@@ -22,6 +22,7 @@ import { FailedPreconditionError, NotFoundError, toServiceError } from "./api-er
 import type { Coordinator } from "./coordinator.js";
 import type { RunController } from "./run.js";
 import { cubeInfo, listCubes, runInfo } from "./views.js";
+import { certificateFiles } from "./certificate.js";
 
 function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
@@ -62,6 +63,7 @@ export function createService(c: Coordinator): CubistServiceServer {
         conflictLimit: req.solver?.conflictLimit || undefined,
         seed: req.solver?.seed || undefined,
         searchMs: req.solver?.searchMs,
+        certify: req.certify,
         firstTimeLimitSec: req.solver?.firstTimeLimitSec,
         resplitAfter: req.resplit?.afterBudgets || undefined,
         resplitDepth: req.resplit?.depth || undefined,
@@ -141,6 +143,10 @@ export function createService(c: Coordinator): CubistServiceServer {
       return { children, refuted: run.table.snapshotCounts().refutedBySplit - before };
     }),
 
+    getCertificate: (call: ServerWritableStream<RunRef, CertificateChunk>) => {
+      // emit("error") sets the call's status and ends it (destroy() would drop the status: the client would hang).
+      sendCertificate(c, call).catch((err) => call.emit("error", Object.assign(new Error((err as Error).message), toServiceError(err))));
+    },
     getSolution: unary<GetSolutionRequest, SolutionInfo>(async (req) => {
       const run = await liveRun(c, req.runId);
       const sol = run.solutions[req.index];
@@ -156,6 +162,28 @@ export function createService(c: Coordinator): CubistServiceServer {
       };
     }),
   };
+}
+
+/** GetCertificate: every file of the bundle, in chunks of at most 1 MiB, waiting for the client to keep up. */
+async function sendCertificate(c: Coordinator, call: ServerWritableStream<RunRef, CertificateChunk>): Promise<void> {
+  const run = await liveRun(c, call.request.runId);
+  const files = await certificateFiles(run);
+  const write = (chunk: CertificateChunk): Promise<void> =>
+    new Promise((resolve) => {
+      if (call.write(chunk)) resolve();
+      else call.once("drain", resolve);
+    });
+  for (const f of files) {
+    let held: Buffer | null = null;
+    for await (const data of f.chunks()) {
+      for (let off = 0; off < data.length; off += 1 << 20) {
+        if (held) await write({ path: f.path, data: held, last: false });
+        held = Buffer.from(data.buffer, data.byteOffset + off, Math.min(1 << 20, data.length - off));
+      }
+    }
+    await write({ path: f.path, data: held ?? Buffer.alloc(0), last: true });
+  }
+  call.end();
 }
 
 /** Unflushed WatchRun events (about 100 bytes each) beyond which verdict events are dropped for that client. */

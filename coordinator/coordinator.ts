@@ -417,6 +417,7 @@ export class Coordinator {
       await this.verdictMessages?.close().catch(() => undefined);
       await this.verdictLoop?.catch(() => undefined);
       for (const run of this.runs.values()) await run.splitDone().catch(() => undefined);
+      for (const run of this.runs.values()) await run.certifier?.close();
       await this.writeStatus().catch(() => undefined);
       this.transition("closed");
     })();

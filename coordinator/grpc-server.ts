@@ -47,7 +47,7 @@ function withAuth(impl: CubistServiceServer, opts: GrpcServerOptions): CubistSer
       wrapped[name] = handler as UntypedHandleCall;
       continue;
     }
-    if (name === "watchRun") {
+    if (name === "watchRun" || name === "getCertificate") {
       wrapped[name] = ((call: ServerWritableStream<unknown, unknown>) => {
         if (!tokenOk(call.metadata, token)) {
           call.destroy(Object.assign(new Error("missing or wrong bearer token"), { code: Status.UNAUTHENTICATED, details: "missing or wrong bearer token" }));

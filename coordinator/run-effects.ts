@@ -31,6 +31,8 @@ export type RunEffect =
   | { type: "delete-consumer" }
   /** The run's state changed: write its record now. */
   | { type: "write-record" }
+  /** Certified run, every cube refuted: prove and check the coverage in the background, then `recordCoverage`. */
+  | { type: "check-coverage" }
   /** A verified solution, for watchers. */
   | { type: "solution"; solution: Solution };
 

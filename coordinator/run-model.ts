@@ -62,6 +62,7 @@ function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
   return {
     id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason,
     searchNodes: v.stats?.searchNodes ?? 0, estNodes: v.stats?.estNodes ?? 0, estNodesStderr: v.stats?.estNodesStderr ?? 0,
+    proofSha256: kind === VerdictKind.VERDICT_KIND_UNSAT ? v.proofSha256 : "",
   };
 }
 
@@ -79,6 +80,14 @@ export class RunModel {
   readonly bestHistory: Array<{ atUnixMs: number; score: number; placed: number }> = [];
   startedAt = 0;
   finishedAt = 0;
+  /** Certified run: UNSAT answers whose proof was missing or not verified. */
+  rejectedProofs = 0;
+  /** Certified run: the coverage proof, "" until it is started (coordinator/certify.ts). */
+  coverage: "" | "checking" | "checked" | "failed" = "";
+  coverageProof = "";
+  private coverageMessage = "";
+  /** Certified run: cube id -> its checked DRAT proof (object name). */
+  readonly proofs = new Map<string, string>();
   private readonly log: Logger;
 
   constructor(
@@ -118,7 +127,16 @@ export class RunModel {
         for (const c of b.value.cubes) {
           this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
           this.work.record(c.id, e.atUnixMs, c.searchNodes, c.estNodes, c.estNodesStderr);
+          if (c.proofSha256 !== "" && c.kind === VerdictKind.VERDICT_KIND_UNSAT) this.proofs.set(c.id, c.proofSha256);
         }
+        break;
+      case "rejectedProof":
+        this.rejectedProofs += b.value;
+        break;
+      case "coverage":
+        this.coverage = b.value.ok ? "checked" : "failed";
+        this.coverageProof = b.value.proofSha256;
+        this.coverageMessage = b.value.message;
         break;
       case "requeued":
         this.table.requeue(b.value.id, b.value.seq, b.value.lease);
@@ -461,8 +479,61 @@ export class RunModel {
         yield* this.finish(RunState.RUN_STATE_FAILED, `every cube refuted but the closed weights sum to ${w}, not 1 (a bookkeeping bug)`);
         return;
       }
-      yield* this.finish(RunState.RUN_STATE_UNSAT, "every cube refuted; closed weights sum to 1");
+      if (!this.spec.certify) {
+        yield* this.finish(RunState.RUN_STATE_UNSAT, "every cube refuted; closed weights sum to 1");
+        return;
+      }
+      // Certified: UNSAT only once the coverage proof is checked too (the shell proves it in the background).
+      if (this.coverage === "") {
+        this.coverage = "checking";
+        yield { type: "check-coverage" };
+      } else if (this.coverage === "failed") {
+        yield* this.finish(RunState.RUN_STATE_FAILED, `every cube refuted with a checked proof, but ${this.coverageMessage}`);
+      } else if (this.coverage === "checked") {
+        const n = counts.unsat;
+        yield* this.finish(RunState.RUN_STATE_UNSAT, `certified: ${n}/${n} cube proofs checked by drat-trim, coverage checked; closed weights sum to 1`);
+      }
     }
+  }
+
+  // ---- certified runs (coordinator/certify.ts checks; these record what it found) ------------------------------
+
+  /** The unit literals of a cube, from the run's own table (never from a verdict). */
+  unitsOf(cube: string): number[] | null {
+    const e = this.table.get(cube);
+    if (!e) return null;
+    const units: number[] = [];
+    for (const p of e.placements) units.push(...this.varMap.placementLiterals(p));
+    return units;
+  }
+
+  /** Every cube closed UNSAT, as unit literals: the cubes the coverage proof negates. */
+  refutedCubes(): Array<{ id: string; units: number[] }> {
+    const out: Array<{ id: string; units: number[] }> = [];
+    for (const e of this.table.entries()) if (e.state === "unsat") out.push({ id: e.id, units: this.unitsOf(e.id)! });
+    return out;
+  }
+
+  /** An UNSAT answer whose proof is missing or did not check: an error of the cube, which is sent out again or failed. */
+  *rejectProof(v: Verdict, reason: string): RunSteps {
+    if (this.ended) return;
+    const entry = this.table.get(v.cubeId);
+    if (!entry || !isOpen(entry)) return;
+    this.log.warn("UNSAT answer rejected: no checked proof", { cube: v.cubeId, worker: v.workerId, reason });
+    yield* this.applyAndRecord({ $case: "rejectedProof", value: 1 });
+    const closed: CubeClosed[] = [];
+    if (!this.close(closedOf(v, VerdictKind.VERDICT_KIND_ERROR, `rejected proof: ${reason}`), closed)) return;
+    yield* this.flushClosed(closed);
+    if (entry.errors >= this.opts.maxDeliver) yield* this.failCube(entry, `no checked proof after ${entry.errors} answers: ${reason}`);
+    else if (entry.state === "queued") yield* this.requeue(entry, entry.unknowns + entry.errors);
+    yield* this.checkComplete();
+  }
+
+  /** The coverage proof was checked (or not): the run ends UNSAT or FAILED. */
+  *recordCoverage(r: { ok: boolean; proofSha256: string; message: string }): RunSteps {
+    if (this.ended) return;
+    yield* this.record({ $case: "coverage", value: r });
+    yield* this.checkComplete();
   }
 
   /** Ends the run FAILED (the split threw). */

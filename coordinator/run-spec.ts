@@ -46,6 +46,8 @@ export interface RunRequest {
   resplitChildren?: number;
   priority?: number;
   mode?: "first" | "all";
+  /** Certified UNSAT: DRAT proofs for every refuted cube, checked, plus the coverage proof. @default false */
+  certify?: boolean;
 }
 
 function int(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
@@ -100,6 +102,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
   const puzzleText = writeCanonical({ ...puzzle, name });
   const spec: RunSpec = {
+    certify: req.certify === true,
     runId,
     name,
     puzzleText,

@@ -12,7 +12,7 @@ import type { Puzzle } from "../core/puzzle.js";
 import { ensureRunConsumer, deleteRunConsumer, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
-import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
+import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
 import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
@@ -20,6 +20,7 @@ import type { CoordinatorSettings } from "./config.js";
 import type { CubeEntry, CubeTable } from "./cube-table.js";
 import type { Ledger } from "./ledger.js";
 import { publishTasks } from "./task-publisher.js";
+import { certificationOf, RunCertifier } from "./certify.js";
 import { uploadFormula } from "./formula-upload.js";
 import { RateTracker } from "./rate.js";
 import { runSteps, type RunEffect, type RunSteps } from "./run-effects.js";
@@ -61,6 +62,8 @@ export class RunController extends EventEmitter<RunEvents> {
   private splitting: Promise<void> | null = null;
   private dirty = true;
   private readonly log: Logger;
+  /** Certified runs: checks proofs and the coverage (coordinator/certify.ts). */
+  readonly certifier: RunCertifier | null;
 
   private constructor(
     private readonly deps: RunDeps,
@@ -69,6 +72,7 @@ export class RunController extends EventEmitter<RunEvents> {
     super();
     this.id = model.id;
     this.log = deps.log.child({ run: model.id });
+    this.certifier = model.spec.certify ? new RunCertifier(model.spec.formulaSha256, deps.layout, this.log) : null;
   }
 
   /** Encodes the puzzle (the model needs its variable map) and builds the run's model. */
@@ -97,6 +101,8 @@ export class RunController extends EventEmitter<RunEvents> {
   get bestHistory(): ReadonlyArray<{ atUnixMs: number; score: number; placed: number }> { return this.model.bestHistory; }
   get startedAt(): number { return this.model.startedAt; }
   get finishedAt(): number { return this.model.finishedAt; }
+  /** The Object Stores of formulas and proofs (certificate bundles). */
+  get stores(): Pick<Layout, "formulas" | "proofs"> { return this.deps.layout; }
 
   /** Cube id -> worker and start time, from worker heartbeats. */
   get running(): ReadonlyMap<string, RunningCube> {
@@ -192,6 +198,8 @@ export class RunController extends EventEmitter<RunEvents> {
         return;
       case "delete-consumer":
         await deleteRunConsumer(deps.jsm, deps.names, this.id).catch(() => undefined);
+        // The run is over: the checker's files go (a certificate bundle downloads the formula again).
+        await this.certifier?.close();
         return;
       case "write-record":
         this.dirty = true;
@@ -199,6 +207,11 @@ export class RunController extends EventEmitter<RunEvents> {
         return;
       case "solution":
         this.emit("solution", effect.solution);
+        return;
+      case "check-coverage":
+        void this.certifier!.proveCoverage(this.model.refutedCubes().map((c) => c.units))
+          .then((r) => this.carryOut(this.model.recordCoverage(r)))
+          .catch((err) => this.log.error("recording the coverage check failed", { err: (err as Error).message }));
         return;
     }
   }
@@ -212,7 +225,26 @@ export class RunController extends EventEmitter<RunEvents> {
   async handleVerdicts(verdicts: readonly Verdict[]): Promise<void> {
     if (this.model.ended) return;
     for (const v of verdicts) this.emit("verdict", v);
-    await this.carryOut(this.model.recordVerdicts(verdicts));
+    const certifier = this.certifier;
+    if (certifier === null) {
+      await this.carryOut(this.model.recordVerdicts(verdicts));
+      return;
+    }
+    // Certified: an UNSAT is recorded only once its proof checked; until then the cube stays open.
+    const unsat = (v: Verdict): boolean => v.kind === VerdictKind.VERDICT_KIND_UNSAT;
+    for (const v of verdicts) if (unsat(v)) this.checkProof(certifier, v);
+    await this.carryOut(this.model.recordVerdicts(verdicts.filter((v) => !unsat(v))));
+  }
+
+  /** Checks an UNSAT verdict's proof in the background, then records it, or rejects it (the cube runs again). */
+  private checkProof(certifier: RunCertifier, v: Verdict): void {
+    const units = this.model.unitsOf(v.cubeId);
+    const entry = this.table.get(v.cubeId);
+    if (units === null || !entry || (entry.state !== "queued" && entry.state !== "unknown") || certifier.isChecking(v.cubeId)) return;
+    this.markDirty();
+    void certifier.checkCube(v.cubeId, units, v.proofSha256)
+      .then((r) => this.carryOut(r.ok ? this.model.recordVerdicts([v]) : this.model.rejectProof(v, r.reason)))
+      .catch((err) => this.log.error("recording a proof check failed", { cube: v.cubeId, err: (err as Error).message }));
   }
 
   /** Replaces a cube by its children; returns how many there are. */
@@ -295,6 +327,7 @@ export class RunController extends EventEmitter<RunEvents> {
       priority: this.spec.priority,
       message: this.message,
       generation: 0,
+      certification: certificationOf(this.model, c.unsat, this.certifier?.pending ?? 0),
       best: this.best ?? undefined,
       ...this.model.work.view(this.table.entries(), now, this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT, isTerminal(this.state)),
     };

@@ -29,6 +29,7 @@ export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; p
     generation: 0,
     puzzleSha256: spec.puzzleSha256,
     lease,
+    certify: spec.certify,
   };
   return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };
 }

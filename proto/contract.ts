@@ -23,6 +23,8 @@ export interface Names {
   readonly ledgerStream: string;
   readonly runsBucket: string;
   readonly formulasBucket: string;
+  /** Object Store of DRAT proofs of certified runs (object name = SHA-256 of the proof). */
+  readonly proofsBucket: string;
   readonly verdictsConsumer: string;
   cubesSubject(run: string): string;
   /** Where `worker` publishes its verdicts for `run` (per-worker NATS users may publish only on their own). */
@@ -75,6 +77,7 @@ export function createNames(prefix: string = DEFAULT_PREFIX): Names {
     ledgerStream: `${P}_LEDGER`,
     runsBucket: `${prefix}-runs`,
     formulasBucket: `${prefix}-formulas`,
+    proofsBucket: `${prefix}-proofs`,
     verdictsConsumer: "coordinator",
     cubesSubject: (run) => `${prefix}.cubes.${run}`,
     verdictsSubject: (run, worker) => `${prefix}.verdicts.${run}.${worker}`,

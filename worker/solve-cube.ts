@@ -5,6 +5,10 @@
  * stopped. The engine runs for `search_ms` (capped by the cube's time limit); 0 leaves the SAT solver alone, and
  * a SAT solver named "none" leaves the engine alone (boards where the solver never wins, e.g. 16x16 cubes).
  *
+ * A certified task (`certify`) needs the SAT solver's DRAT proof for every UNSAT: the solver always runs (the
+ * configured one when the task names "none"), writes its proof (worker/certify-cube.ts), and the engine's UNSAT no
+ * longer decides the race (its boards still do, since every board is verified).
+ *
  * Expected answers and failures are values: a crash, garbage output, a missing formula or a missing solver are
  * "error" results (the task is retried elsewhere) unless the other process proved the answer; a stop (cancel,
  * pause, shutdown) is "stopped".
@@ -19,6 +23,7 @@ import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
 import { engineProblem, firstProof, noEngineStats, runEngine, type Contender, type EngineOutcome } from "./engine/index.js";
+import { proofFiles, publishProof, type ProofFiles } from "./certify-cube.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
 import { runSolver, type SolverOutcome, type SolverStats } from "./solver/index.js";
@@ -89,7 +94,9 @@ type Member = { search: EngineOutcome } | { solver: SolverOutcome };
 
 export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeResult> {
   const { task, run, limits, active } = job;
-  const solver = limits.solver ?? ctx.config.solver;
+  const certify = task.certify;
+  const named = limits.solver ?? ctx.config.solver;
+  const solver = certify && named === NO_SOLVER ? ctx.config.solver : named;
   const useSolver = solver !== NO_SOLVER;
   const budgetMs = limits.timeLimitSec ? limits.timeLimitSec * 1000 : 0;
   const searchMs = budgetMs > 0 ? Math.min(limits.searchMs, budgetMs) : limits.searchMs;
@@ -124,7 +131,8 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
     contenders.push({
       name: "search",
-      decided: (r) => "search" in r && r.search.kind !== "unknown",
+      // Certified: only a board decides (the engine's UNSAT carries no proof).
+      decided: (r) => "search" in r && (certify ? r.search.kind === "sat" : r.search.kind !== "unknown"),
       run: async (signal) => ({
         // Contradicting placements: refuted without a process.
         search: problem === null
@@ -133,19 +141,36 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
       }),
     });
   }
+  let files: ProofFiles | null = null;
+  if (useSolver && certify) {
+    try {
+      files = await proofFiles(formula!, task.units);
+    } catch (err) {
+      return { kind: "error", reason: `cube formula for the proof: ${(err as Error).message}`, stats: { engine: solver } };
+    }
+  }
+  try {
+    return await race();
+  } finally {
+    await files?.remove();
+  }
+
+  async function race(): Promise<CubeResult> {
   if (useSolver) {
     const f = formula!;
+    const proof = files;
     contenders.push({
       name: solver,
       decided: (r) => "solver" in r && r.solver.kind !== "unknown",
       run: async (signal) => ({
-        solver: await runSolver(cubeInput(f, task.units), run.numVars, {
+        solver: await runSolver(proof ? proof.cnf : cubeInput(f, task.units), run.numVars, {
           solver,
           binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
           timeLimitSec: limits.timeLimitSec,
           conflictLimit: limits.conflictLimit,
           seed: limits.seed,
           extraArgs: ctx.config.solverArgs,
+          proofPath: proof?.proof,
           signal,
         }),
       }),
@@ -168,7 +193,12 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     }
     const stats = solverStats(r.solver.stats, solver, search?.search, wallMs);
     if (r.solver.kind === "sat") return { kind: "sat", model: modelToBitset(r.solver.model), stats };
-    return { kind: "unsat", stats };
+    if (!files) return { kind: "unsat", stats };
+    try {
+      return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files, run.id, task.cubeId) };
+    } catch (err) {
+      return { kind: "error", reason: `proof not published: ${(err as Error).message}`, stats };
+    }
   }
   const engineName = useSolver ? solver : "search";
   const stats = solverStats(solved?.solver.stats, engineName, search?.search, wallMs);
@@ -184,4 +214,5 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   // The deepest partial board the search reached: the run's best board is the best of these (the coordinator checks).
   const best = search?.search.best?.board;
   return { kind: "unknown", reason, stats, ...(best && best.length > 0 ? { best } : {}) };
+  }
 }

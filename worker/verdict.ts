@@ -33,7 +33,8 @@ export interface CubeStats {
 export type CubeResult =
   | { kind: "sat"; model: Uint8Array; stats: CubeStats }
   | { kind: "sat-board"; board: Placement[]; stats: CubeStats }
-  | { kind: "unsat"; stats: CubeStats }
+  /** `proofSha256`: a certified task's uploaded DRAT proof. */
+  | { kind: "unsat"; stats: CubeStats; proofSha256?: string }
   | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[] }
   | { kind: "error"; reason: string; stats: CubeStats }
   | { kind: "stopped"; stats: CubeStats };
@@ -99,6 +100,7 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     generation: 0,
     board: result.kind === "sat-board" ? result.board.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     taskSeq: ctx.taskSeq,
+    proofSha256: result.kind === "unsat" ? result.proofSha256 ?? "" : "",
     best: result.kind === "unknown" && result.best ? result.best.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     lease: ctx.lease,
   };

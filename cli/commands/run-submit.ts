@@ -66,6 +66,7 @@ export function submitRequestOf(r: RunRequest, runId: string | undefined): Submi
     priority: r.priority ?? 0,
     mode: RunMode.RUN_MODE_FIRST_SOLUTION,
     runId: runId ?? "",
+    certify: r.certify === true,
   };
 }
 

@@ -17,12 +17,13 @@ import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { readPuzzleText } from "../triangle-commands.js";
 import type { LocalClusterResult } from "../local-cluster.js";
+import { certificationJSON, formatCertification } from "../certification-format.js";
 import { bestJSON } from "../../core/score.js";
 
 export const spec: CommandSpec = {
   name: "solve",
   summary: "Solve a puzzle: native placement engines (and Kissat) side by side, verify the answer, print the board.",
-  usage: "cubist solve <puzzle> [--threads N] [--all [--limit N] [-o FILE] [--up-to-symmetry]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
+  usage: "cubist solve <puzzle> [--threads N] [--certify [--certificate DIR]] [--all [--limit N] [-o FILE] [--up-to-symmetry]] [--workers N [--nats URL]] [--encoding E] [--solver kissat|cadical|none] [--time S] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
     ...PUZZLE_OPTIONS,
@@ -45,6 +46,7 @@ export const spec: CommandSpec = {
     concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker process", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
+    certificate: { type: "string", arg: "DIR", description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
     "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
     "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
@@ -54,6 +56,11 @@ default every core), and the SAT solver after --sat-delay; the first proof wins 
 boards get complete scans along the short and the long side; boards with many expected solutions get restarting
 searches with shuffled candidates (docs/engine.md). --portfolio SPEC picks the members; --search-ms 0 runs the SAT
 solver alone. With --workers, --search-ms is how long the engine runs on each cube beside the SAT solver.
+
+--certify proves UNSAT with checked certificates: cube-and-conquer on the embedded cluster (one worker with --threads
+slots unless --workers is given), every refuted cube re-derived by Kissat with a DRAT proof that drat-trim checks in
+the coordinator, and the coverage proved and checked once; --certificate DIR exports the bundle
+(docs/operations.md "Certificates"). A SAT answer needs no certificate: its board is verified as always.
 
 --objective score searches for complete boards with as few mismatched inner edges as possible (the Eternity II
 score: matched inner edges, 480 at most on 16x16), one score-mode engine per core, until --time or Ctrl-C; every
@@ -149,6 +156,8 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
         placements: r.status.placements,
         remainingPlacements: r.status.remainingNodes,
       },
+      certified: certificationJSON(r.status.certification),
+      certificate: r.certificate,
       ...(status === "unknown" && r.status.best ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId } } : {}),
     };
     process.stdout.write(JSON.stringify(out) + "\n");
@@ -160,8 +169,11 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
     process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
     return showBoard(puzzle, r.board, values);
   }
-  if (r.state === "unsat") process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
-  else process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
+  if (r.state === "unsat") {
+    process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
+    const certified = formatCertification(r.status.certification, c.unsat);
+    if (certified) process.stdout.write(`certified: ${certified}${r.certificate ? `; certificate in ${r.certificate} (re-check: sh ${r.certificate}/check.sh)` : ""}\n`);
+  } else process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
 }
 
 /** Ctrl-C or SIGTERM aborts the solve (the solver's process group, or the whole embedded cluster). */
@@ -204,6 +216,7 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
       natsUrl: values.nats as string | undefined,
       solverPath: values["solver-path"] as string | undefined,
       verbose: values.verbose === true,
+      certificateDir: values.certificate as string | undefined,
       maxCells: values["max-cells"] as number | undefined,
       maxFormulaMb: values["max-formula-mb"] as number | undefined,
       signal: abort.signal,
@@ -275,11 +288,17 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if ((values.workers !== undefined || values.nats !== undefined) && values.all) {
     throw new InvalidOptionError("all", "counting runs on one machine for now (cluster counting is issue 12's)");
   }
-  if (values.workers !== undefined || values.nats !== undefined) {
-    if (values.workers === undefined) values.workers = 1;
+  if (values.certificate !== undefined && values.certify !== true) throw new InvalidOptionError("certificate", "goes with --certify");
+  const threads = (values.threads as number | undefined) ?? defaultThreads();
+  if (values.certify === true && values.all) throw new InvalidOptionError("certify", "does not go with --all (counting)");
+  if (values.workers !== undefined || values.nats !== undefined || values.certify === true) {
+    // Certified on one machine: one worker with a slot per core (the cube-and-conquer proof path).
+    if (values.workers === undefined) {
+      values.workers = 1;
+      if (values.certify === true && values.concurrency === 1) values.concurrency = threads;
+    }
     return runCluster(puzzle, values, path);
   }
-  const threads = (values.threads as number | undefined) ?? defaultThreads();
   if (values.objective === "score") {
     if (values.all) throw new InvalidOptionError("objective", "score does not go with --all");
     const { runScore } = await import("../solve-score-command.js");

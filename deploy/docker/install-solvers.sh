@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs what the Cubist image runs besides Node: Kissat, CaDiCaL, nats-server (for `cubist solve --workers N`)
+# Installs what the Cubist image runs besides Node: Kissat, drat-trim, CaDiCaL, nats-server (for `cubist solve --workers N`)
 # and tini (PID 1). Run as root during `docker build` (deploy/Dockerfile).
 #
 #   install-solvers.sh                 install
@@ -50,15 +50,17 @@ apt-get install -y -qq --no-install-recommends ca-certificates debian-archive-ke
 echo "deb $uri trixie main" > /etc/apt/sources.list.d/cubist-trixie.list
 printf 'Package: *\nPin: release n=trixie\nPin-Priority: 50\n' > /etc/apt/preferences.d/cubist-trixie
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends -t trixie kissat >/dev/null
+# drat-trim checks the DRAT proofs of certified runs (cubist solve/run submit --certify); it needs libc6 >= 2.34.
+apt-get install -y -qq --no-install-recommends -t trixie kissat drat-trim >/dev/null
 
-# Only kissat may have come from trixie: everything else still says bookworm (deb12).
+# Only kissat and drat-trim may have come from trixie: everything else still says bookworm (deb12).
 libc=$(dpkg-query -W -f '${Version}' libc6)
 case "$libc" in
   *deb12*|2.36-*) ;;
   *) echo "install-solvers: libc6 $libc is not bookworm's: the trixie pin did not hold" >&2; exit 1 ;;
 esac
 
-echo "kissat $(kissat --version), cadical $(cadical --version), $(nats-server --version), $(tini --version)"
+command -v drat-trim >/dev/null || { echo "install-solvers: drat-trim is missing" >&2; exit 1; }
+echo "kissat $(kissat --version), drat-trim, cadical $(cadical --version), $(nats-server --version), $(tini --version)"
 apt-get clean
 rm -rf /var/lib/apt/lists/*

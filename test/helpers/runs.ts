@@ -97,6 +97,7 @@ export async function createTestRun(t: TestNats, options: TestRunOptions): Promi
     formulaSha256,
     numVars: formula.numVars,
     numClauses: formula.clauses.count,
+    certify: false,
   };
   await ensureRunConsumer(t.jsm, t.names, options.id, { ackWaitMs: options.ackWaitMs ?? 30_000, maxDeliver: options.maxDeliver ?? 5 });
   const run: TestRun = { id: options.id, puzzle: options.puzzle, puzzleText, puzzleSha256: spec.puzzleSha256, formula, formulaSha256, numVars: formula.numVars, spec };
@@ -137,6 +138,7 @@ export function cubeTask(run: TestRun, cubeId: string, options: { placements?: r
     generation: 0,
     puzzleSha256: run.puzzleSha256,
     lease: options.lease ?? `lease-${cubeId}`,
+    certify: false,
   };
 }
 

@@ -60,7 +60,7 @@ function snapshot(m: RunModel) {
 function verdict(m: RunModel, cube: string, kind: VerdictKind, worker = "w1", extra: Partial<Verdict> = {}): Verdict {
   return {
     runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: worker, host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_ERROR ? "solver crashed" : "", generation: 0, board: [], taskSeq: 0, best: [],
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_ERROR ? "solver crashed" : "", generation: 0, board: [], taskSeq: 0, best: [], proofSha256: "",
     lease: m.table.get(cube)?.lease ?? "", ...extra,
   };
 }

@@ -75,7 +75,7 @@ function snapshot(m: RunModel) {
 function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
   return {
     runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", ...extra,
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", ...extra,
   };
 }
 
@@ -238,6 +238,66 @@ test("run model - a cube JetStream gave up on fails; only a queued one", async (
   assert.equal(h.model.table.get(a)!.reason, "not answered after 3 deliveries");
   assert.equal(h.model.table.get(b)!.state, "unsat");
   assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
+});
+
+test("run model - certified: a rejected proof sends the cube again and fails it after max_deliver; the run ends FAILED without a coverage check", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4, certify: true }, 2);
+  await started(h);
+  const [bad, ...rest] = openCubes(h.model);
+  // The cube's units come from the model's own table: those of its task.
+  const task = h.effects.flatMap((e) => (e.type === "publish" ? e.tasks : [])).find((t) => t.task.cubeId === bad)!.task;
+  assert.equal(task.certify, true);
+  assert.deepEqual(h.model.unitsOf(bad), task.units);
+  assert.equal(h.model.unitsOf("no-such-cube"), null);
+
+  h.effects.length = 0;
+  await h.run(h.model.rejectProof(verdict(bad, VerdictKind.VERDICT_KIND_UNSAT), "drat-trim did not verify the proof"));
+  assert.equal(h.model.rejectedProofs, 1);
+  assert.equal(h.model.table.get(bad)!.state, "queued");
+  assert.ok(h.effects.some((e) => e.type === "publish" && e.tasks[0].task.cubeId === bad), "sent out again");
+  await h.run(h.model.rejectProof(verdict(bad, VerdictKind.VERDICT_KIND_UNSAT), "UNSAT without a proof"));
+  assert.equal(h.model.table.get(bad)!.state, "failed");
+  assert.match(h.model.table.get(bad)!.reason ?? "", /no checked proof after 2 answers: UNSAT without a proof/);
+
+  // The rest refuted with proofs: still RUNNING until the coverage is checked, and it is asked for once.
+  const proofs = new Map(rest.map((id, i) => [id, String(i).repeat(64)]));
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts(rest.map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT, { proofSha256: proofs.get(id)! }))));
+  assert.deepEqual([...h.model.proofs], [...proofs]);
+  // One cube failed: the run is FAILED without a coverage check.
+  assert.equal(h.model.state, RunState.RUN_STATE_FAILED);
+  assert.ok(!h.effects.some((e) => e.type === "check-coverage"));
+  assert.equal(h.model.rejectedProofs, 2);
+  const again = h.replay();
+  assert.deepEqual({ ...snapshot(again), rejectedProofs: again.rejectedProofs, proofs: [...again.proofs] }, { ...snapshot(h.model), rejectedProofs: 2, proofs: [...proofs] });
+});
+
+test("run model - certified: every cube refuted with a proof, then UNSAT only once the coverage checked (FAILED if it did not)", async () => {
+  for (const ok of [true, false]) {
+    const h = harness({ puzzleText: UNSAT, targetCubes: 4, certify: true });
+    await started(h);
+    const cubes = openCubes(h.model);
+    h.effects.length = 0;
+    await h.run(h.model.recordVerdicts(cubes.map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT, { proofSha256: "a".repeat(64) }))));
+    assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+    assert.equal(h.model.coverage, "checking");
+    assert.equal(h.effects.filter((e) => e.type === "check-coverage").length, 1);
+    assert.deepEqual(h.model.refutedCubes().map((c) => c.id).sort(), [...cubes].sort());
+    // A replayed run (a restarted coordinator) asks for the coverage again: the check in flight is not in the ledger.
+    assert.equal(h.replay().coverage, "");
+    await h.run(h.model.recordCoverage({ ok, proofSha256: ok ? "b".repeat(64) : "", message: ok ? "" : "coverage proof not verified: x" }));
+    if (ok) {
+      assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+      assert.equal(h.model.message, `certified: ${cubes.length}/${cubes.length} cube proofs checked by drat-trim, coverage checked; closed weights sum to 1`);
+      assert.equal(h.model.coverageProof, "b".repeat(64));
+    } else {
+      assert.equal(h.model.state, RunState.RUN_STATE_FAILED);
+      assert.match(h.model.message, /every cube refuted with a checked proof, but coverage proof not verified: x/);
+    }
+    const again = h.replay();
+    assert.deepEqual(snapshot(again), snapshot(h.model));
+    assert.equal(again.coverage, ok ? "checked" : "failed");
+  }
 });
 
 test("run model - best boards: a worker's deepest board is checked and scored, only improvements are kept, and replay keeps them", async () => {

@@ -33,6 +33,7 @@ function status(extra: Partial<RunStatus> = {}): RunStatus {
     priority: 0,
     message: "",
     generation: 0,
+    certification: undefined,
     ...extra,
   });
 }

@@ -56,6 +56,11 @@ export function buildSolverArgs(solver: SolverName, options: SolverOptions, file
   if (options.seed !== undefined) args.push(`--seed=${options.seed}`);
   if (options.extraArgs) args.push(...options.extraArgs);
   // A path that looks like an option would be parsed as one.
-  if (file !== undefined) args.push(file.startsWith("-") ? `./${file}` : file);
+  const safe = (p: string): string => (p.startsWith("-") ? `./${p}` : p);
+  if (file !== undefined) args.push(safe(file));
+  if (options.proofPath !== undefined) {
+    if (file === undefined) throw new InvalidOptionError("proofPath", "a proof needs the formula as a file, not on stdin");
+    args.push(safe(options.proofPath));
+  }
   return args;
 }

@@ -37,6 +37,11 @@ export interface SolverOptions {
   killGraceMs?: number;
   /** How long past `timeLimitSec` the watchdog waits before stopping the solver itself. @default 2000 */
   watchdogSlackMs?: number;
+  /**
+   * Write a DRAT proof to this path (binary DRAT; kissat and cadical both take it after the input file). Needs a
+   * file input: the solvers cannot write a proof when reading stdin.
+   */
+  proofPath?: string;
   /** Called once with the solver's pid (which is also its process group id) right after the spawn. */
   onSpawn?: (pid: number) => void;
 }

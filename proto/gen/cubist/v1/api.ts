@@ -140,6 +140,8 @@ export interface SubmitRunRequest {
   mode: RunMode;
   /** optional: choose the id (must be new) */
   runId: string;
+  /** certified UNSAT: DRAT proofs for every refuted cube, checked (docs/operations.md) */
+  certify: boolean;
 }
 
 export interface SubmitRunResponse {
@@ -281,6 +283,14 @@ export interface SolutionInfo {
   puzzleText: string;
 }
 
+/** One piece of one file of a run's certificate bundle; a file's chunks arrive in order, `last` on its final one. */
+export interface CertificateChunk {
+  /** relative path inside the bundle, e.g. "proofs/cube-17.drat" */
+  path: string;
+  data: Buffer;
+  last: boolean;
+}
+
 function createBaseSubmitRunRequest(): SubmitRunRequest {
   return {
     puzzleText: "",
@@ -294,6 +304,7 @@ function createBaseSubmitRunRequest(): SubmitRunRequest {
     priority: 0,
     mode: 0,
     runId: "",
+    certify: false,
   };
 }
 
@@ -331,6 +342,9 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     }
     if (message.runId !== "") {
       writer.uint32(90).string(message.runId);
+    }
+    if (message.certify !== false) {
+      writer.uint32(96).bool(message.certify);
     }
     return writer;
   },
@@ -436,6 +450,14 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
             message.runId = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.certify = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -473,6 +495,7 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
         : isSet(object.run_id)
         ? globalThis.String(object.run_id)
         : "",
+      certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
     };
   },
 
@@ -511,6 +534,9 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     if (message.runId !== "") {
       obj.runId = message.runId;
     }
+    if (message.certify !== false) {
+      obj.certify = message.certify;
+    }
     return obj;
   },
 
@@ -536,6 +562,7 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     message.priority = object.priority ?? 0;
     message.mode = object.mode ?? 0;
     message.runId = object.runId ?? "";
+    message.certify = object.certify ?? false;
     return message;
   },
 };
@@ -2714,6 +2741,107 @@ export const SolutionInfo: MessageFns<SolutionInfo> = {
   },
 };
 
+function createBaseCertificateChunk(): CertificateChunk {
+  return { path: "", data: Buffer.alloc(0), last: false };
+}
+
+export const CertificateChunk: MessageFns<CertificateChunk> = {
+  encode(message: CertificateChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.path !== "") {
+      writer.uint32(10).string(message.path);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    if (message.last !== false) {
+      writer.uint32(24).bool(message.last);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CertificateChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCertificateChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.last = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CertificateChunk {
+    return {
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      last: isSet(object.last) ? globalThis.Boolean(object.last) : false,
+    };
+  },
+
+  toJSON(message: CertificateChunk): unknown {
+    const obj: any = {};
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    if (message.last !== false) {
+      obj.last = message.last;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CertificateChunk>, I>>(base?: I): CertificateChunk {
+    return CertificateChunk.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CertificateChunk>, I>>(object: I): CertificateChunk {
+    const message = createBaseCertificateChunk();
+    message.path = object.path ?? "";
+    message.data = object.data ?? Buffer.alloc(0);
+    message.last = object.last ?? false;
+    return message;
+  },
+};
+
 export type CubistServiceService = typeof CubistServiceService;
 export const CubistServiceService = {
   /** Starts a run. INVALID_ARGUMENT names the puzzle's file:line problem or the bad option. */
@@ -2809,6 +2937,16 @@ export const CubistServiceService = {
     responseSerialize: (value: SolutionInfo): Buffer => Buffer.from(SolutionInfo.encode(value).finish()),
     responseDeserialize: (value: Buffer): SolutionInfo => SolutionInfo.decode(value),
   },
+  /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
+  getCertificate: {
+    path: "/cubist.v1.CubistService/GetCertificate" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: RunRef): Buffer => Buffer.from(RunRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RunRef => RunRef.decode(value),
+    responseSerialize: (value: CertificateChunk): Buffer => Buffer.from(CertificateChunk.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CertificateChunk => CertificateChunk.decode(value),
+  },
 } as const;
 
 export interface CubistServiceServer extends UntypedServiceImplementation {
@@ -2825,6 +2963,8 @@ export interface CubistServiceServer extends UntypedServiceImplementation {
   /** Replaces a cube by its children (also a running cube: its solver is stopped). The weight passes to them. */
   resplitCube: handleUnaryCall<ResplitCubeRequest, ResplitCubeResponse>;
   getSolution: handleUnaryCall<GetSolutionRequest, SolutionInfo>;
+  /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
+  getCertificate: handleServerStreamingCall<RunRef, CertificateChunk>;
 }
 
 export interface CubistServiceClient extends Client {
@@ -2966,6 +3106,13 @@ export interface CubistServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SolutionInfo) => void,
   ): ClientUnaryCall;
+  /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
+  getCertificate(request: RunRef, options?: Partial<CallOptions>): ClientReadableStream<CertificateChunk>;
+  getCertificate(
+    request: RunRef,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<CertificateChunk>;
 }
 
 export const CubistServiceClient = makeGenericClientConstructor(
@@ -2976,6 +3123,14 @@ export const CubistServiceClient = makeGenericClientConstructor(
   service: typeof CubistServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;

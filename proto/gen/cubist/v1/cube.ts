@@ -127,6 +127,11 @@ export interface CubeTask {
    * Only a worker that pulled the message sees it; the verdict must carry it back. A redelivery keeps it.
    */
   lease: string;
+  /**
+   * Certified run: an UNSAT verdict must carry a DRAT proof from the SAT solver for exactly this cube (base formula
+   * + units), uploaded to the proofs Object Store; the placement engine's UNSAT alone is not accepted.
+   */
+  certify: boolean;
 }
 
 /** Solver statistics reported with every verdict. */
@@ -176,6 +181,8 @@ export interface Verdict {
   taskSeq: number;
   /** the task's lease, copied back (a verdict without the cube's current lease is dropped) */
   lease: string;
+  /** UNSAT of a certified task: the object name (SHA-256) of its DRAT proof in the proofs Object Store. */
+  proofSha256: string;
   /**
    * UNKNOWN from the placement search: the deepest partial board it reached (placed cells only, the cube's own
    * placements and the hints included). The coordinator re-checks and re-scores it before keeping it.
@@ -489,6 +496,7 @@ function createBaseCubeTask(): CubeTask {
     generation: 0,
     puzzleSha256: "",
     lease: "",
+    certify: false,
   };
 }
 
@@ -527,6 +535,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.lease !== "") {
       writer.uint32(82).string(message.lease);
+    }
+    if (message.certify !== false) {
+      writer.uint32(88).bool(message.certify);
     }
     return writer;
   },
@@ -634,6 +645,14 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.lease = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.certify = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -682,6 +701,7 @@ export const CubeTask: MessageFns<CubeTask> = {
         ? globalThis.String(object.puzzle_sha256)
         : "",
       lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
+      certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
     };
   },
 
@@ -717,6 +737,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.lease !== "") {
       obj.lease = message.lease;
     }
+    if (message.certify !== false) {
+      obj.certify = message.certify;
+    }
     return obj;
   },
 
@@ -737,6 +760,7 @@ export const CubeTask: MessageFns<CubeTask> = {
     message.generation = object.generation ?? 0;
     message.puzzleSha256 = object.puzzleSha256 ?? "";
     message.lease = object.lease ?? "";
+    message.certify = object.certify ?? false;
     return message;
   },
 };
@@ -1026,6 +1050,7 @@ function createBaseVerdict(): Verdict {
     board: [],
     taskSeq: 0,
     lease: "",
+    proofSha256: "",
     best: [],
   };
 }
@@ -1073,6 +1098,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.lease !== "") {
       writer.uint32(114).string(message.lease);
+    }
+    if (message.proofSha256 !== "") {
+      writer.uint32(122).string(message.proofSha256);
     }
     for (const v of message.best) {
       Placement.encode(v!, writer.uint32(162).fork()).join();
@@ -1205,6 +1233,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.lease = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.proofSha256 = reader.string();
+            continue;
+          }
           case 20: {
             if (tag !== 162) {
               break;
@@ -1263,6 +1299,11 @@ export const Verdict: MessageFns<Verdict> = {
         ? globalThis.Number(object.task_seq)
         : 0,
       lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
+      proofSha256: isSet(object.proofSha256)
+        ? globalThis.String(object.proofSha256)
+        : isSet(object.proof_sha256)
+        ? globalThis.String(object.proof_sha256)
+        : "",
       best: globalThis.Array.isArray(object?.best)
         ? object.best.map((e: any) => Placement.fromJSON(e))
         : [],
@@ -1313,6 +1354,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.lease !== "") {
       obj.lease = message.lease;
     }
+    if (message.proofSha256 !== "") {
+      obj.proofSha256 = message.proofSha256;
+    }
     if (message.best?.length) {
       obj.best = message.best.map((e) => Placement.toJSON(e));
     }
@@ -1340,6 +1384,7 @@ export const Verdict: MessageFns<Verdict> = {
     message.board = object.board?.map((e) => Placement.fromPartial(e)) || [];
     message.taskSeq = object.taskSeq ?? 0;
     message.lease = object.lease ?? "";
+    message.proofSha256 = object.proofSha256 ?? "";
     message.best = object.best?.map((e) => Placement.fromPartial(e)) || [];
     return message;
   },

@@ -57,6 +57,8 @@ export interface CubeClosed {
   wallMs: number;
   conflicts: number;
   reason: string;
+  /** certified run, UNSAT: the checked DRAT proof (proofs Object Store) */
+  proofSha256: string;
   /** placements the verdict's search made */
   searchNodes: number;
   /** the verdict's estimate of the cube's whole tree (0: none) */
@@ -102,9 +104,23 @@ export interface LedgerEntry {
     /** a SAT model that failed verification (count) */
     { $case: "rejectedModel"; value: number }
     | //
+    /** certified run: an UNSAT answer whose proof was missing or not verified (count) */
+    { $case: "rejectedProof"; value: number }
+    | //
+    /** certified run: the coverage proof was checked (ok or not) */
+    { $case: "coverage"; value: CoverageChecked }
+    | //
     /** a better best board (verified and scored when recorded) */
     { $case: "best"; value: BestBoard }
     | undefined;
+}
+
+/** Certified run: base formula + every refuted cube negated, proved by Kissat and checked by drat-trim. */
+export interface CoverageChecked {
+  ok: boolean;
+  /** object name of the coverage proof in the proofs Object Store */
+  proofSha256: string;
+  message: string;
 }
 
 function createBaseCubeDef(): CubeDef {
@@ -468,6 +484,7 @@ function createBaseCubeClosed(): CubeClosed {
     wallMs: 0,
     conflicts: 0,
     reason: "",
+    proofSha256: "",
     searchNodes: 0,
     estNodes: 0,
     estNodesStderr: 0,
@@ -493,6 +510,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     }
     if (message.reason !== "") {
       writer.uint32(50).string(message.reason);
+    }
+    if (message.proofSha256 !== "") {
+      writer.uint32(58).string(message.proofSha256);
     }
     if (message.searchNodes !== 0) {
       writer.uint32(160).uint64(message.searchNodes);
@@ -567,6 +587,14 @@ export const CubeClosed: MessageFns<CubeClosed> = {
             message.reason = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.proofSha256 = reader.string();
+            continue;
+          }
           case 20: {
             if (tag !== 160) {
               break;
@@ -619,6 +647,11 @@ export const CubeClosed: MessageFns<CubeClosed> = {
         : 0,
       conflicts: isSet(object.conflicts) ? globalThis.Number(object.conflicts) : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      proofSha256: isSet(object.proofSha256)
+        ? globalThis.String(object.proofSha256)
+        : isSet(object.proof_sha256)
+        ? globalThis.String(object.proof_sha256)
+        : "",
       searchNodes: isSet(object.searchNodes)
         ? globalThis.Number(object.searchNodes)
         : isSet(object.search_nodes)
@@ -657,6 +690,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     if (message.reason !== "") {
       obj.reason = message.reason;
     }
+    if (message.proofSha256 !== "") {
+      obj.proofSha256 = message.proofSha256;
+    }
     if (message.searchNodes !== 0) {
       obj.searchNodes = Math.round(message.searchNodes);
     }
@@ -680,6 +716,7 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     message.wallMs = object.wallMs ?? 0;
     message.conflicts = object.conflicts ?? 0;
     message.reason = object.reason ?? "";
+    message.proofSha256 = object.proofSha256 ?? "";
     message.searchNodes = object.searchNodes ?? 0;
     message.estNodes = object.estNodes ?? 0;
     message.estNodesStderr = object.estNodesStderr ?? 0;
@@ -1077,6 +1114,12 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "rejectedModel":
         writer.uint32(72).uint32(message.entry.value);
         break;
+      case "rejectedProof":
+        writer.uint32(80).uint32(message.entry.value);
+        break;
+      case "coverage":
+        CoverageChecked.encode(message.entry.value, writer.uint32(90).fork()).join();
+        break;
       case "best":
         BestBoard.encode(message.entry.value, writer.uint32(162).fork()).join();
         break;
@@ -1169,6 +1212,22 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "rejectedModel", value: reader.uint32() };
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.entry = { $case: "rejectedProof", value: reader.uint32() };
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.entry = { $case: "coverage", value: CoverageChecked.decode(reader, reader.uint32()) };
+            continue;
+          }
           case 20: {
             if (tag !== 162) {
               break;
@@ -1214,6 +1273,12 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "rejectedModel", value: globalThis.Number(object.rejectedModel) }
         : isSet(object.rejected_model)
         ? { $case: "rejectedModel", value: globalThis.Number(object.rejected_model) }
+        : isSet(object.rejectedProof)
+        ? { $case: "rejectedProof", value: globalThis.Number(object.rejectedProof) }
+        : isSet(object.rejected_proof)
+        ? { $case: "rejectedProof", value: globalThis.Number(object.rejected_proof) }
+        : isSet(object.coverage)
+        ? { $case: "coverage", value: CoverageChecked.fromJSON(object.coverage) }
         : isSet(object.best)
         ? { $case: "best", value: BestBoard.fromJSON(object.best) }
         : undefined,
@@ -1241,6 +1306,10 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.requeued = CubeRequeued.toJSON(message.entry.value);
     } else if (message.entry?.$case === "rejectedModel") {
       obj.rejectedModel = Math.round(message.entry.value);
+    } else if (message.entry?.$case === "rejectedProof") {
+      obj.rejectedProof = Math.round(message.entry.value);
+    } else if (message.entry?.$case === "coverage") {
+      obj.coverage = CoverageChecked.toJSON(message.entry.value);
     } else if (message.entry?.$case === "best") {
       obj.best = BestBoard.toJSON(message.entry.value);
     }
@@ -1302,6 +1371,18 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         }
         break;
       }
+      case "rejectedProof": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "rejectedProof", value: object.entry.value };
+        }
+        break;
+      }
+      case "coverage": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "coverage", value: CoverageChecked.fromPartial(object.entry.value) };
+        }
+        break;
+      }
       case "best": {
         if (object.entry?.value !== undefined && object.entry?.value !== null) {
           message.entry = { $case: "best", value: BestBoard.fromPartial(object.entry.value) };
@@ -1309,6 +1390,111 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         break;
       }
     }
+    return message;
+  },
+};
+
+function createBaseCoverageChecked(): CoverageChecked {
+  return { ok: false, proofSha256: "", message: "" };
+}
+
+export const CoverageChecked: MessageFns<CoverageChecked> = {
+  encode(message: CoverageChecked, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ok !== false) {
+      writer.uint32(8).bool(message.ok);
+    }
+    if (message.proofSha256 !== "") {
+      writer.uint32(18).string(message.proofSha256);
+    }
+    if (message.message !== "") {
+      writer.uint32(26).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CoverageChecked {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCoverageChecked();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.proofSha256 = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CoverageChecked {
+    return {
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      proofSha256: isSet(object.proofSha256)
+        ? globalThis.String(object.proofSha256)
+        : isSet(object.proof_sha256)
+        ? globalThis.String(object.proof_sha256)
+        : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: CoverageChecked): unknown {
+    const obj: any = {};
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.proofSha256 !== "") {
+      obj.proofSha256 = message.proofSha256;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CoverageChecked>, I>>(base?: I): CoverageChecked {
+    return CoverageChecked.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CoverageChecked>, I>>(object: I): CoverageChecked {
+    const message = createBaseCoverageChecked();
+    message.ok = object.ok ?? false;
+    message.proofSha256 = object.proofSha256 ?? "";
+    message.message = object.message ?? "";
     return message;
   },
 };

@@ -162,6 +162,11 @@ export interface RunSpec {
   formulaSha256: string;
   numVars: number;
   numClauses: number;
+  /**
+   * Certified UNSAT: every refuted cube carries a DRAT proof checked by drat-trim in the coordinator, and the
+   * coverage (base formula + every refuted cube negated) is proved and checked once (docs/operations.md).
+   */
+  certify: boolean;
 }
 
 export interface CubeCounts {
@@ -203,6 +208,9 @@ export interface RunStatus {
   message: string;
   /** reserved: always 0 */
   generation: number;
+  certification:
+    | Certification
+    | undefined;
   /** the run's best board so far (absent until a worker reported one) */
   best:
     | BestBoard
@@ -235,6 +243,21 @@ export interface BestBoard {
   cubeId: string;
   workerId: string;
   foundUnixMs: number;
+}
+
+/** What a certified run has checked so far (all zero / empty for a run without --certify). */
+export interface Certification {
+  enabled: boolean;
+  /** UNSAT cubes whose DRAT proof drat-trim verified (every closed UNSAT cube) */
+  cubeProofsChecked: number;
+  /** UNSAT answers without a proof, or whose proof drat-trim did not verify */
+  cubeProofsRejected: number;
+  /** proofs being checked now */
+  cubeProofsPending: number;
+  /** "" (not yet) | "checking" | "checked" | "failed" */
+  coverage: string;
+  /** object name of the coverage proof in the proofs Object Store */
+  coverageProofSha256: string;
 }
 
 export interface Solution {
@@ -494,6 +517,7 @@ function createBaseRunSpec(): RunSpec {
     formulaSha256: "",
     numVars: 0,
     numClauses: 0,
+    certify: false,
   };
 }
 
@@ -543,6 +567,9 @@ export const RunSpec: MessageFns<RunSpec> = {
     }
     if (message.numClauses !== 0) {
       writer.uint32(120).uint64(message.numClauses);
+    }
+    if (message.certify !== false) {
+      writer.uint32(128).bool(message.certify);
     }
     return writer;
   },
@@ -680,6 +707,14 @@ export const RunSpec: MessageFns<RunSpec> = {
             message.numClauses = longToNumber(reader.uint64());
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.certify = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -737,6 +772,7 @@ export const RunSpec: MessageFns<RunSpec> = {
         : isSet(object.num_clauses)
         ? globalThis.Number(object.num_clauses)
         : 0,
+      certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
     };
   },
 
@@ -787,6 +823,9 @@ export const RunSpec: MessageFns<RunSpec> = {
     if (message.numClauses !== 0) {
       obj.numClauses = Math.round(message.numClauses);
     }
+    if (message.certify !== false) {
+      obj.certify = message.certify;
+    }
     return obj;
   },
 
@@ -816,6 +855,7 @@ export const RunSpec: MessageFns<RunSpec> = {
     message.formulaSha256 = object.formulaSha256 ?? "";
     message.numVars = object.numVars ?? 0;
     message.numClauses = object.numClauses ?? 0;
+    message.certify = object.certify ?? false;
     return message;
   },
 };
@@ -1037,6 +1077,7 @@ function createBaseRunStatus(): RunStatus {
     priority: 0,
     message: "",
     generation: 0,
+    certification: undefined,
     best: undefined,
     placements: 0,
     placementsPerSecond: 0,
@@ -1089,6 +1130,9 @@ export const RunStatus: MessageFns<RunStatus> = {
     }
     if (message.generation !== 0) {
       writer.uint32(112).uint32(message.generation);
+    }
+    if (message.certification !== undefined) {
+      Certification.encode(message.certification, writer.uint32(122).fork()).join();
     }
     if (message.best !== undefined) {
       BestBoard.encode(message.best, writer.uint32(242).fork()).join();
@@ -1236,6 +1280,14 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.generation = reader.uint32();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.certification = Certification.decode(reader, reader.uint32());
+            continue;
+          }
           case 30: {
             if (tag !== 242) {
               break;
@@ -1340,6 +1392,7 @@ export const RunStatus: MessageFns<RunStatus> = {
       priority: isSet(object.priority) ? globalThis.Number(object.priority) : 0,
       message: isSet(object.message) ? globalThis.String(object.message) : "",
       generation: isSet(object.generation) ? globalThis.Number(object.generation) : 0,
+      certification: isSet(object.certification) ? Certification.fromJSON(object.certification) : undefined,
       best: isSet(object.best) ? BestBoard.fromJSON(object.best) : undefined,
       placements: isSet(object.placements) ? globalThis.Number(object.placements) : 0,
       placementsPerSecond: isSet(object.placementsPerSecond)
@@ -1409,6 +1462,9 @@ export const RunStatus: MessageFns<RunStatus> = {
     if (message.generation !== 0) {
       obj.generation = Math.round(message.generation);
     }
+    if (message.certification !== undefined) {
+      obj.certification = Certification.toJSON(message.certification);
+    }
     if (message.best !== undefined) {
       obj.best = BestBoard.toJSON(message.best);
     }
@@ -1451,6 +1507,9 @@ export const RunStatus: MessageFns<RunStatus> = {
     message.priority = object.priority ?? 0;
     message.message = object.message ?? "";
     message.generation = object.generation ?? 0;
+    message.certification = (object.certification !== undefined && object.certification !== null)
+      ? Certification.fromPartial(object.certification)
+      : undefined;
     message.best = (object.best !== undefined && object.best !== null) ? BestBoard.fromPartial(object.best) : undefined;
     message.placements = object.placements ?? 0;
     message.placementsPerSecond = object.placementsPerSecond ?? 0;
@@ -1638,6 +1697,178 @@ export const BestBoard: MessageFns<BestBoard> = {
     message.cubeId = object.cubeId ?? "";
     message.workerId = object.workerId ?? "";
     message.foundUnixMs = object.foundUnixMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseCertification(): Certification {
+  return {
+    enabled: false,
+    cubeProofsChecked: 0,
+    cubeProofsRejected: 0,
+    cubeProofsPending: 0,
+    coverage: "",
+    coverageProofSha256: "",
+  };
+}
+
+export const Certification: MessageFns<Certification> = {
+  encode(message: Certification, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== false) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    if (message.cubeProofsChecked !== 0) {
+      writer.uint32(16).uint64(message.cubeProofsChecked);
+    }
+    if (message.cubeProofsRejected !== 0) {
+      writer.uint32(24).uint64(message.cubeProofsRejected);
+    }
+    if (message.cubeProofsPending !== 0) {
+      writer.uint32(32).uint64(message.cubeProofsPending);
+    }
+    if (message.coverage !== "") {
+      writer.uint32(42).string(message.coverage);
+    }
+    if (message.coverageProofSha256 !== "") {
+      writer.uint32(50).string(message.coverageProofSha256);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Certification {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCertification();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.cubeProofsChecked = longToNumber(reader.uint64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.cubeProofsRejected = longToNumber(reader.uint64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cubeProofsPending = longToNumber(reader.uint64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.coverage = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.coverageProofSha256 = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Certification {
+    return {
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      cubeProofsChecked: isSet(object.cubeProofsChecked)
+        ? globalThis.Number(object.cubeProofsChecked)
+        : isSet(object.cube_proofs_checked)
+        ? globalThis.Number(object.cube_proofs_checked)
+        : 0,
+      cubeProofsRejected: isSet(object.cubeProofsRejected)
+        ? globalThis.Number(object.cubeProofsRejected)
+        : isSet(object.cube_proofs_rejected)
+        ? globalThis.Number(object.cube_proofs_rejected)
+        : 0,
+      cubeProofsPending: isSet(object.cubeProofsPending)
+        ? globalThis.Number(object.cubeProofsPending)
+        : isSet(object.cube_proofs_pending)
+        ? globalThis.Number(object.cube_proofs_pending)
+        : 0,
+      coverage: isSet(object.coverage) ? globalThis.String(object.coverage) : "",
+      coverageProofSha256: isSet(object.coverageProofSha256)
+        ? globalThis.String(object.coverageProofSha256)
+        : isSet(object.coverage_proof_sha256)
+        ? globalThis.String(object.coverage_proof_sha256)
+        : "",
+    };
+  },
+
+  toJSON(message: Certification): unknown {
+    const obj: any = {};
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.cubeProofsChecked !== 0) {
+      obj.cubeProofsChecked = Math.round(message.cubeProofsChecked);
+    }
+    if (message.cubeProofsRejected !== 0) {
+      obj.cubeProofsRejected = Math.round(message.cubeProofsRejected);
+    }
+    if (message.cubeProofsPending !== 0) {
+      obj.cubeProofsPending = Math.round(message.cubeProofsPending);
+    }
+    if (message.coverage !== "") {
+      obj.coverage = message.coverage;
+    }
+    if (message.coverageProofSha256 !== "") {
+      obj.coverageProofSha256 = message.coverageProofSha256;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Certification>, I>>(base?: I): Certification {
+    return Certification.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Certification>, I>>(object: I): Certification {
+    const message = createBaseCertification();
+    message.enabled = object.enabled ?? false;
+    message.cubeProofsChecked = object.cubeProofsChecked ?? 0;
+    message.cubeProofsRejected = object.cubeProofsRejected ?? 0;
+    message.cubeProofsPending = object.cubeProofsPending ?? 0;
+    message.coverage = object.coverage ?? "";
+    message.coverageProofSha256 = object.coverageProofSha256 ?? "";
     return message;
   },
 };

@@ -1,0 +1,61 @@
+/**
+ * Certified vs uncertified UNSAT, side by side (issue 11: certified at most 3x the uncertified wall time).
+ *
+ *   node --import tsx bench/certify.ts [--puzzles a.txt,b.txt] [--repeats N] [--configs a,b] [--threads 2] [--out FILE]
+ *
+ * For each puzzle and repeat the configurations run one after another (interleaved, so machine load hits them
+ * alike); wall time of the whole `cubist solve` command, process start to exit:
+ *   solve      `cubist solve FILE --threads T`                                     one machine, engines (+ Kissat)
+ *   w1         `cubist solve FILE --workers 1 --concurrency T`                     embedded cluster, engine + Kissat per cube
+ *   w1s0       `cubist solve FILE --workers 1 --concurrency T --search-ms 0 --solver kissat`   Kissat alone per cube
+ *   certify    `cubist solve FILE --certify --threads T`                           the same cluster, certified
+ *   certify256 `cubist solve FILE --certify --threads T --cubes 256`               certified, smaller cubes
+ * Every run must end UNSAT (exit 20); the certified ones must print their "certified:" line.
+ */
+
+import { spawnSync } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { median } from "./lib/summary.js";
+
+const { values } = parseArgs({
+  options: {
+    puzzles: { type: "string", default: "bench/puzzles/unsat-hard.txt,test/fixtures/cluster/unsat-6x6.txt" },
+    repeats: { type: "string", default: "1" },
+    configs: { type: "string", default: "solve,w1,w1s0,certify,certify256" },
+    threads: { type: "string", default: "2" },
+    out: { type: "string" },
+  },
+});
+
+const T = values.threads!;
+const CONFIGS: Record<string, string[]> = {
+  solve: ["--threads", T],
+  w1: ["--workers", "1", "--concurrency", T],
+  w1s0: ["--workers", "1", "--concurrency", T, "--search-ms", "0", "--solver", "kissat"],
+  certify: ["--certify", "--threads", T],
+  certify256: ["--certify", "--threads", T, "--cubes", "256"],
+};
+const configs = values.configs!.split(",");
+for (const c of configs) if (!CONFIGS[c]) throw new Error(`unknown config ${c} (known: ${Object.keys(CONFIGS).join(", ")})`);
+
+const results = new Map<string, number[]>();
+for (const puzzle of values.puzzles!.split(",")) {
+  for (let r = 0; r < Number(values.repeats); r++) {
+    for (const c of configs) {
+      const t0 = performance.now();
+      const p = spawnSync(process.execPath, ["dist/cli/main.js", "solve", puzzle, ...CONFIGS[c]], { encoding: "utf8" });
+      const secs = (performance.now() - t0) / 1000;
+      const load = (await import("node:os")).loadavg()[0].toFixed(1);
+      if (p.status !== 20) throw new Error(`${puzzle} ${c}: exit ${p.status}: ${p.stdout}${p.stderr}`);
+      if (c.startsWith("certify") && !/^certified: /m.test(p.stdout)) throw new Error(`${puzzle} ${c}: no certified line: ${p.stdout}`);
+      const line = `${puzzle} ${c} repeat ${r + 1}: ${secs.toFixed(2)} s (load ${load}) | ${p.stdout.trim().split("\n").join(" | ")}`;
+      console.log(line);
+      if (values.out) appendFileSync(values.out, `${line}\n`);
+      const key = `${puzzle} ${c}`;
+      results.set(key, [...(results.get(key) ?? []), secs]);
+    }
+  }
+}
+console.log("\nmedian wall seconds:");
+for (const [k, v] of results) console.log(`  ${k}: ${median(v).toFixed(2)}`);

@@ -1,0 +1,117 @@
+/**
+ * A certificate bundle: the files that let anyone re-check a certified UNSAT with drat-trim alone, without
+ * Cubist. `README.md` says what each file is; `check.sh` builds every cube's formula (formula.cnf + the cube's
+ * literals as unit clauses) and the coverage formula (formula.cnf + every cube negated) from the two text files
+ * and runs drat-trim on each with its proof.
+ */
+
+import { chmod, mkdir } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { dirname, join, normalize, isAbsolute } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+
+/** One file of a bundle: a relative path and its bytes. */
+export interface BundleFile {
+  readonly path: string;
+  chunks(): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+}
+
+export interface BundleFacts {
+  run: string;
+  puzzleName: string;
+  encoding: string;
+  formulaSha256: string;
+  numVars: number;
+  numClauses: number;
+  cubes: number;
+}
+
+/** cubes.txt: one refuted cube per line, `<cube-id> <literal> ... 0` (literals of formula.cnf's variables). */
+export function cubesText(cubes: ReadonlyArray<{ id: string; units: readonly number[] }>): string {
+  return cubes.map((c) => `${c.id} ${[...c.units, 0].join(" ")}\n`).join("");
+}
+
+export const CHECK_SCRIPT = `#!/bin/sh
+# Re-checks this certificate with drat-trim alone: every cube's proof, then the coverage proof.
+# Needs: sh, awk, grep, drat-trim (https://github.com/marijnheule/drat-trim). Exit 0 only when all are verified.
+set -eu
+cd "$(dirname "$0")"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+V=$(awk '/^p cnf/ {print $3; exit}' formula.cnf)
+C=$(awk '/^p cnf/ {print $4; exit}' formula.cnf)
+grep -v '^[cp]' formula.cnf > "$tmp/clauses"
+failed=0; n=0
+# drat-trim exits 0 also when a proof fails, and ends its progress lines with a carriage return.
+verified() { drat-trim "$1" "$2" -w | tr '\\r' '\\n' | grep -qx 's VERIFIED'; }
+while read -r id lits; do
+  k=$(echo "$lits" | awk '{print NF - 1}')
+  { echo "p cnf $V $((C + k))"; cat "$tmp/clauses"; echo; echo "$lits" | awk '{for (i = 1; i < NF; i++) print $i, 0}'; } > "$tmp/cube.cnf"
+  if verified "$tmp/cube.cnf" "proofs/$id.drat"; then n=$((n + 1)); else echo "cube $id: NOT VERIFIED"; failed=1; fi
+done < cubes.txt
+m=$(wc -l < cubes.txt)
+{ echo "p cnf $V $((C + m))"; cat "$tmp/clauses"; echo; awk '{s = ""; for (i = 2; i < NF; i++) s = s (-$i) " "; print s "0"}' cubes.txt; } > "$tmp/coverage.cnf"
+if verified "$tmp/coverage.cnf" coverage.drat; then echo "coverage: VERIFIED"; else echo "coverage: NOT VERIFIED"; failed=1; fi
+echo "cubes: $n/$m VERIFIED"
+exit $failed
+`;
+
+export function readmeText(f: BundleFacts): string {
+  return `# Certificate: ${f.puzzleName} has no solution
+
+Run \`${f.run}\`, encoding \`${f.encoding}\`. The claim: \`formula.cnf\` (${f.numVars} variables, ${f.numClauses} clauses,
+SHA-256 ${f.formulaSha256}) is unsatisfiable. It is the puzzle in \`puzzle.txt\` encoded to CNF; a solution of the
+puzzle is a model of the formula.
+
+The proof is cube-and-conquer, as in Heule, Kullmann and Marek's certified cube-and-conquer:
+
+1. Each line of \`cubes.txt\` is a cube: \`<cube-id> <literal> ... 0\`. For every cube, \`formula.cnf\` plus the cube's
+   literals as unit clauses is unsatisfiable; \`proofs/<cube-id>.drat\` is a DRAT proof of that (binary DRAT, written
+   by Kissat).
+2. Coverage: \`formula.cnf\` plus, for every cube, one clause of its negated literals is unsatisfiable;
+   \`coverage.drat\` is a DRAT proof of that. (Branches the splitter refuted are not cubes: this proof refutes them.)
+
+Together: any model of formula.cnf satisfies some cube (by 2) and no cube (by 1), so there is none.
+
+## Re-checking without Cubist
+
+\`\`\`sh
+sh check.sh
+\`\`\`
+
+builds each formula from \`formula.cnf\` and \`cubes.txt\` and runs drat-trim on it. By hand, for a cube
+\`17 5 -9 12 0\` of a formula with header \`p cnf V C\`:
+
+\`\`\`sh
+{ echo "p cnf V $((C + 3))"; grep -v '^[cp]' formula.cnf; printf '5 0\\n-9 0\\n12 0\\n'; } > cube-17.cnf
+drat-trim cube-17.cnf proofs/17.drat -w        # must print: s VERIFIED
+{ echo "p cnf V $((C + $(wc -l < cubes.txt)))"; grep -v '^[cp]' formula.cnf
+  awk '{s = ""; for (i = 2; i < NF; i++) s = s (-$i) " "; print s "0"}' cubes.txt; } > coverage.cnf
+drat-trim coverage.cnf coverage.drat -w         # must print: s VERIFIED
+\`\`\`
+
+drat-trim exits 0 also when a proof fails: read its \`s VERIFIED\` / \`s NOT VERIFIED\` line (it follows a
+carriage return: \`drat-trim ... | tr '\\r' '\\n' | grep -x 's VERIFIED'\`).
+${f.cubes} cube(s).
+`;
+}
+
+/** Writes a bundle into `dir` (created if missing). Paths stay inside `dir`. */
+export async function writeBundle(dir: string, files: readonly BundleFile[]): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const f of files) {
+    const rel = normalize(f.path);
+    if (isAbsolute(rel) || rel.startsWith("..")) throw new Error(`bundle path "${f.path}" leaves the directory`);
+    const out = join(dir, rel);
+    await mkdir(dirname(out), { recursive: true });
+    await pipeline(Readable.from(f.chunks()), createWriteStream(out));
+    if (rel === "check.sh") await chmod(out, 0o755);
+  }
+}
+
+/** A bundle file from a string. */
+export function textFile(path: string, text: string): BundleFile {
+  return { path, chunks: () => [Buffer.from(text)] };
+}
+
+

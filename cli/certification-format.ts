@@ -1,0 +1,27 @@
+/**
+ * How `run show`, `run watch` and `solve --workers` describe what a certified run has checked
+ * (RunStatus.certification; coordinator/certify.ts).
+ */
+import type { Certification } from "../proto/gen/cubist/v1/run.js";
+
+/** "16/16 cube proofs checked by drat-trim, coverage checked", or null for a run without --certify. */
+export function formatCertification(c: Certification | undefined, unsatCubes: number): string | null {
+  if (!c?.enabled) return null;
+  const parts = [`${c.cubeProofsChecked}/${unsatCubes} cube proofs checked by drat-trim`];
+  if (c.cubeProofsPending > 0) parts.push(`${c.cubeProofsPending} being checked`);
+  if (c.cubeProofsRejected > 0) parts.push(`${c.cubeProofsRejected} UNSAT answer(s) rejected (no proof, or not verified)`);
+  const coverage: Record<string, string> = { "": "coverage not yet checked", checking: "coverage being proved", checked: "coverage checked", failed: "coverage FAILED" };
+  parts.push(coverage[c.coverage] ?? `coverage ${c.coverage}`);
+  return parts.join(", ");
+}
+
+/** The `--json` shape. */
+export function certificationJSON(c: Certification | undefined): Record<string, unknown> | null {
+  if (!c?.enabled) return null;
+  return {
+    cubeProofsChecked: c.cubeProofsChecked,
+    cubeProofsRejected: c.cubeProofsRejected,
+    cubeProofsPending: c.cubeProofsPending,
+    coverage: c.coverage,
+  };
+}

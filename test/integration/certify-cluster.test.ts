@@ -1,0 +1,97 @@
+/**
+ * Certified UNSAT across processes, as an operator runs it: a private nats-server, a `cubist coordinator` process
+ * (gRPC on a free port), a `cubist worker` process with real Kissat; `cubist run submit --certify --watch`, then
+ * `run show` says what was checked and `run certificate RUN -o DIR` exports a bundle that drat-trim alone
+ * re-checks (proofs travel worker -> Object Store -> coordinator -> gRPC -> files).
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTestNats, type TestNats } from "../helpers/nats.js";
+import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
+import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
+
+const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
+const marker = newMarker();
+let nats: TestNats;
+let temp: string;
+let coordinator: CubistProcess;
+let worker: CubistProcess;
+let address: string;
+let stopping = false;
+
+interface Result { code: number | null; stdout: string; stderr: string }
+
+async function cubist(args: string[]): Promise<Result> {
+  const p = spawnCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: address, CUBIST_AUTH_TOKEN: "" } });
+  const { code } = await p.exited;
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+async function stop(p: CubistProcess | undefined): Promise<void> {
+  if (!p) return;
+  p.kill("SIGTERM");
+  const timer = setTimeout(() => p.kill("SIGKILL"), 8000);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+before(async () => {
+  temp = mkdtempSync(join(tmpdir(), "cubist-certify-cluster-"));
+  nats = await startTestNats({ layout: false });
+  coordinator = spawnCubist(["coordinator", "--nats", nats.url, "--grpc", "127.0.0.1:0", "--http", "off"], { env: marker.env });
+  void coordinator.exited.then(({ code, signal }) => {
+    if (!stopping) process.stderr.write(`coordinator exited early (${code ?? signal}):\n${coordinator.stderr()}\n`);
+  });
+  const line = await coordinator.waitForLog(/gRPC API listening/, 20_000);
+  address = /address=(\S+:\d+)/.exec(line)![1];
+  worker = spawnCubist([
+    "worker", "--nats", nats.url, "--id", "cert1", "--concurrency", "2", "--cache-dir", join(temp, "cache"), "--grace", "0", "--log-level", "warn",
+  ], { env: marker.env });
+});
+
+after(async () => {
+  stopping = true;
+  await stop(worker);
+  await stop(coordinator);
+  await nats?.close();
+  rmSync(temp, { recursive: true, force: true });
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+});
+
+test("certify cluster - run submit --certify ends in a certified UNSAT; run show says what was checked; run certificate exports a bundle drat-trim re-checks", async () => {
+  const sub = await cubist(["run", "submit", UNSAT, "--certify", "--cubes", "8", "--watch", "--id", "cert-unsat"]);
+  assert.equal(sub.code, 20, sub.stderr);
+  assert.match(sub.stdout, /unsat: certified: \d+\/\d+ cube proofs checked by drat-trim, coverage checked/);
+
+  const shown = JSON.parse((await cubist(["run", "show", "cert-unsat", "--json"])).stdout) as { state: string; cubes: { unsat: number }; certified: Record<string, unknown> };
+  assert.equal(shown.state, "unsat");
+  const n = shown.cubes.unsat;
+  assert.deepEqual(shown.certified, { cubeProofsChecked: n, cubeProofsRejected: 0, cubeProofsPending: 0, coverage: "checked" });
+  const text = await cubist(["run", "show", "cert-unsat"]);
+  assert.match(text.stdout, new RegExp(`^certified\\s+${n}/${n} cube proofs checked by drat-trim, coverage checked$`, "m"));
+
+  const dir = join(temp, "bundle");
+  const exported = await cubist(["run", "certificate", "cert-unsat", "-o", dir]);
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.match(exported.stderr, new RegExp(`${n} cube proof\\(s\\)`));
+  assert.equal(readdirSync(join(dir, "proofs")).length, n);
+  const check = spawnSync("sh", [join(dir, "check.sh")], { encoding: "utf8" });
+  assert.equal(check.status, 0, check.stdout + check.stderr);
+  assert.match(check.stdout, new RegExp(`cubes: ${n}/${n} VERIFIED`));
+
+  // A run without --certify has no certificate; an unknown run is NOT_FOUND. Neither writes anything.
+  const plain = await cubist(["run", "submit", UNSAT, "--cubes", "4", "--watch", "--id", "plain-unsat"]);
+  assert.equal(plain.code, 20, plain.stderr);
+  assert.doesNotMatch(plain.stdout, /certified/);
+  const refused = await cubist(["run", "certificate", "plain-unsat", "-o", join(temp, "none")]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /FAILED_PRECONDITION: run plain-unsat was not certified/);
+  assert.deepEqual(readdirSync(temp).filter((f) => f === "none"), []);
+  const missing = await cubist(["run", "certificate", "no-such-run", "-o", join(temp, "none")]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /NOT_FOUND/);
+});

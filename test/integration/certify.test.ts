@@ -1,0 +1,143 @@
+/**
+ * Certified UNSAT (issue 11, finding 1), with the real parts: the built CLI, an embedded cluster (private
+ * nats-server, coordinator, worker processes), real Kissat writing DRAT proofs and real drat-trim checking them.
+ * A lying solver (test/fixtures/fake-solvers/lying-unsat.sh) must never yield a certified UNSAT; a genuine UNSAT
+ * puzzle must be certified end to end, and its exported bundle must re-check with drat-trim alone (check.sh).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnCubist } from "../helpers/processes.js";
+import { checkProof } from "../../certify/drat-trim.js";
+import { openBaseCnf, writeCoverageCnf, writeCubeCnf } from "../../certify/cnf.js";
+import { runSolver } from "../../worker/solver/index.js";
+import { solveOnLocalCluster, type LocalClusterResult } from "../../cli/local-cluster.js";
+
+const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
+const SAT = "test/fixtures/brendan/pieces_04x04.txt";
+const LIAR = "test/fixtures/fake-solvers/lying-unsat.sh";
+
+async function solve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: Record<string, unknown>; stderr: string }> {
+  const p = spawnCubist(["solve", ...args, "--json"], { env });
+  const { code } = await p.exited;
+  let out: Record<string, unknown> = {};
+  try {
+    out = JSON.parse(p.stdout()) as Record<string, unknown>;
+  } catch {
+    // an error: nothing on stdout
+  }
+  return { code, out, stderr: p.stderr() };
+}
+
+async function withTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "cubist-certify-test-"));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const PIGEONS = "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n";
+
+test("certify - drat-trim verifies Kissat's proof, and rejects a missing, empty, bogus or foreign proof without throwing", async () => {
+  await withTemp(async (dir) => {
+    await writeFile(join(dir, "f.cnf"), PIGEONS);
+    const base = await openBaseCnf(join(dir, "f.cnf"));
+    // The cube formula: base + units; the coverage formula: base + negated cubes.
+    await writeCubeCnf(base, [1, -2], join(dir, "cube.cnf"));
+    assert.equal(await readFile(join(dir, "cube.cnf"), "utf8"), "p cnf 2 6\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n\n1 0\n-2 0\n");
+    await writeCoverageCnf(base, [[1, -2], [2]], join(dir, "cov.cnf"));
+    assert.equal(await readFile(join(dir, "cov.cnf"), "utf8"), "p cnf 2 6\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n\n-1 2 0\n-2 0\n");
+
+    const solved = await runSolver(join(dir, "f.cnf"), 2, { proofPath: join(dir, "f.drat") });
+    assert.equal(solved.kind, "unsat");
+    assert.deepEqual({ ...(await checkProof(join(dir, "f.cnf"), join(dir, "f.drat"))), wallMs: 0 }, { verified: true, detail: "", wallMs: 0 });
+
+    const missing = await checkProof(join(dir, "f.cnf"), join(dir, "nope.drat"));
+    assert.equal(missing.verified, false);
+    await writeFile(join(dir, "empty.drat"), "");
+    assert.equal((await checkProof(join(dir, "f.cnf"), join(dir, "empty.drat"))).verified, false);
+    // A satisfiable formula: no proof of anything can verify it, whatever the proof says.
+    await writeFile(join(dir, "sat.cnf"), "p cnf 2 1\n1 2 0\n");
+    await writeFile(join(dir, "bogus.drat"), "0\n");
+    const bogus = await checkProof(join(dir, "sat.cnf"), join(dir, "bogus.drat"));
+    assert.equal(bogus.verified, false);
+    assert.match(bogus.detail, /did not verify/);
+    assert.equal((await checkProof(join(dir, "sat.cnf"), join(dir, "f.drat"))).verified, false);
+    const noChecker = await checkProof(join(dir, "f.cnf"), join(dir, "f.drat"), { binary: join(dir, "no-such-drat-trim") });
+    assert.equal(noChecker.verified, false);
+    assert.match(noChecker.detail, /cannot run/);
+  });
+});
+
+async function liarRun(certify: boolean): Promise<LocalClusterResult> {
+  return solveOnLocalCluster(
+    { puzzleText: await readFile(SAT, "utf8"), puzzleLabel: SAT, targetCubes: 4, searchMs: 0, solver: "kissat", certify },
+    { workers: 1, solverPath: LIAR, maxDeliver: 2 },
+  );
+}
+
+test("certify - a lying solver never yields a certified UNSAT: without a proof, or with a bogus one, the run fails loudly", async () => {
+  try {
+    // The flaw itself (finding 1): without certification the liar makes this satisfiable puzzle UNSAT.
+    process.env.CUBIST_FAKE_PROOF = "none";
+    assert.equal((await liarRun(false)).state, "unsat");
+    // No proof: the worker itself reports an error (nothing to upload); the cubes fail after max-deliver.
+    const none = await liarRun(true);
+    assert.equal(none.state, "failed", none.message);
+    assert.deepEqual(none.status.certification, {
+      enabled: true, cubeProofsChecked: 0, cubeProofsRejected: 0, cubeProofsPending: 0, coverage: "", coverageProofSha256: "",
+    });
+    assert.equal(none.status.cubes!.failed, 4);
+    // A bogus proof (the empty clause alone) is uploaded, and drat-trim in the coordinator rejects it every time.
+    process.env.CUBIST_FAKE_PROOF = "empty-clause";
+    const bogus = await liarRun(true);
+    assert.equal(bogus.state, "failed", bogus.message);
+    assert.equal(bogus.status.certification!.cubeProofsChecked, 0);
+    assert.equal(bogus.status.certification!.cubeProofsRejected, 8, "4 cubes, 2 deliveries each, every answer rejected");
+    assert.equal(bogus.status.cubes!.unsat, 0);
+    assert.equal(bogus.certificate, null);
+  } finally {
+    delete process.env.CUBIST_FAKE_PROOF;
+  }
+});
+
+test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle re-checks with drat-trim alone", async () => {
+  await withTemp(async (dir) => {
+    const bundle = join(dir, "cert");
+    const r = await solve([UNSAT, "--certify", "--threads", "2", "--cubes", "8", "--certificate", bundle]);
+    assert.equal(r.code, 20, r.stderr);
+    assert.equal(r.out.status, "unsat");
+    const cubes = (r.out.stats as { cubes: { unsat: number } }).cubes.unsat;
+    assert.ok(cubes >= 1);
+    assert.deepEqual(r.out.certified, { cubeProofsChecked: cubes, cubeProofsRejected: 0, cubeProofsPending: 0, coverage: "checked" });
+    assert.equal(r.out.certificate, bundle);
+
+    const files = (await readdir(bundle)).sort();
+    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "formula.cnf", "proofs", "puzzle.txt"]);
+    const lines = (await readFile(join(bundle, "cubes.txt"), "utf8")).trim().split("\n");
+    assert.equal(lines.length, cubes);
+    assert.equal((await readdir(join(bundle, "proofs"))).length, cubes);
+    assert.match(await readFile(join(bundle, "README.md"), "utf8"), /drat-trim cube-17\.cnf proofs\/17\.drat/);
+    // The same formula `cubist encode` writes.
+    const encoded = spawnSync(process.execPath, ["dist/cli/main.js", "encode", UNSAT, "-o", join(dir, "enc.cnf")], { encoding: "utf8" });
+    assert.equal(encoded.status, 0, encoded.stderr);
+    assert.ok((await readFile(join(dir, "enc.cnf"))).equals(await readFile(join(bundle, "formula.cnf"))), "formula.cnf is cubist encode's output");
+
+    const check = spawnSync("sh", [join(bundle, "check.sh")], { encoding: "utf8" });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, new RegExp(`cubes: ${cubes}/${cubes} VERIFIED`));
+    assert.match(check.stdout, /coverage: VERIFIED/);
+
+    // A tampered proof is caught by the bundle's own check.
+    const first = lines[0].split(" ")[0];
+    await writeFile(join(bundle, "proofs", `${first}.drat`), "0\n");
+    const tampered = spawnSync("sh", [join(bundle, "check.sh")], { encoding: "utf8" });
+    assert.equal(tampered.status, 1);
+    assert.match(tampered.stdout, new RegExp(`cube ${first.replace(".", "\\.")}: NOT VERIFIED`));
+  });
+});
