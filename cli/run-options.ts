@@ -21,6 +21,7 @@ export const RUN_OPTIONS: Record<string, OptionSpec> = {
   "resplit-children": { type: "integer", arg: "N", description: "or: re-split until this many children exist", min: 0, max: 1_000_000 },
   priority: { type: "integer", arg: "P", description: "run priority (higher first)", min: -1000, max: 1000, default: 0 },
   name: { type: "string", arg: "NAME", description: "run name (default: the puzzle's)" },
+  objective: { type: "string", arg: "GOAL", description: "sat (a solution or a proof there is none) or score (complete boards with the fewest mismatched edges: the best board improves until you stop the run)", choices: ["sat", "score"], default: "sat" },
   certify: { type: "boolean", description: "certified UNSAT: every refuted cube's DRAT proof (Kissat) checked by drat-trim, plus a coverage proof (docs/operations.md \"Certificates\")" },
 };
 
@@ -49,5 +50,6 @@ export function runRequestFrom(values: ParsedValues, puzzleText: string, label: 
     resplitChildren: n("resplit-children"),
     priority: n("priority"),
     certify: values.certify === true,
+    objective: s("objective"),
   };
 }

@@ -10,7 +10,7 @@
 import { acceptBoard } from "../core/accept.js";
 import { acceptScored, betterScored, type ScoredBoard } from "../core/score.js";
 import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
-import { engineProblem, runEngine, type EngineOrder, type EngineOutcome } from "../worker/engine/index.js";
+import { engineProblem, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type EngineOrder, type EngineOutcome } from "../worker/engine/index.js";
 import { EncoderBugError } from "../core/errors.js";
 
 export interface ScoreOptions {
@@ -40,12 +40,6 @@ export interface ScoreResult {
   rejected: string[];
 }
 
-/**
- * Chosen on the official Eternity II with its 5 hints (BENCHMARKS.md "Score mode"): breaks from 75% of a row scan
- * on, Luby restarts of 10^6 placements.
- */
-export const SCORE_FROM_PCT = 75;
-export const SCORE_RESTART_NODES = 1_000_000;
 
 export async function scoreLocal(puzzle: Puzzle, options: ScoreOptions): Promise<ScoreResult> {
   const problem = engineProblem(puzzle, []);

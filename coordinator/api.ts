@@ -65,6 +65,7 @@ export function createService(c: Coordinator): CubistServiceServer {
         searchMs: req.solver?.searchMs,
         certify: req.certify,
         firstTimeLimitSec: req.solver?.firstTimeLimitSec,
+        objective: req.solver?.objective || undefined,
         resplitAfter: req.resplit?.afterBudgets || undefined,
         resplitDepth: req.resplit?.depth || undefined,
         resplitChildren: req.resplit?.targetChildren || undefined,

@@ -48,6 +48,8 @@ export interface RunRequest {
   mode?: "first" | "all";
   /** Certified UNSAT: DRAT proofs for every refuted cube, checked, plus the coverage proof. @default false */
   certify?: boolean;
+  /** "sat" (default) or "score": the engine's score mode on every cube; the run keeps the best board (issue 13). */
+  objective?: string;
 }
 
 function int(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
@@ -92,8 +94,13 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
   const cellOrder = req.cellOrder ?? DEFAULT_CELL_ORDER;
   if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
+  const objective = req.objective ?? "sat";
+  if (objective !== "sat" && objective !== "score") throw new InvalidOptionError("objective", `must be sat or score, got "${objective}"`);
+  if (objective === "score" && ((req.solver !== undefined && req.solver !== "none") || req.searchMs === 0 || req.certify)) {
+    throw new InvalidOptionError("objective", "score runs the placement engine alone: not with a SAT solver, --search-ms 0 or --certify");
+  }
   // Without the engine (search_ms 0) the SAT solver is the default whatever the board.
-  const solver = req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
+  const solver = objective === "score" ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
   if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
   if (solver === "none" && req.searchMs === 0) throw new InvalidOptionError("solver", "none with search ms 0 leaves nothing to run on a cube");
   if (req.mode === "all") {
@@ -120,6 +127,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
       searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
       firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
+      objective: objective === "score" ? "score" : "",
     },
     resplit: {
       afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),

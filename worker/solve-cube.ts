@@ -22,7 +22,7 @@ import type { Puzzle } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
-import { engineProblem, firstProof, noEngineStats, runEngine, type Contender, type EngineOutcome } from "./engine/index.js";
+import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOutcome } from "./engine/index.js";
 import { proofFiles, publishProof, type ProofFiles } from "./certify-cube.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
@@ -129,6 +129,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     }
     const problem = engineProblem(puzzle, task.placements);
     const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
+    if (limits.objective === "score") return scoreCube(ctx, job, problem, shape, searchMs, t0);
     contenders.push({
       name: "search",
       // Certified: only a board decides (the engine's UNSAT carries no proof).
@@ -215,4 +216,30 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   const best = search?.search.best?.board;
   return { kind: "unknown", reason, stats, ...(best && best.length > 0 ? { best } : {}) };
   }
+}
+
+/**
+ * A cube of a score run: the engine's score mode alone for the cube's budget (complete boards with the fewest
+ * mismatched edges, the cube's placements fixed). Unknown with the best board found (the coordinator re-scores it
+ * and keeps the run's best), or SAT with a perfect board. Running out of its narrowed space proves nothing.
+ */
+async function scoreCube(
+  ctx: WorkerContext, job: CubeJob, problem: string | null, shape: { rows: number; cols: number; pieces: number }, searchMs: number, t0: number,
+): Promise<CubeResult> {
+  const { task, run, active } = job;
+  active.phase = "search";
+  const stats = (outcome?: EngineOutcome): CubeStats => solverStats(undefined, "search", outcome, Math.round((performance.now() - t0) * 1000) / 1000);
+  if (problem === null) return { kind: "unsat", stats: stats() }; // contradicting placements: no board at all
+  let outcome: EngineOutcome;
+  try {
+    outcome = await runEngine(problem, shape, { order: "row", seed: 1 + (job.task.solver?.seed ?? 0), restartBase: SCORE_RESTART_NODES, score: { fromPct: SCORE_FROM_PCT }, timeLimitMs: searchMs, signal: active.signal, binary: ctx.config.enginePath });
+  } catch (err) {
+    if (active.stopReason !== null) return { kind: "stopped", stats: stats() };
+    ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: (err as Error).message });
+    return { kind: "error", reason: `${(err as Error).name}: ${(err as Error).message}`, stats: stats() };
+  }
+  if (active.stopReason !== null) return { kind: "stopped", stats: stats(outcome) };
+  if (outcome.kind === "sat") return { kind: "sat-board", board: outcome.board, stats: stats(outcome) };
+  const best = outcome.best?.board;
+  return { kind: "unknown", reason: "score", stats: stats(outcome), ...(best && best.length > 0 ? { best } : {}) };
 }

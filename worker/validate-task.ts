@@ -32,6 +32,8 @@ export interface CubeLimits {
   conflictLimit: number | undefined;
   seed: number;
   searchMs: number;
+  /** "score": the engine's score mode alone (docs/engine.md); otherwise find or refute. */
+  objective: "sat" | "score";
 }
 
 /** A cube id is a path in the cube tree; this bounds its length well beyond any real split depth. */
@@ -57,7 +59,7 @@ export function runOfConsumer(names: Names, consumer: string): string | null {
 }
 
 function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
-  const s = spec ?? { solver: "", timeLimitSec: 0, conflictLimit: 0, seed: 0, searchMs: 0 };
+  const s = spec ?? { solver: "", timeLimitSec: 0, conflictLimit: 0, seed: 0, searchMs: 0, objective: "" };
   let solver: SolverName | "none" | undefined;
   if (s.solver !== "") {
     if (s.solver !== "none" && !SOLVER_NAMES.includes(s.solver as SolverName)) return `unknown solver "${s.solver.slice(0, 40)}"`;
@@ -70,7 +72,11 @@ function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
   const searchMs = s.searchMs ?? 0;
   if (!Number.isInteger(searchMs) || searchMs < 0 || searchMs > MAX_SEARCH_MS) return `search_ms ${searchMs} out of range`;
   if (solver === "none" && searchMs === 0) return "solver none with search_ms 0: nothing to run";
+  const objective = s.objective ?? "";
+  if (objective !== "" && objective !== "sat" && objective !== "score") return `unknown objective "${objective.slice(0, 40)}"`;
+  if (objective === "score" && (solver !== "none" || searchMs === 0)) return "objective score needs solver none and the engine (search_ms > 0)";
   return {
+    objective: objective === "score" ? "score" : "sat",
     solver,
     timeLimitSec: s.timeLimitSec > 0 ? s.timeLimitSec : undefined,
     conflictLimit: s.conflictLimit > 0 ? s.conflictLimit : undefined,

@@ -9,7 +9,7 @@ import { defaultPortfolio, defaultThreads, solveLocal, type LocalSolveResult } f
 import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
-import type { Puzzle } from "../../core/puzzle.js";
+import { boardFromPlacements, type Puzzle } from "../../core/puzzle.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
@@ -34,7 +34,6 @@ export const spec: CommandSpec = {
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
     threads: { type: "integer", arg: "N", description: "alone: cores to use (one search process each; default: every core)", min: 1, max: 256 },
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
-    objective: { type: "string", arg: "GOAL", description: "alone: sat (a solution or a proof there is none) or score (complete boards with the fewest mismatched edges, until --time or Ctrl-C)", choices: ["sat", "score"], default: "sat" },
     all: { type: "boolean", description: "alone: count every solution (and with -o write every board, verified, one JSON line each)" },
     limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (the count is then a lower bound)", min: 1 },
     output: { type: "string", short: "o", arg: "FILE", description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
@@ -173,7 +172,14 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
     process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
     const certified = formatCertification(r.status.certification, c.unsat);
     if (certified) process.stdout.write(`certified: ${certified}${r.certificate ? `; certificate in ${r.certificate} (re-check: sh ${r.certificate}/check.sh)` : ""}\n`);
-  } else process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
+  } else {
+    process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
+    const best = r.status.best;
+    if (best) {
+      process.stdout.write(`best board (checked by the coordinator): score ${best.score} of ${best.maxScore}, ${best.placed} of ${puzzle.rows * puzzle.cols} cells placed:\n`);
+      return showBoard(puzzle, boardFromPlacements(puzzle, best.cells), values);
+    }
+  }
 }
 
 /** Ctrl-C or SIGTERM aborts the solve (the solver's process group, or the whole embedded cluster). */
@@ -282,9 +288,6 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);
   const limits = sizeLimits(values["max-cells"] as number | undefined, maxFormulaMb);
   checkBoardSize(puzzle, limits);
-  if ((values.workers !== undefined || values.nats !== undefined) && values.objective === "score") {
-    throw new InvalidOptionError("objective", "score runs on one machine for now");
-  }
   if ((values.workers !== undefined || values.nats !== undefined) && values.all) {
     throw new InvalidOptionError("all", "counting runs on one machine for now (cluster counting is issue 12's)");
   }

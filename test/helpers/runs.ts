@@ -66,7 +66,7 @@ export async function uploadFormula(t: TestNats, formula: Formula): Promise<stri
 }
 
 function solverSpec(s: Partial<SolverSpec> = {}): SolverSpec {
-  return { solver: s.solver ?? "kissat", timeLimitSec: s.timeLimitSec ?? 0, conflictLimit: s.conflictLimit ?? 0, seed: s.seed ?? 0, searchMs: s.searchMs ?? 0, firstTimeLimitSec: s.firstTimeLimitSec ?? 0 };
+  return { solver: s.solver ?? "kissat", timeLimitSec: s.timeLimitSec ?? 0, conflictLimit: s.conflictLimit ?? 0, seed: s.seed ?? 0, searchMs: s.searchMs ?? 0, firstTimeLimitSec: s.firstTimeLimitSec ?? 0, objective: s.objective ?? "" };
 }
 
 /** Puts a run: formula, record, consumer. */

@@ -165,3 +165,17 @@ test("--estimate: Knuth's estimate of a refutation's tree is within a factor of 
     assert.ok(est > real / 4 && est < real * 4, `seed ${seed}: estimate ${est} for ${real} placements`);
   }
 });
+
+test("cubist solve --workers 1 --objective score: every cube runs the score mode, and the run's best is a complete board, re-scored", () => {
+  const r = cubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--workers", "1",
+    "--objective", "score", "--cube-time-first", "1", "--time", "8", "--json"]);
+  assert.equal(r.status, 30, r.stderr);
+  const out = JSON.parse(r.stdout) as { status: string; best?: { score: number; maxScore: number; placed: number } };
+  assert.equal(out.status, "unknown");
+  assert.ok(out.best, "a best board was reported");
+  assert.equal(out.best.placed, 256, "score mode fills the board");
+  assert.ok(out.best.score > 300 && out.best.score < 480, `score ${out.best.score}`);
+  const refused = cubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--workers", "1", "--objective", "score", "--solver", "kissat"]);
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /objective/);
+});

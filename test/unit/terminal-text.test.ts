@@ -41,7 +41,7 @@ test("terminal text - run list, run show, run watch and cubes list print a hosti
   const info = {
     runId: "r1", name: EVIL, status: status({ message: `cancelled: ${EVIL}` }), encoding: "cubist-placement", rows: 4, cols: 4,
     numVars: 1, numClauses: 1, cubing: { targetCubes: 4, maxDepth: 0, cellOrder: "most-constrained" },
-    solver: { solver: "kissat", timeLimitSec: 60, conflictLimit: 0, seed: 0, searchMs: 0, firstTimeLimitSec: 2 },
+    solver: { solver: "kissat", timeLimitSec: 60, conflictLimit: 0, seed: 0, searchMs: 0, firstTimeLimitSec: 2, objective: "" },
     resplit: { afterBudgets: 1, depth: 1, targetChildren: 0 }, mode: 1, createdUnixMs: 1,
   };
   const table = renderRunTable([info], 1000);

@@ -178,7 +178,7 @@ test("run views - run show lists state, settings, progress, counts, rate and sol
   const info = {
     runId: "r1", name: "clue1", status: status(), encoding: "heule-all", rows: 6, cols: 6, numVars: 728, numClauses: 8256,
     cubing: { targetCubes: 64, maxDepth: 0, cellOrder: "most-constrained" },
-    solver: { solver: "kissat", timeLimitSec: 60, conflictLimit: 0, seed: 0, searchMs: 0, firstTimeLimitSec: 2 },
+    solver: { solver: "kissat", timeLimitSec: 60, conflictLimit: 0, seed: 0, searchMs: 0, firstTimeLimitSec: 2, objective: "" },
     resplit: { afterBudgets: 1, depth: 1, targetChildren: 0 },
     mode: 1, createdUnixMs: Date.UTC(2026, 10, 22, 4, 0, 0),
   };

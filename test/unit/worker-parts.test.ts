@@ -137,12 +137,16 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
   const task: CubeTask = {
     runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
-    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0 }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false,
+    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false,
   };
   const check = (t: CubeTask, d: DeliveryInfo = delivery, subject = "cubist.cubes.r1") => validateTask(ctx, subject, CubeTask.encode(t).finish(), d);
   const ok = check(task);
   assert.equal(ok.action, "run");
-  if (ok.action === "run") assert.deepEqual(ok.limits, { solver: "kissat", timeLimitSec: 10, conflictLimit: undefined, seed: 7, searchMs: 0 });
+  if (ok.action === "run") assert.deepEqual(ok.limits, { solver: "kissat", timeLimitSec: 10, conflictLimit: undefined, seed: 7, searchMs: 0, objective: "sat" });
+  const score = check({ ...task, solver: { ...task.solver!, solver: "none", searchMs: 1000, objective: "score" } });
+  assert.ok(score.action === "run" && score.limits.objective === "score");
+  assert.equal(check({ ...task, solver: { ...task.solver!, objective: "score" } }).action, "term", "score mode needs the engine alone");
+  assert.equal(check({ ...task, solver: { ...task.solver!, objective: "maximise" } }).action, "term");
   assert.equal(check(task, { ...delivery, stream: "OTHER" }).action, "term");
   assert.equal(check(task, { ...delivery, consumer: "coordinator" }).action, "term");
   assert.equal(check(task, delivery, "cubist.cubes.r2").action, "term");

@@ -143,14 +143,15 @@ export class EngineOutputParser {
       throw new EngineOutputError(`a board line with ${t.length / 3} placements for ${this.cells} cells`);
     }
     const seen = new Uint8Array(this.cells);
-    const board: Placement[] = [];
+    const board: Placement[] = partial ? [] : new Array(this.cells);
     for (let i = 0; i < t.length; i += 3) {
       const cell = t[i], piece = t[i + 1], rot = t[i + 2];
       if (!(Number.isInteger(cell) && cell >= 0 && cell < this.cells && !seen[cell])) throw new EngineOutputError(`a board line names cell ${cell} twice or out of range`);
       if (!(Number.isInteger(piece) && piece >= 0 && piece < this.pieces)) throw new EngineOutputError(`a board line names piece ${piece} out of range`);
       if (!(Number.isInteger(rot) && rot >= 0 && rot <= 3)) throw new EngineOutputError(`a board line has rotation ${rot}`);
       seen[cell] = 1;
-      board.push({ cell, piece, rot });
+      if (partial) board.push({ cell, piece, rot });
+      else board[cell] = { cell, piece, rot };
     }
     return board;
   }

@@ -15,6 +15,13 @@ import type { Placement } from "../../core/puzzle.js";
 import { signalGroup, TailBuffer } from "../process-group.js";
 import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
 
+/**
+ * Score mode's settings, chosen on the official Eternity II (BENCHMARKS.md "Score mode"): breaks allowed from 75%
+ * of a row scan on, Luby restarts of 10^6 placements.
+ */
+export const SCORE_FROM_PCT = 75;
+export const SCORE_RESTART_NODES = 1_000_000;
+
 /** Scan orders: `short` runs lines along the board's shorter side, `long` along the longer one. */
 export const ENGINE_ORDERS = ["short", "long", "row", "col", "spiral", "border"] as const;
 export type EngineOrder = (typeof ENGINE_ORDERS)[number];

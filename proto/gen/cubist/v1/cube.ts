@@ -97,7 +97,14 @@ export interface SolverSpec {
    * up to time_limit_sec (Luby-like growth: a hard region cannot hold the run hostage). 0 = time_limit_sec always.
    * Unset in a SubmitRunRequest: the coordinator's default (2 s); always set in a stored RunSpec.
    */
-  firstTimeLimitSec?: number | undefined;
+  firstTimeLimitSec?:
+    | number
+    | undefined;
+  /**
+   * "" or "sat": find a solution or refute the cube. "score": complete boards with the fewest mismatched edges (the
+   * engine's score mode, alone); every cube comes back unknown with its best board (or SAT with a perfect one).
+   */
+  objective: string;
 }
 
 /**
@@ -320,7 +327,15 @@ export const Placement: MessageFns<Placement> = {
 };
 
 function createBaseSolverSpec(): SolverSpec {
-  return { solver: "", timeLimitSec: 0, conflictLimit: 0, seed: 0, searchMs: undefined, firstTimeLimitSec: undefined };
+  return {
+    solver: "",
+    timeLimitSec: 0,
+    conflictLimit: 0,
+    seed: 0,
+    searchMs: undefined,
+    firstTimeLimitSec: undefined,
+    objective: "",
+  };
 }
 
 export const SolverSpec: MessageFns<SolverSpec> = {
@@ -342,6 +357,9 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     }
     if (message.firstTimeLimitSec !== undefined) {
       writer.uint32(49).double(message.firstTimeLimitSec);
+    }
+    if (message.objective !== "") {
+      writer.uint32(162).string(message.objective);
     }
     return writer;
   },
@@ -407,6 +425,14 @@ export const SolverSpec: MessageFns<SolverSpec> = {
             message.firstTimeLimitSec = reader.double();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.objective = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -443,6 +469,7 @@ export const SolverSpec: MessageFns<SolverSpec> = {
         : isSet(object.first_time_limit_sec)
         ? globalThis.Number(object.first_time_limit_sec)
         : undefined,
+      objective: isSet(object.objective) ? globalThis.String(object.objective) : "",
     };
   },
 
@@ -466,6 +493,9 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     if (message.firstTimeLimitSec !== undefined) {
       obj.firstTimeLimitSec = floatToJson(message.firstTimeLimitSec);
     }
+    if (message.objective !== "") {
+      obj.objective = message.objective;
+    }
     return obj;
   },
 
@@ -480,6 +510,7 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     message.seed = object.seed ?? 0;
     message.searchMs = object.searchMs ?? undefined;
     message.firstTimeLimitSec = object.firstTimeLimitSec ?? undefined;
+    message.objective = object.objective ?? "";
     return message;
   },
 };
