@@ -3,6 +3,10 @@
  * and `max_deliver` (for logs). Read once per run with a consumer-info request, re-read after a pull went
  * unanswered (the server does not answer pulls on a consumer that does not exist). A slot only pulls from runs
  * whose consumer is known, so a run published before its consumer exists is simply waited for.
+ *
+ * A slot that is about to pull waits (briefly, `ready`) for the consumer of a run ranked above every run it knows:
+ * without that, the first pull after a higher-priority run appears goes to a lower one whose consumer is known,
+ * and a slot busy with long cubes keeps the new run waiting for a whole cube (issue 13).
  */
 
 import type { JetStreamManager } from "@nats-io/jetstream";
@@ -25,6 +29,7 @@ const MAX_RETRY_MS = 5000;
 
 export class ConsumerBook {
   private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly jsm: JetStreamManager,
@@ -38,8 +43,35 @@ export class ConsumerBook {
     if (e?.kind === "known") return e.settings;
     if (e?.kind === "fetching") return undefined;
     if (e?.kind === "failed" && Date.now() < e.retryAt) return undefined;
-    void this.fetch(run, e?.kind === "failed" ? e.failures : 0);
+    const p = this.fetch(run, e?.kind === "failed" ? e.failures : 0).finally(() => this.pending.delete(run));
+    this.pending.set(run, p);
     return undefined;
+  }
+
+  /**
+   * The run's consumer settings, waiting up to `timeoutMs` for a read in flight (or one started now). Undefined
+   * when the read failed recently (no wait then: the retry backoff applies), timed out, or `signal` aborted.
+   */
+  async ready(run: string, timeoutMs: number, signal?: AbortSignal): Promise<ConsumerSettings | undefined> {
+    const now = this.settings(run);
+    if (now) return now;
+    const inFlight = this.pending.get(run);
+    if (!inFlight || signal?.aborted) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      onAbort = resolve;
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      await Promise.race([inFlight, stop]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
+    const e = this.entries.get(run);
+    return e?.kind === "known" ? e.settings : undefined;
   }
 
   /** Forget what we know: the consumer may be gone or recreated. */

@@ -2,7 +2,9 @@
  * A solver slot: a loop that picks a run, pulls one task and works it to its final ack, until the worker drains.
  * States: idle (no runnable run) -> pulling -> working -> pulling ... -> stopped.
  *
- * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first.
+ * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first. A
+ * run ranked above all of those whose consumer is not read yet (it was just submitted) is waited for, up to
+ * CONSUMER_WAIT_MS, so a higher-priority run gets the next pull instead of the one after the next cube.
  * With one such run the slot long-polls it (`expires`); with several it asks each in priority order with
  * `no_wait` (answered at once) and, when all are empty, long-polls the first for a second before asking again.
  * A pull nobody answers (NATS away, consumer missing) is retried with backoff after re-reading the consumer.
@@ -18,6 +20,8 @@ export type SlotState = "idle" | "pulling" | "working" | "stopped";
 
 /** Long-poll length when several runs are runnable and all were empty. */
 const MULTI_RUN_POLL_MS = 1000;
+/** How long a slot waits for the consumer of a run ranked above every run it can pull from. */
+const CONSUMER_WAIT_MS = 2000;
 
 interface Candidate {
   run: string;
@@ -61,10 +65,13 @@ export class Slot {
     this.current = next;
   }
 
-  private candidates(): Candidate[] {
+  private async candidates(): Promise<Candidate[]> {
     const out: Candidate[] = [];
     for (const r of this.ctx.table.runnable()) {
-      const s = this.ctx.consumers.settings(r.id);
+      // Runs are in rank order: while nothing is known yet, this run is above every candidate.
+      const s = out.length === 0
+        ? await this.ctx.consumers.ready(r.id, CONSUMER_WAIT_MS, this.ctx.draining)
+        : this.ctx.consumers.settings(r.id);
       if (s) out.push({ run: r.id, ackWaitMs: s.ackWaitMs });
     }
     return out;
@@ -74,7 +81,7 @@ export class Slot {
     const { ctx } = this;
     try {
       while (!ctx.draining.aborted) {
-        const runs = this.candidates();
+        const runs = await this.candidates();
         if (runs.length === 0) {
           this.setState("idle");
           // Also woken by the clock: a run's consumer may have become known meanwhile.
