@@ -22,6 +22,7 @@ import { RunExistsError } from "./api-errors.js";
 import { Ledger } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "./run-spec.js";
 import { RunController, type RunningCube } from "./run.js";
+import { waitingReason } from "./waiting.js";
 
 export interface CoordinatorOptions {
   nc: NatsConnection;
@@ -360,6 +361,12 @@ export class Coordinator {
       }
     }
     for (const [id, run] of this.runs) run.setRunning(byRun.get(id) ?? new Map());
+    const live = this.liveWorkers(now).map((w) => ({ slots: w.status.slots, runs: w.status.running.map((r) => r.runId) }));
+    const briefs = new Map([...this.runs].map(([id, r]) => [id, { name: r.spec.name, priority: r.priority }]));
+    for (const run of this.runs.values()) {
+      const c = run.table.snapshotCounts();
+      run.setWaiting(waitingReason({ id: run.id, queued: c.queued, running: run.running.size }, live, briefs));
+    }
   }
 
   private async writeStatus(): Promise<void> {

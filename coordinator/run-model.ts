@@ -58,6 +58,8 @@ export class RunModel {
   rejected = 0;
   startedAt = 0;
   finishedAt = 0;
+  /** The current priority: the spec's, until changed (`setPriority`). */
+  priority: number;
   private readonly log: Logger;
 
   constructor(
@@ -67,6 +69,7 @@ export class RunModel {
     private readonly opts: RunModelOptions,
   ) {
     this.log = opts.log;
+    this.priority = spec.priority;
   }
 
   get id(): string {
@@ -112,6 +115,9 @@ export class RunModel {
         break;
       case "rejectedModel":
         this.rejected += b.value;
+        break;
+      case "priority":
+        this.priority = b.value;
         break;
       default:
         break;
@@ -330,6 +336,14 @@ export class RunModel {
     }
     this.log.info("cube re-split", { cube: e.id, reason, children: children.length, refuted: result.refuted.count });
     return children.length;
+  }
+
+  /** A new priority: recorded, then the run record is written so workers pick by it on their next pull. */
+  *setPriority(priority: number): RunSteps {
+    if (priority === this.priority) return;
+    yield* this.record({ $case: "priority", value: priority });
+    yield { type: "write-record" };
+    this.log.info("priority changed", { priority });
   }
 
   /** Gives up on a cube; the run can then end FAILED, never UNSAT. */

@@ -14,14 +14,14 @@ import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
-import { RunRecord, type RunSpec, type RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import type { CoordinatorSettings } from "./config.js";
 import type { CubeEntry, CubeTable } from "./cube-table.js";
 import type { Ledger } from "./ledger.js";
 import { publishTasks } from "./task-publisher.js";
 import { uploadFormula } from "./formula-upload.js";
-import { RateTracker } from "./rate.js";
+import { decidedCount, RateTracker } from "./rate.js";
 import { runSteps, type RunEffect, type RunSteps } from "./run-effects.js";
 import { RunModel } from "./run-model.js";
 
@@ -53,6 +53,7 @@ export interface RunningCube {
 export class RunController extends EventEmitter<RunEvents> {
   readonly id: string;
   private runningCubes: ReadonlyMap<string, RunningCube> = new Map();
+  private waitingFor = "";
   private readonly rate = new RateTracker();
   private splitting: Promise<void> | null = null;
   private dirty = true;
@@ -95,6 +96,13 @@ export class RunController extends EventEmitter<RunEvents> {
   /** Cube id -> worker and start time, from worker heartbeats. */
   get running(): ReadonlyMap<string, RunningCube> {
     return this.runningCubes;
+  }
+
+  get priority(): number { return this.model.priority; }
+
+  /** Why queued cubes wait (coordinator/waiting.ts), set with the running cubes once a status interval. */
+  setWaiting(reason: string): void {
+    this.waitingFor = reason;
   }
 
   /** The cubes workers report running now (the coordinator's heartbeat table, once a status interval). */
@@ -159,7 +167,7 @@ export class RunController extends EventEmitter<RunEvents> {
         await deps.ledger.append(this.id, effect.entries);
         for (const e of effect.entries) {
           // The initial split's refuted weight arrives all at once; the rate follows the steady part.
-          if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.table.refutedWeight - this.table.initialRefutedWeight, e.entry.value.cubes.length);
+          if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.table.refutedWeight - this.table.initialRefutedWeight, decidedCount(e.entry.value.cubes));
         }
         return;
       }
@@ -231,6 +239,10 @@ export class RunController extends EventEmitter<RunEvents> {
     return this.carryOut(this.model.resume());
   }
 
+  setPriority(priority: number): Promise<void> {
+    return this.carryOut(this.model.setPriority(priority));
+  }
+
   cancel(reason: string): Promise<void> {
     return this.carryOut(this.model.cancel(reason));
   }
@@ -278,9 +290,11 @@ export class RunController extends EventEmitter<RunEvents> {
       startedUnixMs: this.startedAt,
       finishedUnixMs: this.finishedAt,
       updatedUnixMs: now,
-      priority: this.spec.priority,
+      priority: this.model.priority,
       message: this.message,
       generation: 0,
+      waiting: this.state === RunState.RUN_STATE_RUNNING ? this.waitingFor : "",
+      initialCubes: this.table.initialCubes,
     };
   }
 

@@ -123,6 +123,8 @@ export async function setRunState(t: TestNats, run: TestRun, state: RunState, ex
       priority: extra.priority ?? run.spec.priority,
       message: "",
       generation: 0,
+      waiting: "",
+      initialCubes: 0,
     },
   };
   await t.layout.runs.put(run.id, RunRecord.encode(record).finish());

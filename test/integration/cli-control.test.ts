@@ -191,7 +191,7 @@ test("cli control - a long run: cubes list filters, Ctrl-C on watch, pause/resum
   assert.ok(limited.total >= 4, `total ${limited.total}`);
   assert.ok(limited.cubes.every((c) => (c.placements?.length ?? 0) > 0 && c.placements!.every((p) => p.row >= 0 && p.row < 9 && p.col >= 0 && p.col < 9)));
   const table = await cubist(["cubes", "list", run, "--placements", "--limit", "2"]);
-  assert.match(table.stdout, /^CUBE\s+STATE\s+WEIGHT\s+WORKER\s+RUNNING\s+UNKNOWNS\s+ERRORS\s+REASON\s+PLACEMENTS$/m);
+  assert.match(table.stdout, /^CUBE\s+STATE\s+WEIGHT\s+WORKER\s+RUNNING\s+UNKNOWNS\s+ERRORS\s+SUBTREE\s+REASON\s+PLACEMENTS$/m);
   assert.match(table.stdout, /r\dc\d=p\d+\/[0-3]/);
   assert.match(table.stdout, /^\(2 of \d+ matching cubes shown; raise --limit for more\)$/m);
   const badStuck = await cubist(["cubes", "list", run, "--stuck", "10x"]);
@@ -316,7 +316,7 @@ test("cli control - bad input: a malformed puzzle is INVALID_ARGUMENT naming fil
 
   const down = await cubist(["run", "list", "--coordinator", "127.0.0.1:1"]);
   assert.equal(down.code, 1);
-  assert.match(down.stderr, /^cubist run list: coordinator at 127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\)\n$/);
+  assert.match(down.stderr, /^cubist run list: coordinator at 127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\); .*--coordinator HOST:PORT or CUBIST_COORDINATOR\n$/);
   const usage = await cubist(["run", "show"]);
   assert.equal(usage.code, 2);
 });

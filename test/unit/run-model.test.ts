@@ -239,3 +239,18 @@ test("run model - a cube JetStream gave up on fails; only a queued one", async (
   assert.equal(h.model.table.get(b)!.state, "unsat");
   assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
 });
+
+test("run model - a priority change is recorded, written to the run record, and replayed; the same priority again is a no-op", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4, priority: 2 });
+  await started(h);
+  assert.equal(h.model.priority, 2);
+  h.effects.length = 0;
+  await h.run(h.model.setPriority(7));
+  assert.equal(h.model.priority, 7);
+  assert.deepEqual(h.effects.map((e) => e.type), ["append", "write-record"]);
+  assert.equal(h.replay().priority, 7);
+  assert.equal(h.model.spec.priority, 2, "the spec keeps the priority the run was submitted with");
+  h.effects.length = 0;
+  await h.run(h.model.setPriority(7));
+  assert.deepEqual(h.effects, []);
+});

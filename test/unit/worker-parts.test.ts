@@ -96,7 +96,7 @@ function spec(overrides: Partial<RunSpec> = {}): RunSpec {
 }
 
 function record(s: RunSpec, state = RunState.RUN_STATE_RUNNING): Uint8Array {
-  return RunRecord.encode({ spec: s, status: { runId: s.runId, state, cubes: undefined, progress: 0, etaSeconds: 0, cubesPerSecond: 0, solutions: 0, rejectedModels: 0, startedUnixMs: 0, finishedUnixMs: 0, updatedUnixMs: 0, priority: s.priority, message: "", generation: 0 } }).finish();
+  return RunRecord.encode({ spec: s, status: { runId: s.runId, state, cubes: undefined, progress: 0, etaSeconds: 0, cubesPerSecond: 0, solutions: 0, rejectedModels: 0, startedUnixMs: 0, finishedUnixMs: 0, updatedUnixMs: 0, priority: s.priority, message: "", generation: 0, waiting: "", initialCubes: 0 } }).finish();
 }
 
 test("runs - records that do not hold together are ignored, the previous good one stays", () => {

@@ -92,6 +92,9 @@ export interface LedgerEntry {
     | //
     /** a SAT model that failed verification (count) */
     { $case: "rejectedModel"; value: number }
+    | //
+    /** the run's priority changed (RunStatus.priority; workers pick by it) */
+    { $case: "priority"; value: number }
     | undefined;
 }
 
@@ -963,6 +966,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "rejectedModel":
         writer.uint32(72).uint32(message.entry.value);
         break;
+      case "priority":
+        writer.uint32(80).int32(message.entry.value);
+        break;
     }
     return writer;
   },
@@ -1052,6 +1058,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "rejectedModel", value: reader.uint32() };
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.entry = { $case: "priority", value: reader.int32() };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1089,6 +1103,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "rejectedModel", value: globalThis.Number(object.rejectedModel) }
         : isSet(object.rejected_model)
         ? { $case: "rejectedModel", value: globalThis.Number(object.rejected_model) }
+        : isSet(object.priority)
+        ? { $case: "priority", value: globalThis.Number(object.priority) }
         : undefined,
     };
   },
@@ -1114,6 +1130,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.requeued = CubeRequeued.toJSON(message.entry.value);
     } else if (message.entry?.$case === "rejectedModel") {
       obj.rejectedModel = Math.round(message.entry.value);
+    } else if (message.entry?.$case === "priority") {
+      obj.priority = Math.round(message.entry.value);
     }
     return obj;
   },
@@ -1170,6 +1188,12 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "rejectedModel": {
         if (object.entry?.value !== undefined && object.entry?.value !== null) {
           message.entry = { $case: "rejectedModel", value: object.entry.value };
+        }
+        break;
+      }
+      case "priority": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "priority", value: object.entry.value };
         }
         break;
       }

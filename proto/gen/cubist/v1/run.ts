@@ -203,6 +203,10 @@ export interface RunStatus {
   message: string;
   /** reserved: always 0 */
   generation: number;
+  /** cubes the initial split made (cubing.target_cubes is only its goal) */
+  initialCubes: number;
+  /** why queued cubes wait ("2/2 slots busy with e2-full (priority 0)"); "" otherwise */
+  waiting: string;
 }
 
 export interface Solution {
@@ -1005,6 +1009,8 @@ function createBaseRunStatus(): RunStatus {
     priority: 0,
     message: "",
     generation: 0,
+    initialCubes: 0,
+    waiting: "",
   };
 }
 
@@ -1051,6 +1057,12 @@ export const RunStatus: MessageFns<RunStatus> = {
     }
     if (message.generation !== 0) {
       writer.uint32(112).uint32(message.generation);
+    }
+    if (message.initialCubes !== 0) {
+      writer.uint32(128).uint32(message.initialCubes);
+    }
+    if (message.waiting !== "") {
+      writer.uint32(122).string(message.waiting);
     }
     return writer;
   },
@@ -1180,6 +1192,22 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.generation = reader.uint32();
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.initialCubes = reader.uint32();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.waiting = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1236,6 +1264,12 @@ export const RunStatus: MessageFns<RunStatus> = {
       priority: isSet(object.priority) ? globalThis.Number(object.priority) : 0,
       message: isSet(object.message) ? globalThis.String(object.message) : "",
       generation: isSet(object.generation) ? globalThis.Number(object.generation) : 0,
+      initialCubes: isSet(object.initialCubes)
+        ? globalThis.Number(object.initialCubes)
+        : isSet(object.initial_cubes)
+        ? globalThis.Number(object.initial_cubes)
+        : 0,
+      waiting: isSet(object.waiting) ? globalThis.String(object.waiting) : "",
     };
   },
 
@@ -1283,6 +1317,12 @@ export const RunStatus: MessageFns<RunStatus> = {
     if (message.generation !== 0) {
       obj.generation = Math.round(message.generation);
     }
+    if (message.initialCubes !== 0) {
+      obj.initialCubes = Math.round(message.initialCubes);
+    }
+    if (message.waiting !== "") {
+      obj.waiting = message.waiting;
+    }
     return obj;
   },
 
@@ -1307,6 +1347,8 @@ export const RunStatus: MessageFns<RunStatus> = {
     message.priority = object.priority ?? 0;
     message.message = object.message ?? "";
     message.generation = object.generation ?? 0;
+    message.initialCubes = object.initialCubes ?? 0;
+    message.waiting = object.waiting ?? "";
     return message;
   },
 };
