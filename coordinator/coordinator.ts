@@ -362,7 +362,7 @@ export class Coordinator {
     }
     for (const [id, run] of this.runs) run.setRunning(byRun.get(id) ?? new Map());
     const live = this.liveWorkers(now).map((w) => ({ slots: w.status.slots, runs: w.status.running.map((r) => r.runId) }));
-    const briefs = new Map([...this.runs].map(([id, r]) => [id, { name: r.spec.name, priority: r.priority }]));
+    const briefs = new Map([...this.runs].map(([id, r]) => [id, { name: id, priority: r.priority }]));
     for (const run of this.runs.values()) {
       const c = run.table.snapshotCounts();
       run.setWaiting(waitingReason({ id: run.id, queued: c.queued, running: run.running.size }, live, briefs));

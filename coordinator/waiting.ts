@@ -11,7 +11,7 @@ export interface SlotReport {
   readonly runs: readonly string[];
 }
 
-/** What is known about the other runs: their name and current priority. */
+/** What is known about the other runs: the name to show (the run id, which every command takes) and current priority. */
 export interface RunBrief {
   readonly name: string;
   readonly priority: number;
