@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "run resume": () => import("./commands/run-resume.js"),
   "run cancel": () => import("./commands/run-cancel.js"),
   "run priority": () => import("./commands/run-priority.js"),
+  "run delete": () => import("./commands/run-delete.js"),
   "cubes list": () => import("./commands/cubes-list.js"),
   "cube resplit": () => import("./commands/cube-resplit.js"),
   "solution show": () => import("./commands/solution-show.js"),

@@ -124,6 +124,17 @@ export function createService(c: Coordinator): CubistServiceServer {
       return runInfo(run.record());
     }),
 
+    deleteRun: unary<RunRef, RunInfo>(async (req) => {
+      const id = checkRunId(req.runId);
+      const run = await c.loadRun(id);
+      const rec = run ? run.record() : await c.runRecord(id);
+      if (!rec) throw new NotFoundError(`no run "${id}"`);
+      const state = rec.status?.state ?? RunState.RUN_STATE_UNSPECIFIED;
+      if (!isTerminal(state)) throw new FailedPreconditionError(`run ${id} is ${runStateName(state)}; cancel it first`);
+      await c.deleteRun(id);
+      return runInfo(rec);
+    }),
+
     listCubes: unary<ListCubesRequest, ListCubesResponse>(async (req) => {
       const run = await liveRun(c, req.runId);
       const state = req.state ? cubeStateName(req.state) : undefined;

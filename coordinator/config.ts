@@ -31,11 +31,15 @@ export interface CoordinatorConfig {
   readonly http: string | null;
   /** The `http` address is the default, not asked for: when it is taken, warn and go on without it. @default false */
   readonly httpOptional: boolean;
+  /** How long an ended run keeps its `run`-labelled metric series. @default 3600000 */
+  readonly metricsRetentionMs: number;
 }
 
 export const DEFAULT_GRPC = "127.0.0.1:50051";
 
 export const DEFAULT_ACK_WAIT_MS = 30_000;
+/** How long an ended run keeps its `run`-labelled metric series (coordinator/metrics.ts). */
+export const DEFAULT_METRICS_RETENTION_MS = 3_600_000;
 /** Pauses with --now and worker shutdowns also use up deliveries, so this is generous. */
 export const DEFAULT_MAX_DELIVER = 8;
 export const DEFAULT_REPLICAS = 1;
@@ -76,6 +80,7 @@ export function loadCoordinatorConfig(input: {
   grpcTlsClientCa?: string;
   http?: string | null;
   httpOptional?: boolean;
+  metricsRetentionSec?: number;
 }): CoordinatorConfig {
   const replicas = input.replicas ?? DEFAULT_REPLICAS;
   if (![1, 3, 5].includes(replicas)) throw new InvalidOptionError("--replicas", `must be 1, 3 or 5, got ${replicas}`);
@@ -103,9 +108,11 @@ export function loadCoordinatorConfig(input: {
   if (authToken !== undefined && authToken.length < 8) throw new InvalidOptionError("--auth-token", "must be at least 8 characters");
   if (input.authReads && !authToken) throw new InvalidOptionError("--auth-reads", "needs --auth-token");
   const http = httpListenOption(input.http);
+  const retentionSec = input.metricsRetentionSec ?? DEFAULT_METRICS_RETENTION_MS / 1000;
+  if (!Number.isFinite(retentionSec) || retentionSec < 0) throw new InvalidOptionError("--metrics-retention", `must be a number of seconds >= 0, got ${retentionSec}`);
   return Object.freeze({
     nats: input.nats, names, replicas, ackWaitMs, maxDeliver, logLevel, logFormat, grpc, authToken,
     authReads: input.authReads ?? false, grpcTlsCert: input.grpcTlsCert, grpcTlsKey: input.grpcTlsKey, grpcTlsClientCa: input.grpcTlsClientCa,
-    http, httpOptional: input.httpOptional ?? false,
+    http, httpOptional: input.httpOptional ?? false, metricsRetentionMs: Math.round(retentionSec * 1000),
   });
 }

@@ -11,7 +11,7 @@
 import { EventEmitter } from "node:events";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { ConsumerMessages, JetStreamManager, JsMsg } from "@nats-io/jetstream";
-import { ensureLayout, type Layout } from "../cluster/layout.js";
+import { deleteRunConsumer, ensureLayout, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import { CUBE_ID_RE, RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, Verdict, VerdictKind, WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
@@ -177,6 +177,21 @@ export class Coordinator {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Forgets a run that has ended (the caller checks that): out of memory (and so out of the metrics), its record
+   * out of the runs bucket, its ledger and any task left in the cube stream purged, its consumer deleted.
+   */
+  async deleteRun(id: string): Promise<void> {
+    this.requireRunning();
+    const { jsm, names } = this.opts;
+    this.runs.delete(id);
+    await deleteRunConsumer(jsm, names, id).catch(() => undefined);
+    await jsm.streams.purge(names.cubesStream, { filter: names.cubesSubject(id) }).catch(() => undefined);
+    await jsm.streams.purge(names.ledgerStream, { filter: names.ledgerSubject(id) });
+    await this.layout.runs.purge(id);
+    this.opts.log.info("run deleted", { run: id });
   }
 
   async listRunRecords(): Promise<RunRecord[]> {

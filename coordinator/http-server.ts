@@ -316,13 +316,13 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
  * `http` is null). Closing the server also stops the metrics.
  */
 export async function startObservability(
-  config: { http: string | null; httpOptional?: boolean; names: Names; authToken?: string; authReads: boolean },
+  config: { http: string | null; httpOptional?: boolean; names: Names; authToken?: string; authReads: boolean; metricsRetentionMs?: number },
   coordinator: Coordinator,
   jsm: JetStreamManager,
   log: Logger,
 ): Promise<HttpServer | null> {
   if (config.http === null) return null;
-  const metrics = createCoordinatorMetrics({ coordinator, jsm, names: config.names, log });
+  const metrics = createCoordinatorMetrics({ coordinator, jsm, names: config.names, log, finishedRetentionMs: config.metricsRetentionMs });
   let server: HttpServer;
   try {
     server = await startCoordinatorHttp({ listen: config.http, coordinator, metrics, token: config.authToken, authReads: config.authReads, log });

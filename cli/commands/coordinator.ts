@@ -6,7 +6,7 @@ import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { writeCanonical } from "../../core/formats/index.js";
-import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
+import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS_RETENTION_MS, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
@@ -30,6 +30,7 @@ export const spec: CommandSpec = {
     "grpc-tls-key": { type: "string", arg: "FILE", description: "gRPC TLS private key (PEM)", env: "CUBIST_GRPC_TLS_KEY" },
     "grpc-tls-client-ca": { type: "string", arg: "FILE", description: "CA of client certificates (mutual TLS)", env: "CUBIST_GRPC_TLS_CLIENT_CA" },
     http: { type: "string", arg: "HOST:PORT", description: `HTTP address of /metrics and the web dashboard ("off" for none; default ${DEFAULT_COORDINATOR_HTTP}, skipped with a warning when taken)`, env: "CUBIST_HTTP" },
+    "metrics-retention": { type: "number", arg: "S", description: "seconds an ended run keeps its run-labelled metric series", env: "CUBIST_METRICS_RETENTION", default: DEFAULT_METRICS_RETENTION_MS / 1000, min: 0 },
     puzzle: { type: "string", arg: "FILE", description: "submit a run for this puzzle at start" },
     ...PUZZLE_OPTIONS,
     ...ENCODING_OPTIONS,
@@ -57,6 +58,7 @@ export async function run(values: ParsedValues): Promise<number> {
     grpcTlsClientCa: values["grpc-tls-client-ca"] as string | undefined,
     http: (values.http as string | undefined) ?? DEFAULT_COORDINATOR_HTTP,
     httpOptional: values.http === undefined,
+    metricsRetentionSec: values["metrics-retention"] as number,
   });
   const proc = await startCoordinatorProcess(config);
   if (typeof values.puzzle === "string") {

@@ -3030,6 +3030,16 @@ export const CubistServiceService = {
     responseSerialize: (value: RunInfo): Buffer => Buffer.from(RunInfo.encode(value).finish()),
     responseDeserialize: (value: Buffer): RunInfo => RunInfo.decode(value),
   },
+  /** Deletes a run that has ended: its record, its ledger and anything left of its queue. Its id becomes free. */
+  deleteRun: {
+    path: "/cubist.v1.CubistService/DeleteRun" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RunRef): Buffer => Buffer.from(RunRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RunRef => RunRef.decode(value),
+    responseSerialize: (value: RunInfo): Buffer => Buffer.from(RunInfo.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RunInfo => RunInfo.decode(value),
+  },
   listCubes: {
     path: "/cubist.v1.CubistService/ListCubes" as const,
     requestStream: false as const,
@@ -3072,6 +3082,8 @@ export interface CubistServiceServer extends UntypedServiceImplementation {
   cancelRun: handleUnaryCall<CancelRunRequest, RunInfo>;
   /** Changes the priority of a run that has not ended (workers pick the highest first on their next pull). */
   setRunPriority: handleUnaryCall<SetRunPriorityRequest, RunInfo>;
+  /** Deletes a run that has ended: its record, its ledger and anything left of its queue. Its id becomes free. */
+  deleteRun: handleUnaryCall<RunRef, RunInfo>;
   listCubes: handleUnaryCall<ListCubesRequest, ListCubesResponse>;
   /** Replaces a cube by its children (also a running cube: its solver is stopped). The weight passes to them. */
   resplitCube: handleUnaryCall<ResplitCubeRequest, ResplitCubeResponse>;
@@ -3183,6 +3195,19 @@ export interface CubistServiceClient extends Client {
   ): ClientUnaryCall;
   setRunPriority(
     request: SetRunPriorityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RunInfo) => void,
+  ): ClientUnaryCall;
+  /** Deletes a run that has ended: its record, its ledger and anything left of its queue. Its id becomes free. */
+  deleteRun(request: RunRef, callback: (error: ServiceError | null, response: RunInfo) => void): ClientUnaryCall;
+  deleteRun(
+    request: RunRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RunInfo) => void,
+  ): ClientUnaryCall;
+  deleteRun(
+    request: RunRef,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RunInfo) => void,
