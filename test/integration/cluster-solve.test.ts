@@ -58,7 +58,7 @@ test("cluster solve - in a pipe, progress lines go to stderr from the start (the
   assert.equal(r.code, 20, r.stderr);
   const lines = r.stderr.split("\n");
   assert.match(lines[0], /^cubist solve: \S+ elapsed: starting a local cluster of 2 worker\(s\)$/);
-  assert.doesNotMatch(r.stderr, /\r|\x1b\[/, "no terminal redraws in a pipe");
+  assert.ok(!r.stderr.includes("\r") && !r.stderr.includes("\u001b["), "no terminal redraws in a pipe");
   assert.doesNotMatch(r.stdout, /elapsed/);
   assert.deepEqual(await waitNoMarked(marker.value), []);
 });
