@@ -43,6 +43,10 @@ export interface RunSummary {
   finishedUnixMs: number;
   createdUnixMs: number;
   message: string;
+  /** The current priority, why queued cubes wait ("" when they do not), and the cubes the initial split made. */
+  priority: number;
+  waiting: string;
+  initialCubes: number;
 }
 
 /** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
@@ -101,6 +105,9 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     finishedUnixMs: s.finishedUnixMs,
     createdUnixMs: spec.createdUnixMs,
     message: s.message,
+    priority: s.priority,
+    waiting: s.waiting ?? "",
+    initialCubes: s.initialCubes ?? 0,
   };
 }
 
@@ -129,6 +136,9 @@ export interface RunningCubeView {
   depth: number;
   placed: number;
   weight: number;
+  /** Solver seconds its subtree has taken (verdicts so far, plus this cube's time running) and the subtree's re-splits. */
+  subtreeSec: number;
+  subtreeResplits: number;
 }
 
 /** Cubes being worked on, oldest first. */
@@ -138,7 +148,9 @@ export function runningCubes(run: RunController, now = Date.now()): RunningCubeV
   for (const [id, r] of run.running) {
     const e = run.table.get(id);
     if (!e || e.state !== "queued") continue;
-    out.push({ cubeId: id, workerId: r.worker, ageSec: Math.max(0, (now - r.since) / 1000), depth: id.split(".").length, placed: e.placementCount, weight: e.weight });
+    const ageSec = Math.max(0, (now - r.since) / 1000);
+    const sub = run.table.subtree(id);
+    out.push({ cubeId: id, workerId: r.worker, ageSec, depth: id.split(".").length, placed: e.placementCount, weight: e.weight, subtreeSec: sub.spentMs / 1000 + ageSec, subtreeResplits: sub.resplits });
   }
   return out.sort((a, b) => b.ageSec - a.ageSec || a.cubeId.localeCompare(b.cubeId));
 }
