@@ -53,6 +53,10 @@ board, copies of identical pieces are interchangeable and a symmetric piece's eq
 --json prints {"status", "count", "complete", ...}; complete is true only when the whole space was searched,
 otherwise count is a lower bound. -o FILE writes every board, verified, as one line {"board": [[[id, rot], ...]]}.
 
+Progress goes to stderr (never with --json): on a terminal, the elapsed time (and with --workers the closed share
+and cube counts) redrawn every second; with --workers in a pipe or a log, a plain line at once and every 10 s.
+There is no time limit unless --time S is given.
+
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
 
