@@ -11,7 +11,7 @@
 import { EventEmitter } from "node:events";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { ConsumerMessages, JetStreamManager, JsMsg } from "@nats-io/jetstream";
-import { deleteRunConsumer, ensureLayout, type Layout } from "../cluster/layout.js";
+import { deleteRunConsumer, ensureLayout, purgeRunTasks, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import { CUBE_ID_RE, RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, Verdict, VerdictKind, WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
@@ -188,7 +188,7 @@ export class Coordinator {
     const { jsm, names } = this.opts;
     this.runs.delete(id);
     await deleteRunConsumer(jsm, names, id).catch(() => undefined);
-    await jsm.streams.purge(names.cubesStream, { filter: names.cubesSubject(id) }).catch(() => undefined);
+    await purgeRunTasks(jsm, names, id).catch(() => undefined);
     await jsm.streams.purge(names.ledgerStream, { filter: names.ledgerSubject(id) });
     await this.layout.runs.purge(id);
     this.opts.log.info("run deleted", { run: id });
@@ -406,8 +406,10 @@ export class Coordinator {
     for (const run of this.runs.values()) {
       if (run.state !== RunState.RUN_STATE_RUNNING || run.table.snapshotCounts().queued === 0 || !run.table.initialSplitDone) continue;
       try {
-        const info = await this.opts.jsm.consumers.info(this.opts.names.cubesStream, this.opts.names.runConsumer(run.id));
-        if (info.num_pending + info.num_ack_pending > 0) continue;
+        const { cubesStream, runConsumer, frontConsumer } = this.opts.names;
+        const info = await this.opts.jsm.consumers.info(cubesStream, runConsumer(run.id));
+        const front = await this.opts.jsm.consumers.info(cubesStream, frontConsumer(run.id)).catch(() => null);
+        if (info.num_pending + info.num_ack_pending + (front ? front.num_pending + front.num_ack_pending : 0) > 0) continue;
         await run.republishQueued();
       } catch (err) {
         this.opts.log.debug("stall check failed", { run: run.id, err: (err as Error).message });

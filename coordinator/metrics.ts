@@ -297,13 +297,15 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
       async collect() {
         this.reset();
         const live = runs().filter((r) => !isTerminal(r.state));
-        const keys = new Set(live.map((r) => `${names.cubesStream}/${names.runConsumer(r.id)}`));
+        // Both of the run's consumers: the main queue and the front queue (a manual re-split's children).
+        const consumers = (r: RunController): string[] => [names.runConsumer(r.id), names.frontConsumer(r.id)];
+        const keys = new Set(live.flatMap((r) => consumers(r).map((x) => `${names.cubesStream}/${x}`)));
         keys.add(`${names.verdictsStream}/${names.verdictsConsumer}`);
         lag.prune(keys);
-        const got = await Promise.all(live.map((r) => lag.get(names.cubesStream, names.runConsumer(r.id))));
+        const got = await Promise.all(live.map((r) => Promise.all(consumers(r).map((x) => lag.get(names.cubesStream, x)))));
         live.forEach((r, i) => {
-          const l = got[i];
-          if (l) this.set({ run: r.id }, pick(l));
+          const [main, front] = got[i];
+          if (main) this.set({ run: r.id }, pick(main) + (front ? pick(front) : 0));
         });
       },
     });

@@ -159,13 +159,13 @@ export class RunModel {
    * are released once recorded, so a 200,000-cube split is not held twice.
    */
   private *publishCubes(parent: string | undefined, cubes: Array<{ id: string; cube: Cube } | null>, reason: string,
-    last: boolean, refuted: { count: number; weight: number }, extra: Partial<{ depth: number; targetChildren: number }> = {}): RunSteps {
+    last: boolean, refuted: { count: number; weight: number }, extra: Partial<{ depth: number; targetChildren: number; front: boolean }> = {}): RunSteps {
     const fresh: number[] = [];
     for (let i = 0; i < cubes.length; i++) if (cubes[i] && !this.table.get(cubes[i]!.id)) fresh.push(i);
     const batch = this.opts.batchSize;
     for (let start = 0; start < Math.max(1, fresh.length); start += batch) {
       const part = fresh.slice(start, start + batch).map((i) => cubes[i]!);
-      const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements }, 0)), seqs: [] };
+      const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements }, 0)), seqs: [], ...(extra.front ? { front: true } : {}) };
       yield publish;
       const isLast = last && start + batch >= fresh.length;
       const defs: CubeDef[] = part.map((c, i) => ({ id: c.id, placements: c.cube.placements, branching: c.cube.branching, seq: publish.seqs[i] ?? 0 }));
@@ -328,8 +328,10 @@ export class RunModel {
     const children = result.cubes.map((cube, k) => ({ id: `${e.id}.${k}`, cube }));
     const wasQueued = e.state === "queued";
     const seq = e.seq;
-    // Records the parent as resplit even when every child was refuted (an empty batch).
-    yield* this.publishCubes(e.id, children, reason, true, { count: result.refuted.count, weight: result.refuted.weight }, { depth, targetChildren: opts.targetChildren ?? 0 });
+    // Records the parent as resplit even when every child was refuted (an empty batch). A manual re-split's
+    // children go to the front queue: the operator asked for them, so workers take them before the rest.
+    yield* this.publishCubes(e.id, children, reason, true, { count: result.refuted.count, weight: result.refuted.weight },
+      { depth, targetChildren: opts.targetChildren ?? 0, front: reason === "manual" });
     if (wasQueued) {
       yield { type: "cancel", cube: e.id, reason: "resplit" };
       if (seq > 0) yield { type: "delete-task", seq };

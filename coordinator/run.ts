@@ -9,7 +9,7 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import { dimacsChunks, encode, type VariableOrder } from "../core/encode/index.js";
 import { parsePuzzle } from "../core/formats/index.js";
 import type { Puzzle } from "../core/puzzle.js";
-import { ensureRunConsumer, deleteRunConsumer, type Layout } from "../cluster/layout.js";
+import { ensureRunConsumer, deleteRunConsumer, purgeRunTasks, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
@@ -172,7 +172,7 @@ export class RunController extends EventEmitter<RunEvents> {
         return;
       }
       case "publish":
-        effect.seqs.push(...(await publishTasks(deps.layout.js, deps.names.cubesSubject(this.id), effect.tasks)));
+        effect.seqs.push(...(await publishTasks(deps.layout.js, effect.front ? deps.names.frontSubject(this.id) : deps.names.cubesSubject(this.id), effect.tasks)));
         return;
       case "cancel":
         deps.publishCancel(this.id, effect.cube, effect.reason);
@@ -186,7 +186,7 @@ export class RunController extends EventEmitter<RunEvents> {
         return;
       case "purge-tasks":
         try {
-          await deps.jsm.streams.purge(deps.names.cubesStream, { filter: deps.names.cubesSubject(this.id) });
+          await purgeRunTasks(deps.jsm, deps.names, this.id);
         } catch (err) {
           this.log.warn("purging queued cubes failed", { err: (err as Error).message });
         }

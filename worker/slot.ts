@@ -2,11 +2,12 @@
  * A solver slot: a loop that picks a run, pulls one task and works it to its final ack, until the worker drains.
  * States: idle (no runnable run) -> pulling -> working -> pulling ... -> stopped.
  *
- * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first. A
- * run ranked above all of those whose consumer is not read yet (it was just submitted) is waited for, up to
- * CONSUMER_WAIT_MS, so a higher-priority run gets the next pull instead of the one after the next cube.
- * With one such run the slot long-polls it (`expires`); with several it asks each in priority order with
- * `no_wait` (answered at once) and, when all are empty, long-polls the first for a second before asking again.
+ * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first, each
+ * run's front consumer (a manual re-split's children) before its main one. A run ranked above all of those whose
+ * consumer is not read yet (it was just submitted) is waited for, up to CONSUMER_WAIT_MS, so a higher-priority run
+ * gets the next pull instead of the one after the next cube. With one consumer to ask the slot long-polls it
+ * (`expires`); with several it asks each in order with `no_wait` (answered at once) and, when all are empty,
+ * long-polls the top run's main consumer for a second before asking again.
  * A pull nobody answers (NATS away, consumer missing) is retried with backoff after re-reading the consumer.
  */
 
@@ -25,7 +26,9 @@ const CONSUMER_WAIT_MS = 2000;
 
 interface Candidate {
   run: string;
+  consumer: string;
   ackWaitMs: number;
+  front: boolean;
 }
 
 export class Slot {
@@ -66,13 +69,19 @@ export class Slot {
   }
 
   private async candidates(): Promise<Candidate[]> {
+    const { names } = this.ctx.config;
     const out: Candidate[] = [];
     for (const r of this.ctx.table.runnable()) {
+      const main = names.runConsumer(r.id);
       // Runs are in rank order: while nothing is known yet, this run is above every candidate.
-      const s = out.length === 0
-        ? await this.ctx.consumers.ready(r.id, CONSUMER_WAIT_MS, this.ctx.draining)
-        : this.ctx.consumers.settings(r.id);
-      if (s) out.push({ run: r.id, ackWaitMs: s.ackWaitMs });
+      const s = out.length === 0 ? await this.ctx.consumers.ready(main, CONSUMER_WAIT_MS, this.ctx.draining) : this.ctx.consumers.settings(main);
+      if (!s) continue;
+      // The front queue is usually empty; a run without one (made before it existed) just has none. Its consumer is
+      // read once (waited for, so the first pull of a run already sees it), then known or in backoff: no wait.
+      const front = names.frontConsumer(r.id);
+      const f = await this.ctx.consumers.ready(front, CONSUMER_WAIT_MS, this.ctx.draining);
+      if (f) out.push({ run: r.id, consumer: front, ackWaitMs: f.ackWaitMs, front: true });
+      out.push({ run: r.id, consumer: main, ackWaitMs: s.ackWaitMs, front: false });
     }
     return out;
   }
@@ -112,27 +121,29 @@ export class Slot {
   private async pullOne(runs: Candidate[]): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {
     const { ctx } = this;
     const signal = ctx.draining;
-    const consumer = (run: string): string => ctx.config.names.runConsumer(run);
     if (runs.length === 1) {
-      const r = await this.puller.pull(consumer(runs[0].run), { expiresMs: ctx.config.longPollMs, signal });
+      const r = await this.puller.pull(runs[0].consumer, { expiresMs: ctx.config.longPollMs, signal });
       return this.settle(r, runs[0]);
     }
     for (const c of runs) {
-      const r = await this.puller.pull(consumer(c.run), { noWait: true, signal });
+      const r = await this.puller.pull(c.consumer, { noWait: true, signal });
       if (r.kind !== "empty") return this.settle(r, c);
       if (signal.aborted) return null;
     }
-    const r = await this.puller.pull(consumer(runs[0].run), { expiresMs: MULTI_RUN_POLL_MS, signal });
-    return this.settle(r, runs[0]);
+    const top = runs.find((c) => !c.front) ?? runs[0];
+    const r = await this.puller.pull(top.consumer, { expiresMs: MULTI_RUN_POLL_MS, signal });
+    return this.settle(r, top);
   }
 
   private async settle(r: PullResult, asked: Candidate): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {
     const { ctx } = this;
     if (r.kind === "message") {
       this.failures = 0;
-      // Usually from the consumer just asked; a late answer to an earlier pull may come from another run's.
-      const from = runOfConsumer(ctx.config.names, r.message.info.consumer);
-      const ackWaitMs = from !== null && from !== asked.run ? ctx.consumers.settings(from)?.ackWaitMs ?? asked.ackWaitMs : asked.ackWaitMs;
+      // Usually from the consumer just asked; a late answer to an earlier pull may come from another one.
+      const from = r.message.info.consumer;
+      const ackWaitMs = from !== asked.consumer && runOfConsumer(ctx.config.names, from) !== null
+        ? ctx.consumers.settings(from)?.ackWaitMs ?? asked.ackWaitMs
+        : asked.ackWaitMs;
       return { message: r.message, ackWaitMs };
     }
     if (r.kind === "empty") {
@@ -141,10 +152,10 @@ export class Slot {
     }
     this.failures++;
     if (r.kind === "timeout") {
-      ctx.consumers.invalidate(asked.run);
+      ctx.consumers.invalidate(asked.consumer);
       if (this.failures === 1 || this.failures % 10 === 0) ctx.log.info("pull not answered; retrying", { slot: this.index, run: asked.run, attempt: this.failures });
     } else {
-      if (/consumer deleted|not found/i.test(r.description)) ctx.consumers.invalidate(asked.run);
+      if (/consumer deleted|not found/i.test(r.description)) ctx.consumers.invalidate(asked.consumer);
       ctx.log.info("pull refused", { slot: this.index, run: asked.run, code: r.code, status: r.description });
     }
     await sleep(Math.min(5000, 100 * 2 ** Math.min(this.failures, 6)), undefined, { signal: ctx.draining }).catch(() => undefined);

@@ -1,7 +1,8 @@
 /**
  * Scheduling between runs on one worker (issue 13, item 4): a higher-priority run submitted while every slot is
- * busy with a long cube of a lower one gets the next pull of each slot, not the one after another long cube. The
- * order is read from the worker's own log ("cube started" lines), so no assert depends on timing.
+ * busy with a long cube of a lower one gets the next pull of each slot, not the one after another long cube; and a
+ * run's front queue (a manual re-split's children) goes before its other queued cubes (item 5). The order is read
+ * from the worker's own log ("cube started" lines), so no assert depends on timing.
  */
 
 import assert from "node:assert/strict";
@@ -10,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { readBrendan } from "../../core/formats/index.js";
-import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
+import { CubeTask, VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { recordedPids, sleepingSolver } from "../helpers/processes.js";
 import { createTestRun, cubeTask, eventually, publishTasks, readVerdicts } from "../helpers/runs.js";
@@ -28,6 +29,14 @@ after(async () => {
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The cubes the worker started, in the order it started them. */
+function startedCubes(logs: readonly string[]): string[] {
+  return logs.flatMap((l) => {
+    const m = /cube started .*cube=(\S+)/.exec(l);
+    return m ? [m[1]] : [];
+  });
+}
 
 /** The runs of the cubes the worker started, in the order it started them. */
 function startedRuns(logs: readonly string[]): string[] {
@@ -52,6 +61,26 @@ test("scheduling - a higher-priority run submitted while both slots are busy get
     assert.deepEqual(verdicts.filter((v) => v.runId === "high-8x8").map((v) => v.kind), [VerdictKind.VERDICT_KIND_SAT, VerdictKind.VERDICT_KIND_SAT]);
     const order = startedRuns(w.logs);
     assert.deepEqual(order.slice(0, 4), ["slow-e2", "slow-e2", "high-8x8", "high-8x8"], w.logs.filter((l) => /cube started/.test(l)).join("\n"));
+  } finally {
+    await w.close();
+  }
+});
+
+test("scheduling - cubes on a run's front queue (a manual re-split's children) go before the cubes queued earlier", async () => {
+  const run = await createTestRun(t, { id: "front-run", puzzle });
+  const engine = { solver: "none", searchMs: 10_000 };
+  await publishTasks(t, [0, 1, 2, 3].map((i) => cubeTask(run, `${i}`, { solver: engine })));
+  for (const id of ["0.0", "0.1"]) {
+    const task = cubeTask(run, id, { solver: engine });
+    await t.layout.js.publish(t.names.frontSubject(run.id), CubeTask.encode(task).finish(), { msgID: `${run.id}:${id}` });
+  }
+  const w = await startTestWorker(t, { concurrency: 1 });
+  try {
+    const verdicts = await readVerdicts(t, 6, 30_000);
+    assert.equal(verdicts.length, 6);
+    assert.deepEqual(startedCubes(w.logs), ["0.0", "0.1", "0", "1", "2", "3"], w.logs.filter((l) => /cube started|run consumer/.test(l)).join("\n"));
+    // A front-queue task on the main subject's consumer would be foreign: none was terminated.
+    assert.equal(w.logged(/task dropped|terminated/).length, 0, w.logs.join("\n"));
   } finally {
     await w.close();
   }
