@@ -70,18 +70,22 @@ export class Slot {
 
   private async candidates(): Promise<Candidate[]> {
     const { names } = this.ctx.config;
+    const { consumers } = this.ctx;
+    // The top run's consumers are waited for (briefly: a run just submitted is read in a few ms), so a run ranked
+    // above every other gets this pull; the list is read again afterwards, since runs may have been seen meanwhile.
+    const top = this.ctx.table.runnable()[0];
+    if (top) {
+      await Promise.all([names.runConsumer(top.id), names.frontConsumer(top.id)].map((c) => consumers.ready(c, CONSUMER_WAIT_MS, this.ctx.draining)));
+    }
     const out: Candidate[] = [];
     for (const r of this.ctx.table.runnable()) {
-      const main = names.runConsumer(r.id);
-      // Runs are in rank order: while nothing is known yet, this run is above every candidate.
-      const s = out.length === 0 ? await this.ctx.consumers.ready(main, CONSUMER_WAIT_MS, this.ctx.draining) : this.ctx.consumers.settings(main);
+      // settings() starts reading a consumer not known yet; the run is a candidate once it is known.
+      const s = consumers.settings(names.runConsumer(r.id));
+      // The front queue is usually empty; a run without one (made before it existed) just has none.
+      const f = consumers.settings(names.frontConsumer(r.id));
       if (!s) continue;
-      // The front queue is usually empty; a run without one (made before it existed) just has none. Its consumer is
-      // read once (waited for, so the first pull of a run already sees it), then known or in backoff: no wait.
-      const front = names.frontConsumer(r.id);
-      const f = await this.ctx.consumers.ready(front, CONSUMER_WAIT_MS, this.ctx.draining);
-      if (f) out.push({ run: r.id, consumer: front, ackWaitMs: f.ackWaitMs, front: true });
-      out.push({ run: r.id, consumer: main, ackWaitMs: s.ackWaitMs, front: false });
+      if (f) out.push({ run: r.id, consumer: names.frontConsumer(r.id), ackWaitMs: f.ackWaitMs, front: true });
+      out.push({ run: r.id, consumer: names.runConsumer(r.id), ackWaitMs: s.ackWaitMs, front: false });
     }
     return out;
   }
@@ -122,7 +126,7 @@ export class Slot {
     const { ctx } = this;
     const signal = ctx.draining;
     if (runs.length === 1) {
-      const r = await this.puller.pull(runs[0].consumer, { expiresMs: ctx.config.longPollMs, signal });
+      const r = await this.longPoll(runs[0].consumer, ctx.config.longPollMs);
       return this.settle(r, runs[0]);
     }
     for (const c of runs) {
@@ -131,8 +135,24 @@ export class Slot {
       if (signal.aborted) return null;
     }
     const top = runs.find((c) => !c.front) ?? runs[0];
-    const r = await this.puller.pull(top.consumer, { expiresMs: MULTI_RUN_POLL_MS, signal });
+    const r = await this.longPoll(top.consumer, MULTI_RUN_POLL_MS);
     return this.settle(r, top);
+  }
+
+  /**
+   * A long poll that also ends ("empty") when the runnable runs or their order change: a run submitted (or
+   * reprioritised) meanwhile is considered at once, not after the poll expires.
+   */
+  private async longPoll(consumer: string, expiresMs: number): Promise<PullResult> {
+    const { ctx } = this;
+    const wake = new AbortController();
+    const done = new AbortController();
+    void ctx.table.rankingChanged(expiresMs + 5000, done.signal).then(() => wake.abort());
+    try {
+      return await this.puller.pull(consumer, { expiresMs, signal: AbortSignal.any([ctx.draining, wake.signal]) });
+    } finally {
+      done.abort();
+    }
   }
 
   private async settle(r: PullResult, asked: Candidate): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {

@@ -67,7 +67,8 @@ test("scheduling - a higher-priority run submitted while both slots are busy get
 });
 
 test("scheduling - cubes on a run's front queue (a manual re-split's children) go before the cubes queued earlier", async () => {
-  const run = await createTestRun(t, { id: "front-run", puzzle });
+  // Ranked above the runs of the test before (still running in the bucket), so the first pull is this run's.
+  const run = await createTestRun(t, { id: "front-run", puzzle, priority: 9 });
   const engine = { solver: "none", searchMs: 10_000 };
   await publishTasks(t, [0, 1, 2, 3].map((i) => cubeTask(run, `${i}`, { solver: engine })));
   for (const id of ["0.0", "0.1"]) {
