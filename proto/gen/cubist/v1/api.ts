@@ -1933,19 +1933,19 @@ export const CubeInfo: MessageFns<CubeInfo> = {
       writer.uint32(74).string(message.reason);
     }
     if (message.subtree !== "") {
-      writer.uint32(90).string(message.subtree);
+      writer.uint32(322).string(message.subtree);
     }
     if (message.subtreeSec !== 0) {
-      writer.uint32(97).double(message.subtreeSec);
+      writer.uint32(329).double(message.subtreeSec);
     }
     if (message.subtreeResplits !== 0) {
-      writer.uint32(104).uint32(message.subtreeResplits);
+      writer.uint32(336).uint32(message.subtreeResplits);
     }
     if (message.depth !== 0) {
-      writer.uint32(112).uint32(message.depth);
+      writer.uint32(344).uint32(message.depth);
     }
     if (message.pieceIds.length !== 0) {
-      writer.uint32(122).fork();
+      writer.uint32(354).fork();
       for (const v of message.pieceIds) {
         writer.uint32(v);
       }
@@ -2039,46 +2039,46 @@ export const CubeInfo: MessageFns<CubeInfo> = {
             message.reason = reader.string();
             continue;
           }
-          case 11: {
-            if (tag !== 90) {
+          case 40: {
+            if (tag !== 322) {
               break;
             }
 
             message.subtree = reader.string();
             continue;
           }
-          case 12: {
-            if (tag !== 97) {
+          case 41: {
+            if (tag !== 329) {
               break;
             }
 
             message.subtreeSec = reader.double();
             continue;
           }
-          case 13: {
-            if (tag !== 104) {
+          case 42: {
+            if (tag !== 336) {
               break;
             }
 
             message.subtreeResplits = reader.uint32();
             continue;
           }
-          case 14: {
-            if (tag !== 112) {
+          case 43: {
+            if (tag !== 344) {
               break;
             }
 
             message.depth = reader.uint32();
             continue;
           }
-          case 15: {
-            if (tag === 120) {
+          case 44: {
+            if (tag === 352) {
               message.pieceIds.push(reader.uint32());
 
               continue;
             }
 
-            if (tag === 122) {
+            if (tag === 354) {
               const end2 = reader.uint32() + reader.pos;
               while (reader.pos < end2) {
                 message.pieceIds.push(reader.uint32());
@@ -2241,7 +2241,7 @@ export const ListCubesRequest: MessageFns<ListCubesRequest> = {
       writer.uint32(48).bool(message.placements);
     }
     if (message.stuckSec !== 0) {
-      writer.uint32(65).double(message.stuckSec);
+      writer.uint32(321).double(message.stuckSec);
     }
     return writer;
   },
@@ -2307,8 +2307,8 @@ export const ListCubesRequest: MessageFns<ListCubesRequest> = {
             message.placements = reader.bool();
             continue;
           }
-          case 8: {
-            if (tag !== 65) {
+          case 40: {
+            if (tag !== 321) {
               break;
             }
 

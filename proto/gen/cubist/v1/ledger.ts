@@ -967,7 +967,7 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         writer.uint32(72).uint32(message.entry.value);
         break;
       case "priority":
-        writer.uint32(80).int32(message.entry.value);
+        writer.uint32(320).int32(message.entry.value);
         break;
     }
     return writer;
@@ -1058,8 +1058,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "rejectedModel", value: reader.uint32() };
             continue;
           }
-          case 10: {
-            if (tag !== 80) {
+          case 40: {
+            if (tag !== 320) {
               break;
             }
 

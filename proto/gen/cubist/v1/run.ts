@@ -1059,10 +1059,10 @@ export const RunStatus: MessageFns<RunStatus> = {
       writer.uint32(112).uint32(message.generation);
     }
     if (message.initialCubes !== 0) {
-      writer.uint32(128).uint32(message.initialCubes);
+      writer.uint32(328).uint32(message.initialCubes);
     }
     if (message.waiting !== "") {
-      writer.uint32(122).string(message.waiting);
+      writer.uint32(322).string(message.waiting);
     }
     return writer;
   },
@@ -1192,16 +1192,16 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.generation = reader.uint32();
             continue;
           }
-          case 16: {
-            if (tag !== 128) {
+          case 41: {
+            if (tag !== 328) {
               break;
             }
 
             message.initialCubes = reader.uint32();
             continue;
           }
-          case 15: {
-            if (tag !== 122) {
+          case 40: {
+            if (tag !== 322) {
               break;
             }
 
