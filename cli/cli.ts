@@ -36,6 +36,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "run resume": () => import("./commands/run-resume.js"),
   "run cancel": () => import("./commands/run-cancel.js"),
   "run certificate": () => import("./commands/run-certificate.js"),
+  "run priority": () => import("./commands/run-priority.js"),
+  "run delete": () => import("./commands/run-delete.js"),
   "cubes list": () => import("./commands/cubes-list.js"),
   "cube resplit": () => import("./commands/cube-resplit.js"),
   "solution show": () => import("./commands/solution-show.js"),
@@ -44,22 +46,47 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 
 const VERSION = "0.1.0";
 
-function topHelp(): string {
-  const groups = Object.keys(COMMANDS).sort();
+/** The first sentence of a command's summary (one line of the command list). */
+function shortSummary(summary: string): string {
+  const m = /^(.*?[.:])(\s|$)/.exec(summary);
+  return (m ? m[1] : summary).replace(/[.:]$/, "");
+}
+
+/** `  name   description` lines for these commands (their modules are loaded to read their summaries). */
+export async function commandList(names: readonly string[]): Promise<string> {
+  const width = Math.max(...names.map((n) => n.length));
+  const lines: string[] = [];
+  for (const name of names) {
+    const mod = await COMMANDS[name]();
+    lines.push(`  ${name.padEnd(width)}  ${shortSummary(mod.spec.summary)}`);
+  }
+  return lines.join("\n");
+}
+
+async function topHelp(): Promise<string> {
   return `cubist ${VERSION}: cube-and-conquer SAT solving of edge-matching puzzles (Eternity II and friends)
 
 Usage: cubist <command> [options]     (cubist <command> --help for its options)
 
 Commands:
-${groups.map((g) => `  ${g}`).join("\n")}
+${await commandList(Object.keys(COMMANDS).sort())}
 
 ${EXIT_CODES_HELP}
 `;
 }
 
+/** `cubist run --help`: the group's commands. */
+async function groupHelp(group: string, subs: readonly string[]): Promise<string> {
+  return `Usage: cubist ${group} <command> [options]     (cubist ${group} <command> --help for its options)
+
+Commands:
+${await commandList(subs)}
+`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
-    process.stdout.write(topHelp());
+    process.stdout.write(await topHelp());
     return argv.length === 0 ? EXIT.USAGE : EXIT.OK;
   }
   if (argv[0] === "--version" || argv[0] === "-V") {
@@ -80,6 +107,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!key) {
     const prefix = argv[0];
     const subs = Object.keys(COMMANDS).filter((k) => k.startsWith(prefix + " "));
+    const wantsHelp = argv.length === 2 && (argv[1] === "--help" || argv[1] === "-h" || argv[1] === "help");
+    if (subs.length > 0 && wantsHelp) {
+      process.stdout.write(await groupHelp(prefix, subs));
+      return EXIT.OK;
+    }
     if (subs.length > 0) {
       process.stderr.write(`cubist: "${argv.slice(0, 2).join(" ")}" is not a command; try one of: ${subs.join(", ")}\n`);
     } else {

@@ -19,6 +19,9 @@ export const CLIENT_OPTIONS: Record<string, OptionSpec> = {
   json: { type: "boolean", description: "print JSON (for scripts)" },
 };
 
+/** Where the address of an unreachable coordinator comes from, and how to give another one. */
+export const ADDRESS_HINT = "is a coordinator running there? Give its address with --coordinator HOST:PORT or CUBIST_COORDINATOR";
+
 /** A failed API call, with the gRPC status name. */
 export class ClusterError extends CubistError {
   override readonly name = "ClusterError";
@@ -68,6 +71,8 @@ export function connectApi(values: ParsedValues): Api {
 }
 
 export function clusterError(err: ServiceError, address: string): ClusterError {
-  if (err.code === Status.UNAVAILABLE) return new ClusterError(err.code, `coordinator at ${address} is unreachable (${err.details})`);
+  if (err.code === Status.UNAVAILABLE) {
+    return new ClusterError(err.code, `coordinator at ${address} is unreachable (${err.details}); ${ADDRESS_HINT}`);
+  }
   return new ClusterError(err.code, `${Status[err.code] ?? err.code}: ${err.details || err.message}`);
 }

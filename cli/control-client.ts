@@ -22,8 +22,8 @@ export function withHint(err: unknown): unknown {
   if (err.code === Status.UNAUTHENTICATED && !err.message.includes(TOKEN_HINT)) {
     return new ClusterError(err.code, `${err.message}; ${TOKEN_HINT}`);
   }
-  if (err.code === Status.UNAVAILABLE && /\. Resolution note: \)$/.test(err.message)) {
-    return new ClusterError(err.code, err.message.replace(/\. Resolution note: \)$/, ")"));
+  if (err.code === Status.UNAVAILABLE && /\. Resolution note: \);/.test(err.message)) {
+    return new ClusterError(err.code, err.message.replace(/\. Resolution note: \);/, ");"));
   }
   return err;
 }

@@ -68,9 +68,10 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 86400)}d${two(Math.floor((s % 86400) / 3600))}h`;
 }
 
-/** The ETA of a status: "done" when ended, "?" when unknown. */
+/** The ETA of a status: "done" when solved or refuted, "-" when cancelled or failed, "?" when unknown. */
 export function formatEta(status: Pick<RunStatus, "etaSeconds" | "state">): string {
-  if (isTerminal(status.state)) return "done";
+  if (status.state === RunState.RUN_STATE_SAT || status.state === RunState.RUN_STATE_UNSAT) return "done";
+  if (isTerminal(status.state)) return "-";
   return status.etaSeconds < 0 ? "?" : formatDuration(status.etaSeconds);
 }
 
@@ -81,6 +82,11 @@ export function formatPercent(fraction: number, digits = 1): string {
   if (p < 100 && Number(text) >= 100) text = (100 - 10 ** -digits).toFixed(digits);
   if (p > 0 && Number(text) === 0) text = `<${(10 ** -digits).toFixed(digits)}`;
   return `${text}%`;
+}
+
+/** The share of the search space closed, or "solved" for a run that found its solution (its closed share means little). */
+export function formatProgress(status: Pick<RunStatus, "progress" | "state">, digits = 1): string {
+  return status.state === RunState.RUN_STATE_SAT ? "solved" : formatPercent(status.progress ?? 0, digits);
 }
 
 /** A fraction of the search space: `0.25`, `1/1024`, `3.05e-7`. */
@@ -131,6 +137,8 @@ export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
     rejectedModels: st.rejectedModels ?? 0,
     message: st.message ?? "",
     priority: st.priority ?? 0,
+    waiting: st.waiting ?? "",
+    initialCubes: st.initialCubes ?? 0,
     startedUnixMs: st.startedUnixMs ?? 0,
     finishedUnixMs: st.finishedUnixMs ?? 0,
     updatedUnixMs: st.updatedUnixMs ?? 0,

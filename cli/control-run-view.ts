@@ -5,7 +5,7 @@ import { terminalSafe } from "../cluster/terminal-text.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import {
-  emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatTable, formatTime, isTerminal, runStateName,
+  emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatTime, isTerminal, runStateName,
 } from "./control-format.js";
 import { formatCertification } from "./certification-format.js";
 
@@ -40,6 +40,14 @@ export function workLine(s: RunInfo["status"], ended: boolean): string {
   return `${done}; ${left}: ${formatDuration(s.workEtaSeconds)} (${formatDuration(lo)}-${formatDuration(hi)})`;
 }
 
+/** `258 cubes (256 asked)`: what the initial split made, and its goal when that differs. */
+function cubesMade(r: RunInfo): string {
+  const asked = r.cubing?.targetCubes ?? 0;
+  const made = r.status?.initialCubes ?? 0;
+  if (made === 0) return `${asked || "?"} cubes asked`;
+  return made === asked ? `${made} cubes` : `${made} cubes (${asked} asked)`;
+}
+
 /** The `run show` block: one `label  value` line per fact. */
 export function renderRunDetails(r: RunInfo, now: number): string {
   const s = r.status;
@@ -64,8 +72,10 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["state", stateWithMessage(runStateName(s?.state), s?.message ?? "")],
     ["puzzle", `${r.rows}x${r.cols}, encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses`],
     ["solver", `${solver?.solver ?? "?"}: ${budget}`],
-    ["cubing", `${r.cubing?.targetCubes ?? "?"} cubes${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order; re-split ${resplit}`],
-    ["progress", `${formatPercent(s?.progress ?? 0, 2)} of the search space closed`],
+    ["cubing", `${cubesMade(r)}${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order; re-split ${resplit}`],
+    ["progress", s?.state === RunState.RUN_STATE_SAT
+      ? `solved (${formatPercent(s.progress, 2)} of the search space closed before the solution)`
+      : `${formatPercent(s?.progress ?? 0, 2)} of the search space closed`],
     ["cubes", formatCounts(c)],
     ["open", `${c.queued + c.running + c.unknown} cube(s) open`],
     ["rate", `${(s?.cubesPerSecond ?? 0).toFixed(2)} cubes/s, ETA ${s ? formatEta(s) : "?"}`],
@@ -75,6 +85,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
       ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${r.rows * r.cols} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier)`
       : "- (none reported yet)"],
     ["priority", String(s?.priority ?? 0)],
+    ...(s?.waiting ? [["waiting", s.waiting] as [string, string]] : []),
     ["created", `${formatTime(r.createdUnixMs)} (${age(now, r.createdUnixMs)})`],
     [isTerminal(s?.state) ? "ran for" : "running for", running >= 0 ? formatDuration(running) : "-"],
   ];
@@ -95,12 +106,12 @@ export function renderRunTable(runs: readonly RunInfo[], now: number): string {
       return [
         r.runId,
         runStateName(r.status?.state),
-        formatPercent(r.status?.progress ?? 0),
+        r.status ? formatProgress(r.status) : formatPercent(0),
         String(c.queued + c.running + c.unknown),
         String(c.unsat + c.sat + c.failed),
         String(r.status?.solutions ?? 0),
         `${r.rows}x${r.cols}`,
-        age(now, r.createdUnixMs),
+        `${formatTime(r.createdUnixMs).replace(/:\d\d UTC$/, " UTC")} (${age(now, r.createdUnixMs)})`,
         r.name,
       ];
     }),

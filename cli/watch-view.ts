@@ -10,10 +10,10 @@
 
 import { terminalSafe } from "../cluster/terminal-text.js";
 import { VerdictKind, type Placement } from "../proto/gen/cubist/v1/cube.js";
-import type { RunStatus, Solution } from "../proto/gen/cubist/v1/run.js";
+import { RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
 import type { VerdictSummary } from "../proto/gen/cubist/v1/api.js";
 import { verdictLabel } from "../proto/vocabulary.js";
-import { emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, isTerminal, runStateName } from "./control-format.js";
+import { emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, isTerminal, runStateName } from "./control-format.js";
 
 const ESC = "\x1b[";
 const FULL = "█";
@@ -60,7 +60,7 @@ function compactCounts(status: RunStatus): string {
 export function renderWatchView(status: RunStatus, options: WatchViewOptions): string[] {
   const width = options.width && options.width > 0 ? options.width : 80;
   const state = `  ${runStateName(status.state)}  `;
-  const tail = `  ${formatPercent(status.progress).padStart(6)}  ETA ${formatEta(status)}`;
+  const tail = `  ${formatProgress(status).padStart(6)}  ETA ${formatEta(status)}`;
   const minBar = 10;
   const room = width - 1 - state.length - tail.length - (minBar + 2);
   let title = terminalSafe(options.name && options.name !== options.runId ? `${options.runId} (${options.name})` : options.runId);
@@ -95,7 +95,7 @@ function clock(now: number): string {
 /** The plain line for logs and pipes. */
 export function renderStatusLine(status: RunStatus, options: { runId: string; now: number }): string {
   return [
-    `${clock(options.now)} ${options.runId} ${runStateName(status.state)} ${formatPercent(status.progress)} closed`,
+    `${clock(options.now)} ${options.runId} ${runStateName(status.state)} ${formatProgress(status)}${status.state === RunState.RUN_STATE_SAT ? "" : " closed"}`,
     `cubes: ${formatCounts(status.cubes)}`,
     `${status.cubesPerSecond.toFixed(1)} cubes/s`,
     `ETA ${formatEta(status)}`,
@@ -147,10 +147,11 @@ export function renderDroppedLine(count: number): string {
 export function renderEndLine(runId: string, status: RunStatus): string {
   const elapsed = status.finishedUnixMs && status.startedUnixMs ? ` after ${formatDuration((status.finishedUnixMs - status.startedUnixMs) / 1000)}` : "";
   const msg = status.message ? `: ${terminalSafe(status.message)}` : "";
-  return `run ${terminalSafe(runId)} ${runStateName(status.state)}${msg}${elapsed} (${formatPercent(status.progress)} closed, ${status.solutions} solution(s))`;
+  const closed = status.state === RunState.RUN_STATE_SAT ? "solved" : `${formatPercent(status.progress)} closed`;
+  return `run ${terminalSafe(runId)} ${runStateName(status.state)}${msg}${elapsed} (${closed}, ${status.solutions} solution(s))`;
 }
 
-/** Placements for people: `r2c3=p17/1` (0-based row and column, 0-based piece index, rotation). */
+/** Placements for people: `r2c3=p17/1` (0-based row and column, the piece as given, rotation). */
 export function formatPlacements(placements: readonly Placement[], cols: number): string {
   return placements
     .map((p) => (cols > 0 ? `r${Math.floor(p.cell / cols)}c${p.cell % cols}=p${p.piece}/${p.rot}` : `${p.cell}=p${p.piece}/${p.rot}`))

@@ -120,16 +120,23 @@ export interface RunConsumerOptions {
   maxDeliver: number;
 }
 
-/** The run's pull consumer on the cube stream, shared by every worker. */
+/**
+ * The run's pull consumers on the cube stream, shared by every worker: the main one, and the front one (cubes
+ * that go before the rest: a manual re-split's children), which workers ask first.
+ */
 export async function ensureRunConsumer(jsm: JetStreamManager, names: Names, run: string, options: RunConsumerOptions): Promise<void> {
-  const durable = names.runConsumer(run);
+  await ensureConsumer(jsm, names, names.runConsumer(run), names.cubesSubject(run), options);
+  await ensureConsumer(jsm, names, names.frontConsumer(run), names.frontSubject(run), options);
+}
+
+async function ensureConsumer(jsm: JetStreamManager, names: Names, durable: string, subject: string, options: RunConsumerOptions): Promise<void> {
   try {
     await jsm.consumers.info(names.cubesStream, durable);
   } catch (err) {
     if (!isNotFound(err)) throw err;
     await jsm.consumers.add(names.cubesStream, {
       durable_name: durable,
-      filter_subject: names.cubesSubject(run),
+      filter_subject: subject,
       ack_policy: AckPolicy.Explicit,
       ack_wait: options.ackWaitMs * NS,
       max_deliver: options.maxDeliver,
@@ -142,9 +149,16 @@ export async function ensureRunConsumer(jsm: JetStreamManager, names: Names, run
 }
 
 export async function deleteRunConsumer(jsm: JetStreamManager, names: Names, run: string): Promise<void> {
-  try {
-    await jsm.consumers.delete(names.cubesStream, names.runConsumer(run));
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
+  for (const consumer of [names.runConsumer(run), names.frontConsumer(run)]) {
+    try {
+      await jsm.consumers.delete(names.cubesStream, consumer);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
   }
+}
+
+/** Removes every task of the run still in the cube stream (main and front subjects). */
+export async function purgeRunTasks(jsm: JetStreamManager, names: Names, run: string): Promise<void> {
+  for (const filter of [names.cubesSubject(run), names.frontSubject(run)]) await jsm.streams.purge(names.cubesStream, { filter });
 }

@@ -12,7 +12,7 @@ import { CUBE_ID_RE, RUN_ID_RE } from "../proto/contract.js";
 import type {
   CancelRunRequest, CubistServiceServer, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListCubesResponse,
   ListRunsRequest, ListRunsResponse, PauseRunRequest, ResplitCubeRequest, ResplitCubeResponse, RunEvent, RunInfo, RunRef,
-  SolutionInfo, SubmitRunRequest, SubmitRunResponse, WatchRunRequest, CertificateChunk,
+  SetRunPriorityRequest, SolutionInfo, SubmitRunRequest, SubmitRunResponse, WatchRunRequest, CertificateChunk,
 } from "../proto/gen/cubist/v1/api.js";
 import { RunMode, RunState } from "../proto/gen/cubist/v1/run.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
@@ -119,12 +119,35 @@ export function createService(c: Coordinator): CubistServiceServer {
       return runInfo(run.record());
     }),
 
+    setRunPriority: unary<SetRunPriorityRequest, RunInfo>(async (req) => {
+      const run = await liveRun(c, req.runId);
+      if (!Number.isInteger(req.priority) || req.priority < -1000 || req.priority > 1000) {
+        throw new InvalidOptionError("priority", `must be an integer in -1000..1000, got ${req.priority}`);
+      }
+      if (isTerminal(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended (${runStateName(run.state)})`);
+      await run.setPriority(req.priority);
+      return runInfo(run.record());
+    }),
+
+    deleteRun: unary<RunRef, RunInfo>(async (req) => {
+      const id = checkRunId(req.runId);
+      const run = await c.loadRun(id);
+      const rec = run ? run.record() : await c.runRecord(id);
+      if (!rec) throw new NotFoundError(`no run "${id}"`);
+      const state = rec.status?.state ?? RunState.RUN_STATE_UNSPECIFIED;
+      if (!isTerminal(state)) throw new FailedPreconditionError(`run ${id} is ${runStateName(state)}; cancel it first`);
+      await c.deleteRun(id);
+      return runInfo(rec);
+    }),
+
     listCubes: unary<ListCubesRequest, ListCubesResponse>(async (req) => {
       const run = await liveRun(c, req.runId);
       const state = req.state ? cubeStateName(req.state) : undefined;
       if (state === "") throw new InvalidOptionError("state", `${String(req.state)} is not a cube state`);
-      const { total, cubes } = listCubes(run, { state, minRunningSec: req.minRunningSec, worker: req.workerId, limit: req.limit });
-      return { cubes: cubes.map((x) => cubeInfo(x, req.placements)), total };
+      if (!Number.isFinite(req.stuckSec) || req.stuckSec < 0) throw new InvalidOptionError("stuck_sec", `must be a non-negative number of seconds, got ${req.stuckSec}`);
+      const { total, cubes } = listCubes(run, { state, minRunningSec: req.minRunningSec, worker: req.workerId, limit: req.limit, stuckSec: req.stuckSec });
+      const ids = run.puzzle.pieces.map((p) => p.id);
+      return { cubes: cubes.map((x) => cubeInfo(x, req.placements, ids)), total };
     }),
 
     resplitCube: unary<ResplitCubeRequest, ResplitCubeResponse>(async (req) => {

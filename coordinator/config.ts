@@ -38,11 +38,15 @@ export interface CoordinatorConfig {
   readonly limits: SizeLimits;
   /** Host names the dashboard's state-changing calls may use besides loopback names, IP literals and the bind host (coordinator/http-guard.ts). @default [] */
   readonly httpAllowHosts: readonly string[];
+  /** How long an ended run keeps its `run`-labelled metric series. @default 3600000 */
+  readonly metricsRetentionMs: number;
 }
 
 export const DEFAULT_GRPC = "127.0.0.1:50051";
 
 export const DEFAULT_ACK_WAIT_MS = 30_000;
+/** How long an ended run keeps its `run`-labelled metric series (coordinator/metrics.ts). */
+export const DEFAULT_METRICS_RETENTION_MS = 3_600_000;
 /** Pauses with --now and worker shutdowns also use up deliveries, so this is generous. */
 export const DEFAULT_MAX_DELIVER = 8;
 export const DEFAULT_REPLICAS = 1;
@@ -95,6 +99,7 @@ export function loadCoordinatorConfig(input: {
   maxFormulaMb?: number;
   /** How the limits are raised, for error messages. @default COORDINATOR_LIMIT_FLAGS */
   limitFlags?: SizeLimits["raise"];
+  metricsRetentionSec?: number;
 }): CoordinatorConfig {
   const replicas = input.replicas ?? DEFAULT_REPLICAS;
   if (![1, 3, 5].includes(replicas)) throw new InvalidOptionError("--replicas", `must be 1, 3 or 5, got ${replicas}`);
@@ -129,9 +134,12 @@ export function loadCoordinatorConfig(input: {
     throw new InvalidOptionError("--max-formula-mb", `must be a number in (0, 65536], got ${input.maxFormulaMb}`);
   }
   const limits = sizeLimits(input.maxCells, input.maxFormulaMb, input.limitFlags ?? COORDINATOR_LIMIT_FLAGS);
+  const retentionSec = input.metricsRetentionSec ?? DEFAULT_METRICS_RETENTION_MS / 1000;
+  if (!Number.isFinite(retentionSec) || retentionSec < 0) throw new InvalidOptionError("--metrics-retention", `must be a number of seconds >= 0, got ${retentionSec}`);
   return Object.freeze({
     nats: input.nats, names, replicas, ackWaitMs, maxDeliver, logLevel, logFormat, grpc, authToken,
     authReads: input.authReads ?? false, grpcTlsCert: input.grpcTlsCert, grpcTlsKey: input.grpcTlsKey, grpcTlsClientCa: input.grpcTlsClientCa,
     http, httpOptional: input.httpOptional ?? false, httpAllowHosts: Object.freeze(parseAllowedHosts(input.httpAllowHosts)), limits,
+    metricsRetentionMs: Math.round(retentionSec * 1000),
   });
 }

@@ -11,7 +11,7 @@
 import { EventEmitter } from "node:events";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { ConsumerMessages, JetStreamManager, JsMsg } from "@nats-io/jetstream";
-import { ensureLayout, type Layout } from "../cluster/layout.js";
+import { deleteRunConsumer, ensureLayout, purgeRunTasks, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import { CUBE_ID_RE, RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, Verdict, VerdictKind, type WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
@@ -25,6 +25,7 @@ import { checkVerdict } from "./leases.js";
 import { Ledger } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "./run-spec.js";
 import { RunController, type RunningCube } from "./run.js";
+import { waitingReason } from "./waiting.js";
 
 export interface CoordinatorOptions {
   nc: NatsConnection;
@@ -183,6 +184,21 @@ export class Coordinator {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Forgets a run that has ended (the caller checks that): out of memory (and so out of the metrics), its record
+   * out of the runs bucket, its ledger and any task left in the cube stream purged, its consumer deleted.
+   */
+  async deleteRun(id: string): Promise<void> {
+    this.requireRunning();
+    const { jsm, names } = this.opts;
+    this.runs.delete(id);
+    await deleteRunConsumer(jsm, names, id).catch(() => undefined);
+    await purgeRunTasks(jsm, names, id).catch(() => undefined);
+    await jsm.streams.purge(names.ledgerStream, { filter: names.ledgerSubject(id) });
+    await this.layout.runs.purge(id);
+    this.opts.log.info("run deleted", { run: id });
   }
 
   async listRunRecords(): Promise<RunRecord[]> {
@@ -375,6 +391,12 @@ export class Coordinator {
       }
     }
     for (const [id, run] of this.runs) run.setRunning(byRun.get(id) ?? new Map());
+    const live = this.liveWorkers(now).map((w) => ({ slots: w.status.slots, runs: w.status.running.map((r) => r.runId) }));
+    const briefs = new Map([...this.runs].map(([id, r]) => [id, { name: id, priority: r.priority }]));
+    for (const run of this.runs.values()) {
+      const c = run.table.snapshotCounts();
+      run.setWaiting(waitingReason({ id: run.id, queued: c.queued, running: run.running.size }, live, briefs));
+    }
   }
 
   private async writeStatus(): Promise<void> {
@@ -399,8 +421,10 @@ export class Coordinator {
     for (const run of this.runs.values()) {
       if (run.state !== RunState.RUN_STATE_RUNNING || run.table.snapshotCounts().queued === 0 || !run.table.initialSplitDone) continue;
       try {
-        const info = await this.opts.jsm.consumers.info(this.opts.names.cubesStream, this.opts.names.runConsumer(run.id));
-        if (info.num_pending + info.num_ack_pending > 0) continue;
+        const { cubesStream, runConsumer, frontConsumer } = this.opts.names;
+        const info = await this.opts.jsm.consumers.info(cubesStream, runConsumer(run.id));
+        const front = await this.opts.jsm.consumers.info(cubesStream, frontConsumer(run.id)).catch(() => null);
+        if (info.num_pending + info.num_ack_pending + (front ? front.num_pending + front.num_ack_pending : 0) > 0) continue;
         await run.republishQueued();
       } catch (err) {
         this.opts.log.debug("stall check failed", { run: run.id, err: (err as Error).message });

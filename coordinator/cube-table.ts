@@ -11,6 +11,10 @@
  *   failed   gave up after max_deliver errors / deliveries     (finished but not refuted: the run cannot be UNSAT)
  *   resplit  replaced by its children, which carry its weight  (closed; its weight lives on in the children)
  *
+ * Subtrees: every cube descends from one initial cube (its id up to the first "."; re-split children are
+ * `<parent>.<k>`). The table sums the solver time of every verdict and counts the re-splits per subtree, so a
+ * hard region shows as hard even though each child starts with a fresh clock (`cubes list --stuck`).
+ *
  * Weights: refuted weight (unsat cubes + branches the splitter refuted) grows monotonically; a run is UNSAT
  * exactly when no cube is queued, unknown or failed, nothing was solved, and (as a cross-check) the refuted
  * weight is 1 up to rounding.
@@ -77,6 +81,27 @@ export class CubeEntry {
   }
 }
 
+/** The initial cube a cube descends from: its id up to the first ".". */
+export function subtreeOf(id: string): string {
+  const dot = id.indexOf(".");
+  return dot < 0 ? id : id.slice(0, dot);
+}
+
+/** Re-split generations above a cube (0: an initial cube). */
+export function resplitDepth(id: string): number {
+  let n = 0;
+  for (let i = id.indexOf("."); i >= 0; i = id.indexOf(".", i + 1)) n++;
+  return n;
+}
+
+/** What a subtree has cost so far. */
+export interface SubtreeStats {
+  /** Solver time of every verdict (any kind) of every cube in it, ms. */
+  spentMs: number;
+  /** Re-splits of cubes in it. */
+  resplits: number;
+}
+
 export interface CubeCounts {
   queued: number;
   unknown: number;
@@ -114,7 +139,10 @@ export class CubeTable {
   private readonly refuted = new Sum();
   private readonly failedWeightSum = new Sum();
   private initialRefuted = 0;
+  private readonly subtrees = new Map<string, SubtreeStats>();
   private readonly counts: CubeCounts = { queued: 0, unknown: 0, unsat: 0, sat: 0, failed: 0, resplit: 0, refutedBySplit: 0 };
+  /** Cubes the initial split made (its target is a goal, not a promise: 256 asked may give 258). */
+  initialCubes = 0;
   /** Set once the initial split has been fully recorded. */
   initialSplitDone = false;
 
@@ -128,6 +156,18 @@ export class CubeTable {
 
   entries(): IterableIterator<CubeEntry> {
     return this.cubes.values();
+  }
+
+  /** Solver time and re-splits of the subtree `id` belongs to (zeros when nothing was recorded yet). */
+  subtree(id: string): Readonly<SubtreeStats> {
+    return this.subtrees.get(subtreeOf(id)) ?? { spentMs: 0, resplits: 0 };
+  }
+
+  private subtreeEntry(id: string): SubtreeStats {
+    const key = subtreeOf(id);
+    let s = this.subtrees.get(key);
+    if (!s) this.subtrees.set(key, (s = { spentMs: 0, resplits: 0 }));
+    return s;
   }
 
   /** Counts by state (a copy). */
@@ -173,13 +213,17 @@ export class CubeTable {
     if (parent !== undefined) {
       const p = this.cubes.get(parent);
       if (p && p.state === "failed") this.failedWeightSum.add(-p.weight);
-      if (p && p.state !== "resplit") this.setState(p, "resplit");
+      if (p && p.state !== "resplit") {
+        this.setState(p, "resplit");
+        this.subtreeEntry(parent).resplits++;
+      }
     }
     for (const c of cubes) {
       if (this.cubes.has(c.id)) continue;
       const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0, c.lease ?? "");
       this.cubes.set(c.id, e);
       this.counts.queued++;
+      if (parent === undefined) this.initialCubes++;
       added.push(e);
     }
     if (refuted && refuted.count > 0) {
@@ -195,6 +239,8 @@ export class CubeTable {
     const e = this.cubes.get(id);
     if (!e) return { kind: "ignored", why: "unknown-cube" };
     if (e.state !== "queued" && e.state !== "unknown") return { kind: "ignored", why: "already-closed" };
+    const ms = info.wallMs ?? 0;
+    if (Number.isFinite(ms) && ms > 0) this.subtreeEntry(id).spentMs += ms;
     if (kind === "unsat" || kind === "sat") {
       this.setState(e, kind);
       e.worker = info.worker;

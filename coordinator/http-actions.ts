@@ -1,5 +1,5 @@
 /**
- * The dashboard's mutating calls (pause, resume, cancel, re-split), run through the gRPC service implementation
+ * The dashboard's mutating calls (pause, resume, cancel, priority, re-split), run through the gRPC service implementation
  * (api.ts) so that they validate and fail exactly like the gRPC API; its status codes become HTTP statuses.
  */
 
@@ -47,7 +47,7 @@ function count(v: unknown, name: string): number {
 export type ActionResult = { run: RunSummary | null } | { children: string[]; refuted: number };
 
 /**
- * `path` after /api/runs/: `<run>/pause|resume|cancel` or `<run>/cubes/<cube>/resplit`; null when it names no action.
+ * `path` after /api/runs/: `<run>/pause|resume|cancel|priority` or `<run>/cubes/<cube>/resplit`; null when it names no action.
  * Throws HttpError (400 for bad ids or bodies; 404, 409, ... from the API).
  */
 export async function runAction(c: Coordinator, service: CubistServiceServer, path: string[], body: Record<string, unknown>): Promise<ActionResult | null> {
@@ -62,6 +62,11 @@ export async function runAction(c: Coordinator, service: CubistServiceServer, pa
   if (path.length === 2 && path[1] === "resume") return after(invoke(service, "resumeRun", { runId }));
   if (path.length === 2 && path[1] === "cancel") {
     return after(invoke(service, "cancelRun", { runId, reason: typeof body.reason === "string" ? body.reason : "cancelled from the dashboard" }));
+  }
+  if (path.length === 2 && path[1] === "priority") {
+    const p = body.priority;
+    if (typeof p !== "number" || !Number.isInteger(p)) throw new HttpError(400, "priority must be an integer (-1000..1000)");
+    return after(invoke(service, "setRunPriority", { runId, priority: p }));
   }
   if (path.length === 4 && path[1] === "cubes" && path[3] === "resplit") {
     const cubeId = path[2];

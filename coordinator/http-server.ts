@@ -8,12 +8,12 @@
  *   GET  /  and  /runs/<run>              the runs list, one run's live view
  *   GET  /api/runs                        runs (in memory and finished ones in the runs bucket), newest first
  *   GET  /api/runs/<run>                  detail, history, board and map of one run
- *   GET  /api/runs/<run>/cubes            ?state=S&prefix=CUBE&limit=N&recent=1 (newest first; default limit 1000)
+ *   GET  /api/runs/<run>/cubes            ?state=S&prefix=CUBE&limit=N&recent=1 (newest first; default limit 1000)&stuck=SEC
  *   GET  /api/runs/<run>/board            ?solution=N: the solution N, else the best partial board (SVG in JSON)
  *   GET  /api/runs/<run>/map              the search-space map
  *   GET  /api/workers                     live workers
  *   GET  /api/events, /api/runs/<run>/events   server-sent events: `runs`; `detail`, `board`, `map`
- *   POST /api/runs/<run>/pause|resume|cancel, /api/runs/<run>/cubes/<cube>/resplit   JSON bodies
+ *   POST /api/runs/<run>/pause|resume|cancel|priority, /api/runs/<run>/cubes/<cube>/resplit   JSON bodies
  *
  * Mutating calls go through the gRPC service implementation (api.ts), so they behave exactly like the gRPC API,
  * and are authenticated the same way: with a token configured, `Authorization: Bearer <token>` is required on
@@ -256,7 +256,12 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
           const state = url.searchParams.get("state") || undefined;
           if (state !== undefined && cubeStateOf(state) === undefined) throw new HttpError(400, `"${state.slice(0, 40)}" is not a cube state (${CUBE_STATE_NAMES.join(", ")})`);
           const limit = Number(url.searchParams.get("limit") ?? 0);
-          return sendJson(res, 200, cubesView(run, { state: state as CubeStateName | undefined, prefix: url.searchParams.get("prefix") || undefined, limit: Number.isFinite(limit) ? limit : 0, recent: url.searchParams.get("recent") === "1" }));
+          const stuck = Number(url.searchParams.get("stuck") ?? 0);
+          if (!Number.isFinite(stuck) || stuck < 0) throw new HttpError(400, "stuck must be a number of seconds >= 0");
+          return sendJson(res, 200, cubesView(run, {
+            state: state as CubeStateName | undefined, prefix: url.searchParams.get("prefix") || undefined, limit: Number.isFinite(limit) ? limit : 0,
+            recent: url.searchParams.get("recent") === "1", stuckSec: stuck,
+          }));
         }
         if (rest === "board") {
           const s = url.searchParams.get("solution");
@@ -277,6 +282,7 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
       if (parts[0] !== "api" || parts[1] !== "runs" || parts.length < 4) throw new HttpError(404, `no endpoint ${path}`);
       requireToken(req, true);
       const out = await runAction(c, service, parts.slice(2), await jsonBody(req));
+      runsCache = null; // the next runs list shows the change
       if (!out) throw new HttpError(404, `no endpoint ${path}`);
       if ("children" in out) log.info("cube re-split from the dashboard", { run: parts[2], cube: parts[4], children: out.children.length });
       return sendJson(res, 200, out);
@@ -345,13 +351,13 @@ export function httpTokenFor(listen: string, token: string | undefined, log: Log
 }
 
 export async function startObservability(
-  config: { http: string | null; httpOptional?: boolean; names: Names; authToken?: string; authReads: boolean; httpAllowHosts?: readonly string[] },
+  config: { http: string | null; httpOptional?: boolean; names: Names; authToken?: string; authReads: boolean; httpAllowHosts?: readonly string[]; metricsRetentionMs?: number },
   coordinator: Coordinator,
   jsm: JetStreamManager,
   log: Logger,
 ): Promise<HttpServer | null> {
   if (config.http === null) return null;
-  const metrics = createCoordinatorMetrics({ coordinator, jsm, names: config.names, log });
+  const metrics = createCoordinatorMetrics({ coordinator, jsm, names: config.names, log, finishedRetentionMs: config.metricsRetentionMs });
   let server: HttpServer;
   try {
     const token = httpTokenFor(config.http, config.authToken, log);

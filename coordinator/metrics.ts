@@ -10,7 +10,10 @@
  * Counters read from state (`*_total` over runs) can go down when the coordinator restarts with fewer runs in
  * memory; Prometheus treats that as a counter reset, as it does for a process restart.
  *
- * Labels: `run` (bounded by the runs the coordinator holds), `state`, `kind`. Never a cube or worker id.
+ * Labels: `run` (bounded by the runs the coordinator holds), `state`, `kind` (the verdict kind, the same label name
+ * as the workers'). Never a cube or worker id. A run's `run`-labelled series are retired `finishedRetentionMs`
+ * after it ended (they are rebuilt at each scrape, so a retired run simply stops appearing); `run delete` removes
+ * the run altogether.
  */
 
 import type { JetStreamManager } from "@nats-io/jetstream";
@@ -30,6 +33,9 @@ export const CUBE_STATES = CUBE_STATE_NAMES.filter((s): s is Exclude<CubeStateNa
 /** Run states by their metric label. */
 export const RUN_STATES: ReadonlyArray<[RunState, string]> = RUN_STATE_NAMES.map((s) => [runStateOf(s)!, s]);
 
+/** How long an ended run keeps its `run`-labelled series. */
+export const DEFAULT_FINISHED_RETENTION_MS = 3_600_000;
+
 /** Buckets of solve and cube times, in seconds: from trivial cubes to hour-long ones. */
 export const SOLVE_SECONDS_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 1800, 3600];
 
@@ -42,6 +48,8 @@ export interface CoordinatorMetricsOptions {
   consumerCacheMs?: number;
   /** Timeout of one consumer-info request at scrape time. @default 1000 */
   consumerTimeoutMs?: number;
+  /** How long an ended run keeps its `run`-labelled series. @default 3600000 (one hour) */
+  finishedRetentionMs?: number;
   /** Also export the default process and Node.js metrics. @default true */
   defaultMetrics?: boolean;
 }
@@ -112,6 +120,9 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
   const registers = [registry];
   const lag = new LagCache(opts.jsm, opts.consumerCacheMs ?? 2000, opts.consumerTimeoutMs ?? 1000);
   const runs = (): RunController[] => [...c.runs.values()];
+  const retention = opts.finishedRetentionMs ?? DEFAULT_FINISHED_RETENTION_MS;
+  /** Runs that still have `run`-labelled series: not ended, or ended less than the retention ago. */
+  const labelled = (now = Date.now()): RunController[] => runs().filter((r) => !isTerminal(r.state) || (r.finishedAt > 0 && now - r.finishedAt < retention));
 
   // ---- runs ----
   new Gauge({
@@ -126,14 +137,14 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_run_state", help: "1 for the run's current state, 0 for the others.", labelNames: ["run", "state"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) for (const [s, label] of RUN_STATES) this.set({ run: r.id, state: label }, r.state === s ? 1 : 0);
+      for (const r of labelled()) for (const [s, label] of RUN_STATES) this.set({ run: r.id, state: label }, r.state === s ? 1 : 0);
     },
   });
   new Gauge({
     name: "cubist_run_progress_ratio", help: "Closed (refuted) weight of the run's search space, 0..1.", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) this.set({ run: r.id }, Math.min(1, r.table.refutedWeight));
+      for (const r of labelled()) this.set({ run: r.id }, Math.min(1, r.table.refutedWeight));
     },
   });
   new Gauge({
@@ -181,7 +192,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_run_eta_seconds", help: "Seconds until the run's closed weight reaches 1 at its current rate (absent while unknown).", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) {
+      for (const r of labelled()) {
         const eta = r.status().etaSeconds;
         if (eta >= 0 && Number.isFinite(eta)) this.set({ run: r.id }, eta);
       }
@@ -191,7 +202,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_run_started_timestamp_seconds", help: "When the run started (Unix time).", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) if (r.startedAt > 0) this.set({ run: r.id }, r.startedAt / 1000);
+      for (const r of labelled()) if (r.startedAt > 0) this.set({ run: r.id }, r.startedAt / 1000);
     },
   });
 
@@ -211,7 +222,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_run_cubes", help: "Cubes of the run by state (running = queued cubes a worker reports working on).", labelNames: ["run", "state"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) {
+      for (const r of labelled()) {
         const cubes = r.status().cubes!;
         for (const s of CUBE_STATES) this.set({ run: r.id, state: s }, cubes[s]);
       }
@@ -221,14 +232,14 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_run_cubes_refuted_by_split", help: "Branches of the run the splitter refuted (never published as cubes).", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) this.set({ run: r.id }, r.table.snapshotCounts().refutedBySplit);
+      for (const r of labelled()) this.set({ run: r.id }, r.table.snapshotCounts().refutedBySplit);
     },
   });
   new Counter({
     name: "cubist_run_cubes_closed_total", help: "Cubes of the run decided by a solver (unsat + sat).", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) {
+      for (const r of labelled()) {
         const n = r.table.snapshotCounts();
         this.inc({ run: r.id }, n.unsat + n.sat);
       }
@@ -240,14 +251,14 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_solutions_verified_total", help: "Solutions verified and accepted, per run.", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) this.inc({ run: r.id }, r.solutions.length);
+      for (const r of labelled()) this.inc({ run: r.id }, r.solutions.length);
     },
   });
   new Counter({
     name: "cubist_solutions_rejected_total", help: "SAT answers the verifier rejected (never solutions), per run.", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) this.inc({ run: r.id }, r.rejected);
+      for (const r of labelled()) this.inc({ run: r.id }, r.rejected);
     },
   });
 
@@ -341,13 +352,15 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
       async collect() {
         this.reset();
         const live = runs().filter((r) => !isTerminal(r.state));
-        const keys = new Set(live.map((r) => `${names.cubesStream}/${names.runConsumer(r.id)}`));
+        // Both of the run's consumers: the main queue and the front queue (a manual re-split's children).
+        const consumers = (r: RunController): string[] => [names.runConsumer(r.id), names.frontConsumer(r.id)];
+        const keys = new Set(live.flatMap((r) => consumers(r).map((x) => `${names.cubesStream}/${x}`)));
         keys.add(`${names.verdictsStream}/${names.verdictsConsumer}`);
         lag.prune(keys);
-        const got = await Promise.all(live.map((r) => lag.get(names.cubesStream, names.runConsumer(r.id))));
+        const got = await Promise.all(live.map((r) => Promise.all(consumers(r).map((x) => lag.get(names.cubesStream, x)))));
         live.forEach((r, i) => {
-          const l = got[i];
-          if (l) this.set({ run: r.id }, pick(l));
+          const [main, front] = got[i];
+          if (main) this.set({ run: r.id }, pick(main) + (front ? pick(front) : 0));
         });
       },
     });

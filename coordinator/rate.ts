@@ -3,6 +3,15 @@
  * last ten minutes, at most 240 samples), so the ETA follows the run's current speed rather than its history.
  */
 
+import { VerdictKind } from "../proto/gen/cubist/v1/cube.js";
+
+/** Cubes a ledger "closed" batch really closed: unsat and sat (unknown and error verdicts leave the cube open). */
+export function decidedCount(closed: ReadonlyArray<{ kind: VerdictKind }>): number {
+  let n = 0;
+  for (const c of closed) if (c.kind === VerdictKind.VERDICT_KIND_UNSAT || c.kind === VerdictKind.VERDICT_KIND_SAT) n++;
+  return n;
+}
+
 const WINDOW_MS = 10 * 60 * 1000;
 const MAX_SAMPLES = 240;
 

@@ -19,15 +19,18 @@ export interface TaskMessage {
 export type RunEffect =
   /** Append to the run's ledger (the model has applied them or applies them once this is done). */
   | { type: "append"; entries: LedgerEntry[] }
-  /** Publish tasks to the run's cube subject; the shell fills `seqs` with their stream sequences, in order. */
-  | { type: "publish"; tasks: TaskMessage[]; seqs: number[] }
+  /**
+   * Publish tasks to the run's cube subject (its front subject with `front`: workers take those first); the shell
+   * fills `seqs` with their stream sequences, in order.
+   */
+  | { type: "publish"; tasks: TaskMessage[]; seqs: number[]; front?: boolean }
   /** Stop solvers: one cube, or every cube of the run (`cube` empty). */
   | { type: "cancel"; cube: string; reason: string }
   /** Delete a queued task by its stream sequence (it may already be consumed). */
   | { type: "delete-task"; seq: number }
-  /** Purge every queued task of the run. */
+  /** Purge every queued task of the run (main and front subjects). */
   | { type: "purge-tasks" }
-  /** Delete the run's consumer on the cube stream. */
+  /** Delete the run's consumers on the cube stream. */
   | { type: "delete-consumer" }
   /** The run's state changed: write its record now. */
   | { type: "write-record" }

@@ -88,6 +88,8 @@ export class RunModel {
   private coverageMessage = "";
   /** Certified run: cube id -> its checked DRAT proof (object name). */
   readonly proofs = new Map<string, string>();
+  /** The current priority: the spec's, until changed (`setPriority`). */
+  priority: number;
   private readonly log: Logger;
 
   constructor(
@@ -97,6 +99,7 @@ export class RunModel {
     private readonly opts: RunModelOptions,
   ) {
     this.log = opts.log;
+    this.priority = spec.priority;
   }
 
   get id(): string {
@@ -159,6 +162,9 @@ export class RunModel {
         this.best = b.value;
         this.bestHistory.push({ atUnixMs: e.atUnixMs, score: b.value.score, placed: b.value.placed });
         break;
+      case "priority":
+        this.priority = b.value;
+        break;
       default:
         break;
     }
@@ -199,13 +205,13 @@ export class RunModel {
    * are released once recorded, so a 200,000-cube split is not held twice.
    */
   private *publishCubes(parent: string | undefined, cubes: Array<{ id: string; cube: Cube } | null>, reason: string,
-    last: boolean, refuted: { count: number; weight: number }, extra: Partial<{ depth: number; targetChildren: number }> = {}): RunSteps {
+    last: boolean, refuted: { count: number; weight: number }, extra: Partial<{ depth: number; targetChildren: number; front: boolean }> = {}): RunSteps {
     const fresh: number[] = [];
     for (let i = 0; i < cubes.length; i++) if (cubes[i] && !this.table.get(cubes[i]!.id)) fresh.push(i);
     const batch = this.opts.batchSize;
     for (let start = 0; start < Math.max(1, fresh.length); start += batch) {
       const part = fresh.slice(start, start + batch).map((i) => cubes[i]!);
-      const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements }, 0)), seqs: [] };
+      const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements }, 0)), seqs: [], ...(extra.front ? { front: true } : {}) };
       yield publish;
       const isLast = last && start + batch >= fresh.length;
       const defs: CubeDef[] = part.map((c, i) => ({
@@ -397,14 +403,24 @@ export class RunModel {
     const children = result.cubes.map((cube, k) => ({ id: `${e.id}.${k}`, cube }));
     const wasQueued = e.state === "queued";
     const seq = e.seq;
-    // Records the parent as resplit even when every child was refuted (an empty batch).
-    yield* this.publishCubes(e.id, children, reason, true, { count: result.refuted.count, weight: result.refuted.weight }, { depth, targetChildren: opts.targetChildren ?? 0 });
+    // Records the parent as resplit even when every child was refuted (an empty batch). A manual re-split's
+    // children go to the front queue: the operator asked for them, so workers take them before the rest.
+    yield* this.publishCubes(e.id, children, reason, true, { count: result.refuted.count, weight: result.refuted.weight },
+      { depth, targetChildren: opts.targetChildren ?? 0, front: reason === "manual" });
     if (wasQueued) {
       yield { type: "cancel", cube: e.id, reason: "resplit" };
       if (seq > 0) yield { type: "delete-task", seq };
     }
     this.log.info("cube re-split", { cube: e.id, reason, children: children.length, refuted: result.refuted.count });
     return children.length;
+  }
+
+  /** A new priority: recorded, then the run record is written so workers pick by it on their next pull. */
+  *setPriority(priority: number): RunSteps {
+    if (priority === this.priority) return;
+    yield* this.record({ $case: "priority", value: priority });
+    yield { type: "write-record" };
+    this.log.info("priority changed", { priority });
   }
 
   /** Gives up on a cube; the run can then end FAILED, never UNSAT. */

@@ -9,7 +9,7 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import { dimacsChunks, encode, type VariableOrder } from "../core/encode/index.js";
 import { parsePuzzle } from "../core/formats/index.js";
 import type { Puzzle } from "../core/puzzle.js";
-import { ensureRunConsumer, deleteRunConsumer, type Layout } from "../cluster/layout.js";
+import { ensureRunConsumer, deleteRunConsumer, purgeRunTasks, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
@@ -22,7 +22,7 @@ import type { Ledger } from "./ledger.js";
 import { publishTasks } from "./task-publisher.js";
 import { certificationOf, RunCertifier } from "./certify.js";
 import { uploadFormula } from "./formula-upload.js";
-import { RateTracker } from "./rate.js";
+import { decidedCount, RateTracker } from "./rate.js";
 import { runSteps, type RunEffect, type RunSteps } from "./run-effects.js";
 import { RunModel } from "./run-model.js";
 import type { BestBoard } from "../proto/gen/cubist/v1/run.js";
@@ -58,6 +58,7 @@ export interface RunningCube {
 export class RunController extends EventEmitter<RunEvents> {
   readonly id: string;
   private runningCubes: ReadonlyMap<string, RunningCube> = new Map();
+  private waitingFor = "";
   private readonly rate = new RateTracker();
   private splitting: Promise<void> | null = null;
   private dirty = true;
@@ -107,6 +108,13 @@ export class RunController extends EventEmitter<RunEvents> {
   /** Cube id -> worker and start time, from worker heartbeats. */
   get running(): ReadonlyMap<string, RunningCube> {
     return this.runningCubes;
+  }
+
+  get priority(): number { return this.model.priority; }
+
+  /** Why queued cubes wait (coordinator/waiting.ts), set with the running cubes once a status interval. */
+  setWaiting(reason: string): void {
+    this.waitingFor = reason;
   }
 
   /** The cubes workers report running now (the coordinator's heartbeat table, once a status interval). */
@@ -172,12 +180,12 @@ export class RunController extends EventEmitter<RunEvents> {
         await deps.ledger.append(this.id, effect.entries);
         for (const e of effect.entries) {
           // The initial split's refuted weight arrives all at once; the rate follows the steady part.
-          if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.table.refutedWeight - this.table.initialRefutedWeight, e.entry.value.cubes.length);
+          if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.table.refutedWeight - this.table.initialRefutedWeight, decidedCount(e.entry.value.cubes));
         }
         return;
       }
       case "publish":
-        effect.seqs.push(...(await publishTasks(deps.layout.js, deps.names.cubesSubject(this.id), effect.tasks, undefined, { manager: deps.jsm, stream: deps.names.cubesStream })));
+        effect.seqs.push(...(await publishTasks(deps.layout.js, effect.front ? deps.names.frontSubject(this.id) : deps.names.cubesSubject(this.id), effect.tasks, undefined, { manager: deps.jsm, stream: deps.names.cubesStream })));
         return;
       case "cancel":
         deps.publishCancel(this.id, effect.cube, effect.reason);
@@ -191,7 +199,7 @@ export class RunController extends EventEmitter<RunEvents> {
         return;
       case "purge-tasks":
         try {
-          await deps.jsm.streams.purge(deps.names.cubesStream, { filter: deps.names.cubesSubject(this.id) });
+          await purgeRunTasks(deps.jsm, deps.names, this.id);
         } catch (err) {
           this.log.warn("purging queued cubes failed", { err: (err as Error).message });
         }
@@ -275,6 +283,10 @@ export class RunController extends EventEmitter<RunEvents> {
     if (!this.model.ended && !this.table.initialSplitDone && this.splitting === null) this.splitInBackground();
   }
 
+  setPriority(priority: number): Promise<void> {
+    return this.carryOut(this.model.setPriority(priority));
+  }
+
   /** Ends the run for good; its base formula is deleted from the Object Store unless another open run shares it. */
   async cancel(reason: string): Promise<void> {
     await this.carryOut(this.model.cancel(reason));
@@ -324,12 +336,14 @@ export class RunController extends EventEmitter<RunEvents> {
       startedUnixMs: this.startedAt,
       finishedUnixMs: this.finishedAt,
       updatedUnixMs: now,
-      priority: this.spec.priority,
+      priority: this.model.priority,
       message: this.message,
       generation: 0,
       certification: certificationOf(this.model, c.unsat, this.certifier?.pending ?? 0),
       best: this.best ?? undefined,
       ...this.model.work.view(this.table.entries(), now, this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT, isTerminal(this.state)),
+      waiting: this.state === RunState.RUN_STATE_RUNNING ? this.waitingFor : "",
+      initialCubes: this.table.initialCubes,
     };
   }
 

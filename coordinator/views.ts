@@ -20,7 +20,7 @@ import { RunMode } from "../proto/gen/cubist/v1/run.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import { cubeStateOf, CubeState, isTerminal, runStateName, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
 import type { Coordinator } from "./coordinator.js";
-import type { CubeEntry } from "./cube-table.js";
+import { resplitDepth, subtreeOf, type CubeEntry } from "./cube-table.js";
 import type { RunController } from "./run.js";
 
 /** A run as the runs list shows it. */
@@ -50,6 +50,10 @@ export interface RunSummary {
   remainingNodes: number;
   remainingNodesStderr: number;
   workEtaSeconds: number;
+  /** The current priority, why queued cubes wait ("" when they do not), and the cubes the initial split made. */
+  priority: number;
+  waiting: string;
+  initialCubes: number;
 }
 
 /** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
@@ -113,6 +117,9 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     remainingNodes: s.remainingNodes,
     remainingNodesStderr: s.remainingNodesStderr,
     workEtaSeconds: s.workEtaSeconds,
+    priority: s.priority,
+    waiting: s.waiting ?? "",
+    initialCubes: s.initialCubes ?? 0,
   };
 }
 
@@ -129,9 +136,9 @@ export async function listRuns(c: Coordinator): Promise<RunSummary[]> {
  * has ended, queued cubes are "purged" (removed from the queue, never searched).
  */
 export function cubeState(run: RunController, e: CubeEntry): CubeStateName {
-  if (e.state !== "queued") return e.state;
+  if (e.state !== "queued" && e.state !== "unknown") return e.state;
   if (isTerminal(run.state)) return "purged";
-  return run.running.has(e.id) ? "running" : "queued";
+  return e.state === "queued" && run.running.has(e.id) ? "running" : e.state;
 }
 
 export interface RunningCubeView {
@@ -141,6 +148,9 @@ export interface RunningCubeView {
   depth: number;
   placed: number;
   weight: number;
+  /** Solver seconds its subtree has taken (verdicts so far, plus this cube's time running) and the subtree's re-splits. */
+  subtreeSec: number;
+  subtreeResplits: number;
 }
 
 /** Cubes being worked on, oldest first. */
@@ -150,7 +160,9 @@ export function runningCubes(run: RunController, now = Date.now()): RunningCubeV
   for (const [id, r] of run.running) {
     const e = run.table.get(id);
     if (!e || e.state !== "queued") continue;
-    out.push({ cubeId: id, workerId: r.worker, ageSec: Math.max(0, (now - r.since) / 1000), depth: id.split(".").length, placed: e.placementCount, weight: e.weight });
+    const ageSec = Math.max(0, (now - r.since) / 1000);
+    const sub = run.table.subtree(id);
+    out.push({ cubeId: id, workerId: r.worker, ageSec, depth: id.split(".").length, placed: e.placementCount, weight: e.weight, subtreeSec: sub.spentMs / 1000 + ageSec, subtreeResplits: sub.resplits });
   }
   return out.sort((a, b) => b.ageSec - a.ageSec || a.cubeId.localeCompare(b.cubeId));
 }
@@ -167,6 +179,12 @@ export interface CubeView {
   wallMs: number;
   /** Seconds since a worker started it (running cubes), else 0. */
   runningSec: number;
+  /** The initial cube it descends from, the solver time spent on that subtree (verdicts and cubes running now), and its re-splits. */
+  subtree: string;
+  subtreeSec: number;
+  subtreeResplits: number;
+  /** Re-split generations above it. */
+  depth: number;
 }
 
 export interface CubeFilter {
@@ -181,6 +199,19 @@ export interface CubeFilter {
   limit?: number;
   /** Newest first, instead of in creation order. */
   recent?: boolean;
+  /** Only open cubes (queued, running, unknown) whose subtree has taken at least this many solver seconds. */
+  stuckSec?: number;
+}
+
+/** Seconds each subtree's running cubes have run so far. */
+function runningBySubtree(run: RunController, now: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, r] of run.running) {
+    if (run.table.get(id)?.state !== "queued") continue;
+    const key = subtreeOf(id);
+    out.set(key, (out.get(key) ?? 0) + Math.max(0, (now - r.since) / 1000));
+  }
+  return out;
 }
 
 /** Cubes of a run that pass the filter; `total` counts them all, `cubes` holds at most `limit`. */
@@ -188,9 +219,12 @@ export function listCubes(run: RunController, filter: CubeFilter = {}, now = Dat
   const limit = Math.max(1, Math.min(filter.limit || DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT));
   let picked: Array<{ entry: CubeEntry; state: CubeStateName; runningSec: number }> = [];
   let total = 0;
+  const runningSecs = runningBySubtree(run, now);
+  const subtreeSec = (id: string): number => run.table.subtree(id).spentMs / 1000 + (runningSecs.get(subtreeOf(id)) ?? 0);
   for (const e of run.table.entries()) {
     const state = cubeState(run, e);
     if (filter.state && filter.state !== state) continue;
+    if (filter.stuckSec && ((state !== "queued" && state !== "running" && state !== "unknown") || subtreeSec(e.id) < filter.stuckSec)) continue;
     if (filter.prefix && e.id !== filter.prefix && !e.id.startsWith(`${filter.prefix}.`)) continue;
     const r = run.running.get(e.id);
     const runningSec = state === "running" && r ? (now - r.since) / 1000 : 0;
@@ -209,6 +243,7 @@ export function listCubes(run: RunController, filter: CubeFilter = {}, now = Dat
   const cubes = picked.map(({ entry: e, state, runningSec }) => ({
     entry: e, cubeId: e.id, state, weight: e.weight, placed: e.placementCount, workerId: run.running.get(e.id)?.worker ?? e.worker ?? "",
     unknowns: e.unknowns, errors: e.errors, reason: e.reason ?? "", wallMs: e.wallMs ?? 0, runningSec,
+    subtree: subtreeOf(e.id), subtreeSec: subtreeSec(e.id), subtreeResplits: run.table.subtree(e.id).resplits, depth: resplitDepth(e.id),
   }));
   return { total, cubes };
 }
@@ -220,17 +255,23 @@ export function cubesView(run: RunController, filter: CubeFilter): { total: numb
 }
 
 /** A listed cube as the gRPC API returns it. */
-export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean): CubeInfo {
+export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean, pieceIds: readonly number[] = []): CubeInfo {
+  const ps = placements ? c.entry.placements : [];
   return {
     cubeId: c.cubeId,
     state: cubeStateOf(c.state) ?? CubeState.CUBE_STATE_UNSPECIFIED,
     weight: c.weight,
-    placements: placements ? c.entry.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
+    placements: ps.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })),
+    pieceIds: ps.map((p) => pieceIds[p.piece] ?? p.piece),
     workerId: c.workerId,
     runningSec: c.runningSec,
     unknowns: c.unknowns,
     errors: c.errors,
     reason: c.reason,
+    subtree: c.subtree,
+    subtreeSec: c.subtreeSec,
+    subtreeResplits: c.subtreeResplits,
+    depth: c.depth,
   };
 }
 

@@ -5,6 +5,7 @@
  * Everything lives under one prefix (default "cubist") so several installations can share a NATS account:
  *
  *   stream  <P>_CUBES      subjects <p>.cubes.<run>        work queue: one message per queued cube (CubeTask)
+ *                          and <p>.cubes.<run>.front       cubes that go before the rest (children of a manual re-split)
  *   stream  <P>_VERDICTS   subjects <p>.verdicts.<run>.<worker>  work queue: worker answers (Verdict), consumed by the coordinator
  *   stream  <P>_LEDGER     subjects <p>.ledger.<run>       limits: the coordinator's durable record of each run
  *   KV      <p>-runs       key <run>                       RunRecord (spec + status) — workers watch it
@@ -35,6 +36,9 @@ export interface Names {
   workerSubject(worker: string): string;
   workerWildcard(): string;
   runConsumer(run: string): string;
+  /** The subject and consumer of the run's front queue: workers ask it before the run's main consumer. */
+  frontSubject(run: string): string;
+  frontConsumer(run: string): string;
   maxDeliveriesAdvisory(run: string): string;
 }
 
@@ -87,6 +91,8 @@ export function createNames(prefix: string = DEFAULT_PREFIX): Names {
     workerSubject: (w) => `${prefix}.workers.${w}`,
     workerWildcard: () => `${prefix}.workers.*`,
     runConsumer: (run) => `run-${run}`,
+    frontSubject: (run) => `${prefix}.cubes.${run}.front`,
+    frontConsumer: (run) => `front-${run}`,
     maxDeliveriesAdvisory: (run) => `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${P}_CUBES.run-${run}`,
   };
 }

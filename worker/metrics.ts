@@ -61,14 +61,14 @@ export function createWorkerMetrics(config: WorkerConfig, options: { defaultMetr
   });
   new Gauge({ name: "cubist_worker_runs", help: "Runs the worker knows of (from the runs bucket).", registers, collect() { this.set(worker?.stats().runs ?? 0); } });
   new Counter({
-    name: "cubist_worker_cubes_done_total", help: "Cubes answered with a verdict, by verdict kind.", labelNames: ["verdict"], registers,
+    name: "cubist_worker_cubes_done_total", help: "Cubes answered with a verdict, by verdict kind.", labelNames: ["kind"], registers,
     collect() {
       const s = worker?.stats();
       this.reset();
-      this.inc({ verdict: "sat" }, s?.sat ?? 0);
-      this.inc({ verdict: "unsat" }, s?.unsat ?? 0);
-      this.inc({ verdict: "unknown" }, s?.unknown ?? 0);
-      this.inc({ verdict: "error" }, s?.errors ?? 0);
+      this.inc({ kind: "sat" }, s?.sat ?? 0);
+      this.inc({ kind: "unsat" }, s?.unsat ?? 0);
+      this.inc({ kind: "unknown" }, s?.unknown ?? 0);
+      this.inc({ kind: "error" }, s?.errors ?? 0);
     },
   });
   const fromStats = (name: string, help: string, pick: (s: ReturnType<Worker["stats"]>) => number): void => {
@@ -85,7 +85,7 @@ export function createWorkerMetrics(config: WorkerConfig, options: { defaultMetr
   fromStats("cubist_worker_tasks_dropped_total", "Tasks acked without a verdict (cancelled cube, finished run).", (s) => s.dropped);
 
   const cubeSeconds = new Histogram({
-    name: "cubist_worker_cube_seconds", help: "Search + solver wall time of a cube, by verdict kind.", labelNames: ["verdict"],
+    name: "cubist_worker_cube_seconds", help: "Search + solver wall time of a cube, by verdict kind.", labelNames: ["kind"],
     buckets: CUBE_SECONDS_BUCKETS, registers,
   });
   const conflicts = new Counter({ name: "cubist_worker_solver_conflicts_total", help: "Solver conflicts of the cubes this worker answered.", registers });
@@ -99,7 +99,7 @@ export function createWorkerMetrics(config: WorkerConfig, options: { defaultMetr
   const misses = new Counter({ name: "cubist_worker_formula_cache_misses_total", help: "Formula lookups that waited for a download.", registers });
   const downloads = new Counter({ name: "cubist_worker_formula_downloads_total", help: "Formula downloads started from the Object Store.", registers });
   const downloadBytes = new Counter({ name: "cubist_worker_formula_download_bytes_total", help: "Bytes of formulas downloaded from the Object Store.", registers });
-  for (const v of VERDICT_LABELS) cubeSeconds.zero({ verdict: v });
+  for (const v of VERDICT_LABELS) cubeSeconds.zero({ kind: v });
 
   let cacheBytes = { at: 0, bytes: 0 };
   new Gauge({
@@ -130,7 +130,7 @@ export function createWorkerMetrics(config: WorkerConfig, options: { defaultMetr
     const s = v.stats;
     if (!s) return;
     const verdict = verdictLabel(v.kind);
-    if (Number.isFinite(s.wallMs) && s.wallMs >= 0) cubeSeconds.observe({ verdict }, s.wallMs / 1000);
+    if (Number.isFinite(s.wallMs) && s.wallMs >= 0) cubeSeconds.observe({ kind: verdict }, s.wallMs / 1000);
     if (s.conflicts > 0) conflicts.inc(s.conflicts);
     if (s.propagations > 0) propagations.inc(s.propagations);
     if (s.decisions > 0) decisions.inc(s.decisions);

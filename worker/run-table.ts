@@ -102,6 +102,7 @@ export class RunTable {
   private readonly runs = new Map<string, RunInfo>();
   private readonly rejected = new Map<string, number>();
   private waiters: Array<() => void> = [];
+  private rankWaiters: Array<() => void> = [];
   private readonly stoppedListeners: Array<(e: RunStopped) => void> = [];
   private readonly resumedListeners: Array<(run: string) => void> = [];
   private sorted: RunInfo[] | null = null;
@@ -128,17 +129,29 @@ export class RunTable {
 
   /** Resolves at the next change of any run, after `timeoutMs`, or when `signal` aborts, whichever comes first. */
   changed(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return this.wait(this.waiters, timeoutMs, signal);
+  }
+
+  /**
+   * Like `changed`, but only for changes of which runs are runnable or in what order (a run seen, deleted, or its
+   * state or priority changed), not for the status updates a running run's record gets every second.
+   */
+  rankingChanged(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return this.wait(this.rankWaiters, timeoutMs, signal);
+  }
+
+  private wait(list: Array<() => void>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        const i = this.waiters.indexOf(done);
-        if (i >= 0) this.waiters.splice(i, 1);
+        const i = list.indexOf(done);
+        if (i >= 0) list.splice(i, 1);
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
-      this.waiters.push(done);
+      list.push(done);
       signal?.addEventListener("abort", done, { once: true });
     });
   }
@@ -167,14 +180,15 @@ export class RunTable {
     this.rejected.delete(key);
     const run = result.run;
     this.runs.set(key, run);
-    if (!previous || previous.state !== run.state || previous.priority !== run.priority) {
+    const ranking = !previous || previous.state !== run.state || previous.priority !== run.priority;
+    if (ranking) {
       this.log.info(previous ? "run changed" : "run seen", { run: key, state: runStateName(run.state), priority: run.priority });
     }
     if (previous && isTerminal(previous.state) && !isTerminal(run.state)) for (const l of this.resumedListeners) l(key);
     if (isTerminal(run.state) && !(previous && isTerminal(previous.state))) {
       this.emitStopped({ run: key, reason: `run ${runStateName(run.state)}` });
     }
-    this.touch();
+    this.touch(ranking);
     return true;
   }
 
@@ -186,17 +200,15 @@ export class RunTable {
     this.runs.delete(key);
     this.log.info("run deleted", { run: key });
     if (!isTerminal(previous.state)) this.emitStopped({ run: key, reason: "run deleted" });
-    this.touch();
+    this.touch(true);
   }
 
   private emitStopped(e: RunStopped): void {
     for (const l of this.stoppedListeners) l(e);
   }
 
-  private touch(): void {
+  private touch(ranking: boolean): void {
     this.sorted = null;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+    for (const w of [...this.waiters, ...(ranking ? this.rankWaiters : [])]) w();
   }
 }

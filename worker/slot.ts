@@ -2,9 +2,12 @@
  * A solver slot: a loop that picks a run, pulls one task and works it to its final ack, until the worker drains.
  * States: idle (no runnable run) -> pulling -> working -> pulling ... -> stopped.
  *
- * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first.
- * With one such run the slot long-polls it (`expires`); with several it asks each in priority order with
- * `no_wait` (answered at once) and, when all are empty, long-polls the first for a second before asking again.
+ * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first, each
+ * run's front consumer (a manual re-split's children) before its main one. A run ranked above all of those whose
+ * consumer is not read yet (it was just submitted) is waited for, up to CONSUMER_WAIT_MS, so a higher-priority run
+ * gets the next pull instead of the one after the next cube. With one consumer to ask the slot long-polls it
+ * (`expires`); with several it asks each in order with `no_wait` (answered at once) and, when all are empty,
+ * long-polls the top run's main consumer for a second before asking again.
  * A pull nobody answers (NATS away, consumer missing) is retried with backoff after re-reading the consumer.
  * While the worker is quarantined (worker/quarantine.ts) slots do not pull at all.
  */
@@ -20,10 +23,14 @@ export type SlotState = "idle" | "quarantined" | "pulling" | "working" | "stoppe
 
 /** Long-poll length when several runs are runnable and all were empty. */
 const MULTI_RUN_POLL_MS = 1000;
+/** How long a slot waits for the consumer of a run ranked above every run it can pull from. */
+const CONSUMER_WAIT_MS = 2000;
 
 interface Candidate {
   run: string;
+  consumer: string;
   ackWaitMs: number;
+  front: boolean;
 }
 
 export class Slot {
@@ -63,11 +70,24 @@ export class Slot {
     this.current = next;
   }
 
-  private candidates(): Candidate[] {
+  private async candidates(): Promise<Candidate[]> {
+    const { names } = this.ctx.config;
+    const { consumers } = this.ctx;
+    // The top run's consumers are waited for (briefly: a run just submitted is read in a few ms), so a run ranked
+    // above every other gets this pull; the list is read again afterwards, since runs may have been seen meanwhile.
+    const top = this.ctx.table.runnable()[0];
+    if (top) {
+      await Promise.all([names.runConsumer(top.id), names.frontConsumer(top.id)].map((c) => consumers.ready(c, CONSUMER_WAIT_MS, this.ctx.draining)));
+    }
     const out: Candidate[] = [];
     for (const r of this.ctx.table.runnable()) {
-      const s = this.ctx.consumers.settings(r.id);
-      if (s) out.push({ run: r.id, ackWaitMs: s.ackWaitMs });
+      // settings() starts reading a consumer not known yet; the run is a candidate once it is known.
+      const s = consumers.settings(names.runConsumer(r.id));
+      // The front queue is usually empty; a run without one (made before it existed) just has none.
+      const f = consumers.settings(names.frontConsumer(r.id));
+      if (!s) continue;
+      if (f) out.push({ run: r.id, consumer: names.frontConsumer(r.id), ackWaitMs: f.ackWaitMs, front: true });
+      out.push({ run: r.id, consumer: names.runConsumer(r.id), ackWaitMs: s.ackWaitMs, front: false });
     }
     return out;
   }
@@ -81,7 +101,7 @@ export class Slot {
           await ctx.quarantine.wait(ctx.draining);
           continue;
         }
-        const runs = this.candidates();
+        const runs = await this.candidates();
         if (runs.length === 0) {
           this.setState("idle");
           // Also woken by the clock: a run's consumer may have become known meanwhile.
@@ -112,27 +132,45 @@ export class Slot {
   private async pullOne(runs: Candidate[]): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {
     const { ctx } = this;
     const signal = ctx.draining;
-    const consumer = (run: string): string => ctx.config.names.runConsumer(run);
     if (runs.length === 1) {
-      const r = await this.puller.pull(consumer(runs[0].run), { expiresMs: ctx.config.longPollMs, signal });
+      const r = await this.longPoll(runs[0].consumer, ctx.config.longPollMs);
       return this.settle(r, runs[0]);
     }
     for (const c of runs) {
-      const r = await this.puller.pull(consumer(c.run), { noWait: true, signal });
+      const r = await this.puller.pull(c.consumer, { noWait: true, signal });
       if (r.kind !== "empty") return this.settle(r, c);
       if (signal.aborted) return null;
     }
-    const r = await this.puller.pull(consumer(runs[0].run), { expiresMs: MULTI_RUN_POLL_MS, signal });
-    return this.settle(r, runs[0]);
+    const top = runs.find((c) => !c.front) ?? runs[0];
+    const r = await this.longPoll(top.consumer, MULTI_RUN_POLL_MS);
+    return this.settle(r, top);
+  }
+
+  /**
+   * A long poll that also ends ("empty") when the runnable runs or their order change: a run submitted (or
+   * reprioritised) meanwhile is considered at once, not after the poll expires.
+   */
+  private async longPoll(consumer: string, expiresMs: number): Promise<PullResult> {
+    const { ctx } = this;
+    const wake = new AbortController();
+    const done = new AbortController();
+    void ctx.table.rankingChanged(expiresMs + 5000, done.signal).then(() => wake.abort());
+    try {
+      return await this.puller.pull(consumer, { expiresMs, signal: AbortSignal.any([ctx.draining, wake.signal]) });
+    } finally {
+      done.abort();
+    }
   }
 
   private async settle(r: PullResult, asked: Candidate): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {
     const { ctx } = this;
     if (r.kind === "message") {
       this.failures = 0;
-      // Usually from the consumer just asked; a late answer to an earlier pull may come from another run's.
-      const from = runOfConsumer(ctx.config.names, r.message.info.consumer);
-      const ackWaitMs = from !== null && from !== asked.run ? ctx.consumers.settings(from)?.ackWaitMs ?? asked.ackWaitMs : asked.ackWaitMs;
+      // Usually from the consumer just asked; a late answer to an earlier pull may come from another one.
+      const from = r.message.info.consumer;
+      const ackWaitMs = from !== asked.consumer && runOfConsumer(ctx.config.names, from) !== null
+        ? ctx.consumers.settings(from)?.ackWaitMs ?? asked.ackWaitMs
+        : asked.ackWaitMs;
       return { message: r.message, ackWaitMs };
     }
     if (r.kind === "empty") {
@@ -141,10 +179,10 @@ export class Slot {
     }
     this.failures++;
     if (r.kind === "timeout") {
-      ctx.consumers.invalidate(asked.run);
+      ctx.consumers.invalidate(asked.consumer);
       if (this.failures === 1 || this.failures % 10 === 0) ctx.log.info("pull not answered; retrying", { slot: this.index, run: asked.run, attempt: this.failures });
     } else {
-      if (/consumer deleted|not found/i.test(r.description)) ctx.consumers.invalidate(asked.run);
+      if (/consumer deleted|not found/i.test(r.description)) ctx.consumers.invalidate(asked.consumer);
       ctx.log.info("pull refused", { slot: this.index, run: asked.run, code: r.code, status: r.description });
     }
     await sleep(Math.min(5000, 100 * 2 ** Math.min(this.failures, 6)), undefined, { signal: ctx.draining }).catch(() => undefined);

@@ -50,12 +50,19 @@ export interface ValidateContext {
   cancelled(run: string, cube: string): boolean;
 }
 
-/** The run id behind a consumer name `run-<id>`, or null. */
+/** The run id behind a consumer name (`run-<id>`, or the front queue's `front-<id>`), or null. */
 export function runOfConsumer(names: Names, consumer: string): string | null {
-  const prefix = names.runConsumer("");
-  if (!consumer.startsWith(prefix)) return null;
-  const run = consumer.slice(prefix.length);
-  return RUN_ID_RE.test(run) && names.runConsumer(run) === consumer ? run : null;
+  for (const name of [names.runConsumer, names.frontConsumer]) {
+    const prefix = name("");
+    if (!consumer.startsWith(prefix)) continue;
+    const run = consumer.slice(prefix.length);
+    if (RUN_ID_RE.test(run) && name(run) === consumer) return run;
+  }
+  return null;
+}
+
+function consumerIsFront(names: Names, consumer: string, run: string): boolean {
+  return consumer === names.frontConsumer(run);
 }
 
 function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
@@ -91,7 +98,8 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   if (info.stream !== names.cubesStream) return { action: "term", reason: `delivered by stream ${info.stream.slice(0, 80)}, not ${names.cubesStream}` };
   const runId = runOfConsumer(names, info.consumer);
   if (runId === null) return { action: "term", reason: `delivered by a consumer that is not a run's: ${info.consumer.slice(0, 80)}` };
-  if (subject !== names.cubesSubject(runId)) return { action: "term", reason: `subject ${subject.slice(0, 120)} is not run ${runId}'s`, run: runId };
+  const expected = consumerIsFront(names, info.consumer, runId) ? names.frontSubject(runId) : names.cubesSubject(runId);
+  if (subject !== expected) return { action: "term", reason: `subject ${subject.slice(0, 120)} is not run ${runId}'s`, run: runId };
   let task: CubeTask;
   try {
     task = CubeTask.decode(data);

@@ -6,7 +6,7 @@ import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { writeCanonical } from "../../core/formats/index.js";
-import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
+import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS_RETENTION_MS, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
@@ -34,6 +34,7 @@ export const spec: CommandSpec = {
     "http-allow-host": { type: "string", arg: "NAMES", description: "host names (comma-separated) the dashboard may be reached under for pause/cancel/re-split; loopback names and IP addresses always work (a DNS-rebinding guard)", env: "CUBIST_HTTP_ALLOW_HOST" },
     "max-cells": { type: "integer", arg: "N", description: `largest board a run may have, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
     "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) a run may have (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
+    "metrics-retention": { type: "number", arg: "S", description: "seconds an ended run keeps its run-labelled metric series", env: "CUBIST_METRICS_RETENTION", default: DEFAULT_METRICS_RETENTION_MS / 1000, min: 0 },
     puzzle: { type: "string", arg: "FILE", description: "submit a run for this puzzle at start" },
     ...PUZZLE_OPTIONS,
     ...ENCODING_OPTIONS,
@@ -64,6 +65,7 @@ export async function run(values: ParsedValues): Promise<number> {
     httpAllowHosts: values["http-allow-host"] as string | undefined,
     maxCells: values["max-cells"] as number | undefined,
     maxFormulaMb: values["max-formula-mb"] as number | undefined,
+    metricsRetentionSec: values["metrics-retention"] as number,
   });
   const proc = await startCoordinatorProcess(config);
   if (typeof values.puzzle === "string") {

@@ -10,6 +10,7 @@ import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
 import { boardFromPlacements, type Puzzle } from "../../core/puzzle.js";
+import { SolveProgress } from "../solve-progress.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
@@ -77,6 +78,10 @@ reflection mirrors every piece) and it shows every hint. It lists every board, s
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
 (--search-ms 0: Kissat alone), --all over --threads worker threads; its board is board[row][pos] = [id, rot], row 0
 at the apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle allows rotation).
+
+Progress goes to stderr (never with --json): on a terminal, the elapsed time (and with --workers the closed share
+and cube counts) redrawn every second; with --workers in a pipe or a log, a plain line at once and every 10 s.
+There is no time limit unless --time S is given.
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -206,7 +211,11 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
   const stop = onInterrupt();
   const abort = stop.abort;
   const t0 = performance.now();
-  const tty = process.stderr.isTTY && !values.json;
+  // Progress on stderr: redrawn on a terminal, a plain line every few seconds in a pipe (not with --json).
+  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `starting a local cluster of ${values.workers} worker(s)`);
+  const show = (): void => void (progress && process.stderr.write(progress.tick(Date.now())));
+  show();
+  const ticker = progress ? setInterval(show, 1000) : undefined;
   try {
     const request = { ...runRequestFrom(values, writeCanonical(puzzle), label), format: "canonical" };
     // --time bounds the whole run; --cube-time is the per-cube budget.
@@ -226,17 +235,17 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
       maxCells: values["max-cells"] as number | undefined,
       maxFormulaMb: values["max-formula-mb"] as number | undefined,
       signal: abort.signal,
-      onStatus: tty
-        ? (s) => process.stderr.write(`\r${(s.progress * 100).toFixed(1)}% closed, ${s.cubes!.unsat} refuted, ${s.cubes!.running} running, ${s.cubes!.queued} queued   `)
-        : undefined,
+      onStatus: progress ? (st) => progress.update(st) : undefined,
     });
     clearTimeout(deadline);
-    if (tty) process.stderr.write("\n");
+    clearInterval(ticker);
+    if (progress) process.stderr.write(progress.finish());
     if (stop.interrupted) return EXIT.INTERRUPTED;
     if (timedOut && result.state === "cancelled") result.message = "time-limit";
     await printClusterResult(puzzle, result, values, (performance.now() - t0) / 1000);
     return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
   } finally {
+    clearInterval(ticker);
     stop.dispose();
   }
 }
@@ -319,6 +328,9 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if (portfolio.length === 0) throw new InvalidOptionError("solver", "none leaves no search to run (with --search-ms 0 or a SAT-only --portfolio)");
   const stop = onInterrupt();
   const abort = stop.abort;
+  // On a terminal (never in a pipe, nor with --json): the elapsed time, redrawn every second.
+  const progress = !values.json && process.stderr.isTTY === true ? new SolveProgress(true, Date.now(), `searching (${threads} thread(s))`) : null;
+  const ticker = progress ? setInterval(() => process.stderr.write(progress.tick(Date.now())), 1000) : undefined;
   try {
     const result = await solveLocal(puzzle, {
       encoding: values.encoding as string,
@@ -332,11 +344,14 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       limits,
       signal: abort.signal,
     });
+    clearInterval(ticker);
+    if (progress) process.stderr.write(progress.finish());
     if (stop.interrupted) return EXIT.INTERRUPTED;
     for (const e of result.errors) process.stderr.write(`cubist: warning: ${e}\n`);
     await printResult(puzzle, result, values, { encoding: values.encoding, solver, workers: 0 });
     return result.status === "sat" ? EXIT.OK : result.status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
   } finally {
+    clearInterval(ticker);
     stop.dispose();
   }
 }

@@ -169,11 +169,12 @@ export function fmtWeight(w) {
   return w.toExponential(2);
 }
 
-export function fmtTime(ms) {
+/** `2026-11-23 17:52` in local time, always with the date (a runs list spans days). */
+export function fmtDateTime(ms) {
   if (!ms) return "";
   const d = new Date(ms);
-  const today = new Date();
-  return d.toDateString() === today.toDateString() ? d.toLocaleTimeString() : d.toLocaleString();
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 /** A coloured badge for a run or cube state. */

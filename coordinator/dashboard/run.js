@@ -87,11 +87,17 @@ function renderDetail(d) {
   $("btn-resume").disabled = r.state !== "paused";
   $("btn-cancel").disabled = terminal;
   const eta = terminal ? "" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
-  setProgress($("progress"), r.progress, `${fmtPercent(r.progress)} closed${eta}`);
+  setProgress($("progress"), r.progress, r.state === "sat" ? "solved" : `${fmtPercent(r.progress)} closed${eta}`);
+  $("btn-priority").disabled = terminal;
+  $("priority").disabled = terminal;
+  if (document.activeElement !== $("priority")) $("priority").value = String(r.priority);
   const c = r.cubes;
   const elapsed = ((r.finishedUnixMs || d.now) - r.startedUnixMs) / 1000;
+  const made = r.initialCubes && d.spec.targetCubes && r.initialCubes !== d.spec.targetCubes ? ` (initial split: ${fmtNumber(r.initialCubes)} for ${fmtNumber(d.spec.targetCubes)} asked)` : "";
   const facts = [
-    ["Cubes", `${fmtNumber(c.unsat + c.sat)} closed of ${fmtNumber(c.queued + c.running + c.unsat + c.sat + c.unknown + c.failed)}`],
+    ["Cubes", `${fmtNumber(c.unsat + c.sat + c.resplit)} closed of ${fmtNumber(cubeTotal(c))}${made}`],
+    ["Priority", String(r.priority)],
+    ...(r.waiting ? [["Waiting", r.waiting]] : []),
     ["Queued / running", `${fmtNumber(c.queued)} / ${fmtNumber(c.running)}`],
     ["Unknown / failed", `${fmtNumber(c.unknown)} / ${fmtNumber(c.failed)}`],
     ["Re-split / refuted by split", `${fmtNumber(c.resplit)} / ${fmtNumber(c.refutedBySplit)}`],
@@ -113,6 +119,34 @@ function renderDetail(d) {
   addSample(d);
 }
 
+/** Every cube the run made: initial ones and re-split children, open, closed, re-split or purged. */
+function cubeTotal(c) {
+  return c.queued + c.running + c.unsat + c.sat + c.unknown + c.failed + c.resplit + c.purged;
+}
+
+/** A subtree's cost, flagged when it keeps being re-split (a hard region) or has taken 10 minutes. */
+function subtreeCell(sec, resplits) {
+  const text = `${fmtDuration(sec)}${resplits ? `, ${resplits} re-split${resplits === 1 ? "" : "s"}` : ""}`;
+  const stuck = resplits >= 2 || sec >= STUCK_SEC;
+  return el("span", { class: stuck ? "bad stuck" : "", title: stuck ? "a hard region: this subtree keeps being re-split or has taken long" : "" }, text);
+}
+
+const STUCK_SEC = 600;
+
+$("btn-priority").addEventListener("click", async () => {
+  const value = Number($("priority").value);
+  if (!Number.isInteger(value) || value < -1000 || value > 1000) return showMessage("The priority is an integer from -1000 to 1000.", "error");
+  $("btn-priority").disabled = true;
+  try {
+    const r = await api(`/api/runs/${encodeURIComponent(runId)}/priority`, { method: "POST", body: { priority: value } });
+    showMessage(`Priority ${r.run ? r.run.priority : value}: workers pick by it on their next pull.`, "ok");
+  } catch (err) {
+    handleActionError(err);
+  } finally {
+    if (lastDetail) renderDetail(lastDetail);
+  }
+});
+
 // ---- running cubes and re-split ----
 
 function renderRunning(running, terminal) {
@@ -121,12 +155,12 @@ function renderRunning(running, terminal) {
   updateRows(tbody, running, (x) => x.cubeId, (x) => {
     const btn = el("button", { type: "button", class: "resplit small-btn", "data-cube": x.cubeId, title: "replace this cube by its children (one placement deeper)" }, "Re-split");
     btn.addEventListener("click", () => resplit(x.cubeId, btn));
-    return el("tr", { dataset: { cube: x.cubeId } }, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", {}, btn));
+    return el("tr", { dataset: { cube: x.cubeId } }, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td"), el("td", {}, btn));
   }, (tr, x) => {
-    setCells(tr, [x.cubeId, x.workerId, fmtDuration(x.ageSec), x.placed, fmtWeight(x.weight)]);
+    setCells(tr, [x.cubeId, x.workerId, fmtDuration(x.ageSec), x.placed, fmtWeight(x.weight), subtreeCell(x.subtreeSec, x.subtreeResplits)]);
     tr.querySelector("button").disabled = terminal;
   });
-  if (running.length === 0 && !tbody.querySelector("tr")) tbody.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, terminal ? "The run has ended." : "No cube is running right now.")));
+  if (running.length === 0 && !tbody.querySelector("tr")) tbody.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, terminal ? "The run has ended." : "No cube is running right now.")));
 }
 
 async function resplit(cube, btn) {
@@ -280,12 +314,14 @@ function fillCubeStates(states) {
 async function refreshCubes() {
   const state = $("cube-state").value;
   try {
-    const r = await api(`/api/runs/${encodeURIComponent(runId)}/cubes?recent=1&limit=200${state ? `&state=${state}` : ""}`);
+    const stuck = $("cube-stuck").checked ? `&stuck=${STUCK_SEC}` : "";
+    const r = await api(`/api/runs/${encodeURIComponent(runId)}/cubes?recent=1&limit=200${state ? `&state=${state}` : ""}${stuck}`);
     $("cubes-count").textContent = r.total > r.cubes.length ? `newest ${r.cubes.length} of ${fmtNumber(r.total)}` : `${r.total}`;
     updateRows($("cubes").querySelector("tbody"), r.cubes, (x) => x.cubeId,
-      () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td", { class: "small muted" })),
+      () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td"), el("td", { class: "small muted" })),
       (tr, x) => {
-        setCells(tr, [x.cubeId, stateBadge(x.state), x.placed, fmtWeight(x.weight), x.workerId, x.wallMs ? fmtDuration(x.wallMs / 1000) : "", x.reason || (x.unknowns ? `${x.unknowns} unknown` : "")]);
+        setCells(tr, [x.cubeId, stateBadge(x.state), x.placed, fmtWeight(x.weight), x.workerId, x.wallMs ? fmtDuration(x.wallMs / 1000) : "",
+          subtreeCell(x.subtreeSec, x.subtreeResplits), x.reason || (x.unknowns ? `${x.unknowns} unknown` : "")]);
         tr.dataset.cube = x.cubeId;
         tr.classList.toggle("highlight", highlight.has(x.cubeId));
       });
@@ -294,6 +330,7 @@ async function refreshCubes() {
   }
 }
 $("cube-state").addEventListener("change", refreshCubes);
+$("cube-stuck").addEventListener("change", refreshCubes);
 
 // ---- wiring ----
 

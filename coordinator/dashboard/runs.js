@@ -1,16 +1,17 @@
 // The runs list: every run the coordinator knows, newest first, updated live from /api/events.
-import { el, follow, fmtDuration, fmtNumber, fmtTime, progressBar, setupTokenBox, showConnection, showMessage, stateBadge } from "./common.js";
+import { el, follow, fmtDateTime, fmtDuration, fmtNumber, progressBar, setupTokenBox, showConnection, showMessage, stateBadge } from "./common.js";
 
 const tbody = document.querySelector("#runs tbody");
 const workersCount = document.getElementById("workers-count");
 let stop = null;
 
 function closedOf(c) {
-  return c.unsat + c.sat;
+  return c.unsat + c.sat + c.resplit;
 }
 
+/** Every cube the run made (purged and re-split ones too: a solved 64-cube run is not "1 / 1"). */
 function totalOf(c) {
-  return c.queued + c.running + c.unsat + c.sat + c.unknown + c.failed;
+  return c.queued + c.running + c.unsat + c.sat + c.unknown + c.failed + c.resplit + c.purged;
 }
 
 function render({ runs, workers }) {
@@ -27,11 +28,11 @@ function render({ runs, workers }) {
       el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.runId)}`, class: "run-link" }, r.name || r.runId), r.name && r.name !== r.runId ? el("div", { class: "muted small" }, r.runId) : null,
         el("div", { class: "muted small" }, `${r.rows}x${r.cols}, ${r.encoding}`)),
       el("td", {}, stateBadge(r.state)),
-      el("td", { class: "progress-col" }, progressBar(r.progress)),
-      el("td", {}, eta),
+      el("td", { class: "progress-col" }, progressBar(r.progress, r.state === "sat" ? "solved" : undefined)),
+      el("td", {}, eta, r.waiting ? el("div", { class: "muted small", title: "why its queued cubes wait" }, r.waiting) : null),
       el("td", { class: "num" }, `${fmtNumber(closedOf(r.cubes))} / ${fmtNumber(totalOf(r.cubes))}`),
       el("td", { class: "num" }, String(r.solutions), r.rejectedModels > 0 ? el("span", { class: "bad small" }, ` (${r.rejectedModels} rejected)`) : null),
-      el("td", {}, fmtTime(r.startedUnixMs || r.createdUnixMs))));
+      el("td", {}, fmtDateTime(r.startedUnixMs || r.createdUnixMs))));
   }
 }
 

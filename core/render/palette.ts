@@ -1,7 +1,8 @@
 /**
  * Colours and labels of edge colours, shared by the renderers. Colour 0 is the grey rim colour.
  *
- * `colourHex(k)` is fixed for every k: a palette of 25 distinct colours (grey first) and, beyond it,
+ * `colourHex(k)` is fixed for every k: a palette of 25 distinct colours (grey first), none of them near the white of
+ * an empty cell, and, beyond it,
  * a deterministic generator (golden-angle hues, alternating lightness). Labels are numbers, or letters
  * as the e2.bucas.name viewer writes them (a = grey, b = 1, ...).
  */
@@ -24,14 +25,14 @@ export const PALETTE: readonly string[] = [
   "#469990", // teal
   "#dcbeff", // lavender
   "#9a6324", // brown
-  "#fffac8", // beige
+  "#0000ff", // pure blue (was beige, which looked like an empty cell)
   "#800000", // maroon
   "#aaffc3", // mint
   "#808000", // olive
   "#ffd8b1", // apricot
   "#000075", // navy
   "#000000", // black
-  "#ffffff", // white
+  "#00ff99", // spring green (was white, which looked like an empty cell)
   "#b8860b", // dark goldenrod
   "#7b68ee", // slate blue
   "#2f4f4f", // dark slate

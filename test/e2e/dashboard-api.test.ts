@@ -11,6 +11,7 @@ import { loadCoordinatorConfig } from "../../coordinator/config.js";
 import { startCoordinatorProcess, type CoordinatorProcess } from "../../coordinator/main.js";
 import { requestFor } from "../helpers/coordinator.js";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
+import { eventually } from "../helpers/runs.js";
 
 const UNSAT = "test/fixtures/cluster/unsat-6x6.txt";
 const TOKEN = "api-test-token-123";
@@ -113,14 +114,33 @@ test("dashboard api - pages, JSON views, events, and token-checked actions with 
     assert.equal((await post(base, `/api/runs/${run.id}/pause`, {}, auth)).status, 409);
     assert.equal((await post(base, `/api/runs/${run.id}/resume`, {}, auth)).status, 200);
     assert.equal((await post(base, `/api/runs/${run.id}/resume`, {}, auth)).status, 409);
+    // Priority: changed with the token (and shown in the runs list), refused without it or out of range.
+    assert.equal((await post(base, `/api/runs/${run.id}/priority`, { priority: 4 })).status, 401);
+    const prio = await post(base, `/api/runs/${run.id}/priority`, { priority: 4 }, auth);
+    assert.equal(prio.status, 200);
+    assert.equal(((await prio.json()) as { run: { priority: number } }).run.priority, 4);
+    assert.equal(run.priority, 4);
+    assert.equal((await post(base, `/api/runs/${run.id}/priority`, { priority: "high" }, auth)).status, 400);
+    assert.equal((await post(base, `/api/runs/${run.id}/priority`, { priority: 5000 }, auth)).status, 400);
+    type Listed = { runs: Array<{ runId: string; priority: number; waiting: string; initialCubes: number }> };
+    const mine = async () => ((await (await fetch(`${base}/api/runs`)).json()) as Listed).runs.find((x) => x.runId === run.id)!;
+    assert.equal((await mine()).priority, 4);
+    assert.equal((await mine()).initialCubes, run.table.initialCubes);
+    // No worker runs here: that is why its cubes wait (refreshed with the run's status, once a second).
+    assert.ok(await eventually(async () => (await mine()).waiting === "no live workers", 10_000), "the runs list says why the run waits");
 
     const split = await post(base, `/api/runs/${run.id}/cubes/0/resplit`, { depth: 1 }, auth);
     assert.equal(split.status, 200);
     const r = (await split.json()) as { children: string[]; refuted: number };
     assert.deepEqual(r.children, Array.from({ length: r.children.length }, (_, k) => `0.${k}`));
     assert.equal(run.table.get("0")!.state, "resplit");
-    const sub = (await (await fetch(`${base}/api/runs/${run.id}/cubes?prefix=0`)).json()) as { cubes: Array<{ cubeId: string; state: string }> };
+    const sub = (await (await fetch(`${base}/api/runs/${run.id}/cubes?prefix=0`)).json()) as { cubes: Array<{ cubeId: string; state: string; subtree: string; subtreeResplits: number; depth: number }> };
     assert.deepEqual(sub.cubes.map((c) => c.cubeId), ["0", ...r.children]);
+    assert.ok(sub.cubes.every((c) => c.subtree === "0" && c.subtreeResplits === 1), "one subtree, re-split once");
+    assert.deepEqual(sub.cubes.map((c) => c.depth), [0, ...r.children.map(() => 1)]);
+    // Nothing has run, so no subtree is stuck; a bad threshold is refused.
+    assert.equal(((await (await fetch(`${base}/api/runs/${run.id}/cubes?stuck=60`)).json()) as { total: number }).total, 0);
+    assert.equal((await fetch(`${base}/api/runs/${run.id}/cubes?stuck=-1`)).status, 400);
     assert.equal((await post(base, `/api/runs/${run.id}/cubes/0/resplit`, {}, auth)).status, 409, "already re-split");
     assert.equal((await post(base, `/api/runs/${run.id}/cubes/999/resplit`, {}, auth)).status, 404);
     assert.equal((await post(base, `/api/runs/${run.id}/cubes/1/resplit`, { depth: 17 }, auth)).status, 400);

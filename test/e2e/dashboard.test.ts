@@ -67,6 +67,7 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     await page.locator(`#runs tr[data-run="${runId}"]`).waitFor({ timeout: 10_000 });
     assert.equal(await page.locator(`#runs tr[data-run="${runId}"] .state`).textContent(), "running");
     await page.locator("#conn.conn-live").waitFor({ timeout: 10_000 });
+    assert.match((await page.locator(`#runs tr[data-run="${runId}"] td`).last().textContent()) ?? "", /^\d{4}-\d\d-\d\d \d\d:\d\d$/, "Started has a date");
     await shot(page, "dashboard-runs.png");
 
     // Its page: nothing runs yet, progress 0.
@@ -75,6 +76,8 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     await page.locator("#run-state.state-running").waitFor({ timeout: 10_000 });
     assert.equal(await page.locator("#progress").getAttribute("aria-valuenow"), "0.00");
     assert.equal(await page.locator("#board-caption").textContent().then((s) => /^(Best partial placement|Hints only)/.test(s ?? "")), true);
+    // No worker yet: the page says why its cubes wait.
+    await page.locator("#facts div", { hasText: "Waitingno live workers" }).waitFor({ timeout: 10_000 });
 
     for (const id of ["dash-w1", "dash-w2"]) {
       procs.push(spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", id, "--grace", "0",
@@ -97,6 +100,11 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     await page.fill("#token-input", TOKEN);
     await page.click("#token-save");
     assert.equal(await page.evaluate("sessionStorage.getItem('cubist-token')"), TOKEN);
+    // The priority control (with the token): the run's priority changes, and the facts show it.
+    await page.fill("#priority", "3");
+    await page.click("#btn-priority");
+    await page.locator("#message.message-ok", { hasText: "Priority 3" }).waitFor({ timeout: 5000 });
+    await page.locator("#facts div", { hasText: "Priority3" }).waitFor({ timeout: 10_000 });
     let split = "";
     let children = 0;
     for (let attempt = 0; attempt < 4 && children === 0; attempt++) {
@@ -137,7 +145,7 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     assert.match((await page.locator("#board-caption").textContent()) ?? "", /Verified solution/);
     assert.equal(await page.locator("#board svg g[data-cell]").count(), 36);
     assert.equal(await page.locator("#board svg g[data-cell] polygon").count(), 144);
-    assert.equal(await page.locator("#progress .label").textContent().then((s) => /closed/.test(s ?? "")), true);
+    assert.equal(await page.locator("#progress .label").textContent(), "solved", "a solved run is not shown as 0.000% closed");
     await shot(page, "dashboard-run-solved.png");
     assert.deepEqual(pageErrors, []);
   } finally {

@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
-import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
+import { spawn } from "node:child_process";
+import { cubistCommand, REPO_ROOT, spawnCubist, trackChild, type CubistProcess } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { verifySolution } from "../../core/verify.js";
@@ -105,7 +106,7 @@ test("cli control - a satisfiable puzzle: submit prints the run, watch follows i
   const w = await cubist(["run", "watch", run, "--interval", "1"]);
   assert.equal(w.code, 0, w.stderr);
   const lines = w.stdout.trimEnd().split("\n");
-  assert.ok(lines.some((l) => new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${run} (running|sat) [\\d.<]+% closed \\| cubes: \\d+ queued, \\d+ running, `).test(l)), w.stdout);
+  assert.ok(lines.some((l) => new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${run} (running [\\d.<]+% closed|sat solved) \\| cubes: \\d+ queued, \\d+ running, `).test(l)), w.stdout);
   assert.ok(lines.some((l) => l.startsWith(`solution 0 found in cube `)), w.stdout);
   assert.match(lines[lines.length - 1], new RegExp(`^run ${run} sat: solution found in cube \\S+`));
   // eslint-disable-next-line no-control-regex -- the terminal escape is the point
@@ -168,7 +169,7 @@ test("cli control - submit --watch on an unsatisfiable puzzle: verdict lines, ex
   assert.match(again.stdout, new RegExp(`^run ${run} unsat: `, "m"));
 });
 
-test("cli control - a long run: cubes list filters, Ctrl-C on watch, pause/resume (--now), cube resplit, cancel", async () => {
+test("cli control - a long run: cubes list filters (subtree time, file piece ids), watch | head, a second run waits and says why, run priority, purged cubes, Ctrl-C on watch, pause/resume (--now), cube resplit, cancel", async () => {
   const run = "ctl-slow";
   const sub = await cubist(["run", "submit", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--cubes", "4", "--cube-time", "300", "--cube-time-first", "300", "--id", run]);
   assert.equal(sub.code, 0, sub.stderr);
@@ -191,9 +192,51 @@ test("cli control - a long run: cubes list filters, Ctrl-C on watch, pause/resum
   assert.ok(limited.total >= 4, `total ${limited.total}`);
   assert.ok(limited.cubes.every((c) => (c.placements?.length ?? 0) > 0 && c.placements!.every((p) => p.row >= 0 && p.row < 9 && p.col >= 0 && p.col < 9)));
   const table = await cubist(["cubes", "list", run, "--placements", "--limit", "2"]);
-  assert.match(table.stdout, /^CUBE\s+STATE\s+WEIGHT\s+WORKER\s+RUNNING\s+UNKNOWNS\s+ERRORS\s+REASON\s+PLACEMENTS$/m);
+  assert.match(table.stdout, /^CUBE\s+STATE\s+WEIGHT\s+WORKER\s+RUNNING\s+UNKNOWNS\s+ERRORS\s+SUBTREE\s+REASON\s+PLACEMENTS$/m);
   assert.match(table.stdout, /r\dc\d=p\d+\/[0-3]/);
   assert.match(table.stdout, /^\(2 of \d+ matching cubes shown; raise --limit for more\)$/m);
+  // Pieces as the file numbers them (E2: the official 1..256), with the 0-based index beside them in JSON.
+  for (const c of limited.cubes) for (const p of c.placements!) assert.equal(p.piece, (p as unknown as { pieceIndex: number }).pieceIndex + 1);
+  const firstPlacement = limited.cubes[0].placements![0];
+  assert.match(table.stdout, new RegExp(`r${firstPlacement.row}c${firstPlacement.col}=p${firstPlacement.piece}/${firstPlacement.rot}`));
+  // The subtree column: the initial cube the cube descends from and the solver time it has taken.
+  assert.match(table.stdout, /^\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+\d+\s+\d+\s+\d+: \S+/m);
+
+  // A piped reader that stops early (| head -3) ends the watch quietly: no EPIPE stack trace.
+  const piped = spawn("sh", ["-c", `"$0" "$@" | head -3`, process.execPath, ...cubistCommand(), "run", "watch", run, "--json", "--verdicts", "--interval", "0.1"], {
+    cwd: REPO_ROOT, env: { ...process.env, ...marker.env, CUBIST_COORDINATOR: address }, stdio: ["ignore", "pipe", "pipe"],
+  });
+  const pipedOut = trackChild(piped);
+  assert.equal((await pipedOut.exited).code, 0);
+  assert.equal(pipedOut.stdout().trimEnd().split("\n").length, 3);
+  assert.doesNotMatch(pipedOut.stderr(), /EPIPE|Error|at /);
+
+  // A second run while the only slot is busy with this one waits, and says why; its priority can change.
+  const second = await cubist(["run", "submit", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--cubes", "4", "--id", "ctl-second"]);
+  assert.equal(second.code, 0, second.stderr);
+  const waiting = await until("ctl-second waiting", 20_000, async () => {
+    const w = json<{ waiting: string }>(await cubist(["run", "show", "ctl-second", "--json"])).waiting;
+    return w ? w : undefined;
+  });
+  assert.equal(waiting, `1/1 slots busy with ${run} (priority 0)`);
+  assert.match((await cubist(["run", "show", "ctl-second"])).stdout, new RegExp(`^waiting\\s+1/1 slots busy with ${run} \\(priority 0\\)$`, "m"));
+  assert.equal((await cubist(["run", "priority", "ctl-second", "-3"])).code, 2, "a negative value needs --");
+  const prio = await cubist(["run", "priority", "ctl-second", "--", "-3"]);
+  assert.equal(prio.stdout, "run ctl-second priority -3\n", prio.stderr);
+  assert.equal(json<{ priority: number }>(await cubist(["run", "show", "ctl-second", "--json"])).priority, -3);
+  const badPrio = await cubist(["run", "priority", "ctl-second", "5000"]);
+  assert.equal(badPrio.code, 2);
+  assert.match(badPrio.stderr, /priority must be an integer in -1000\.\.1000, got "5000"/);
+  assert.equal((await cubist(["run", "cancel", "ctl-second"])).code, 0);
+  const endedPrio = await cubist(["run", "priority", "ctl-second", "1"]);
+  assert.equal(endedPrio.code, 1);
+  assert.match(endedPrio.stderr, /FAILED_PRECONDITION: run ctl-second already ended/);
+  // A cancelled run's open cubes are purged, listed as such, and --state purged finds them.
+  assert.equal((await list("--state", "purged")).total, 0, "the long run has none");
+  const secondPurged = json<{ total: number; cubes: Array<{ state: string }> }>(await cubist(["cubes", "list", "ctl-second", "--json"]));
+  assert.ok(secondPurged.total >= 4 && secondPurged.cubes.every((c) => c.state === "purged"), JSON.stringify(secondPurged));
+  assert.equal(json<{ total: number }>(await cubist(["cubes", "list", "ctl-second", "--state", "purged", "--json"])).total, secondPurged.total);
+
   const badStuck = await cubist(["cubes", "list", run, "--stuck", "10x"]);
   assert.equal(badStuck.code, 1);
   assert.match(badStuck.stderr, /--stuck: expected a duration like 30s, 10m, 2h or 1h30m; got "10x"/);
@@ -316,7 +359,7 @@ test("cli control - bad input: a malformed puzzle is INVALID_ARGUMENT naming fil
 
   const down = await cubist(["run", "list", "--coordinator", "127.0.0.1:1"]);
   assert.equal(down.code, 1);
-  assert.match(down.stderr, /^cubist run list: coordinator at 127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\)\n$/);
+  assert.match(down.stderr, /^cubist run list: coordinator at 127\.0\.0\.1:1 is unreachable \(.*ECONNREFUSED.*\); .*--coordinator HOST:PORT or CUBIST_COORDINATOR\n$/);
   const usage = await cubist(["run", "show"]);
   assert.equal(usage.code, 2);
 });

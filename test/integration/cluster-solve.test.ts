@@ -66,6 +66,17 @@ test("cluster solve - an unsatisfiable puzzle is proved UNSAT: every cube refute
   assert.deepEqual(await waitNoMarked(marker.value), []);
 });
 
+test("cluster solve - in a pipe, progress lines go to stderr from the start (the cluster's start-up included), the board to stdout", async () => {
+  const marker = newMarker();
+  const r = await solve(["test/fixtures/cluster/unsat-6x6.txt", "--workers", "2", "--cubes", "24"], marker);
+  assert.equal(r.code, 20, r.stderr);
+  const lines = r.stderr.split("\n");
+  assert.match(lines[0], /^cubist solve: \S+ elapsed: starting a local cluster of 2 worker\(s\)$/);
+  assert.ok(!r.stderr.includes("\r") && !r.stderr.includes("\u001b["), "no terminal redraws in a pipe");
+  assert.doesNotMatch(r.stdout, /elapsed/);
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+});
+
 test("cluster solve - Ctrl-C tears the whole cluster down: exit 130, no process or temp dir left", async () => {
   const marker = newMarker();
   const before = new Set(localTempDirs());

@@ -10,9 +10,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { Metadata, status as Status } from "@grpc/grpc-js";
 import { createLogger } from "../../cluster/log.js";
 import { loadCoordinatorConfig } from "../../coordinator/config.js";
 import { startCoordinatorProcess, type CoordinatorProcess } from "../../coordinator/main.js";
+import { createService } from "../../coordinator/api.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { requestFor, waitForRunEnd } from "../helpers/coordinator.js";
 import { freePort } from "../helpers/api.js";
@@ -138,14 +140,14 @@ test("metrics - after an UNSAT run, coordinator and worker export its cube count
     let w = await scrape(wurl);
     assert.ok(await eventually(async () => {
       w = await scrape(wurl);
-      return one(w.samples, "cubist_worker_cubes_done_total", { verdict: "unsat" }) === unsatVerdicts;
-    }, 5000), `worker unsat ${one(w.samples, "cubist_worker_cubes_done_total", { verdict: "unsat" })} vs ${unsatVerdicts}`);
+      return one(w.samples, "cubist_worker_cubes_done_total", { kind: "unsat" }) === unsatVerdicts;
+    }, 5000), `worker unsat ${one(w.samples, "cubist_worker_cubes_done_total", { kind: "unsat" })} vs ${unsatVerdicts}`);
     const ws = w.samples;
     assert.equal(one(ws, "cubist_worker_slots"), 2);
     assert.equal(one(ws, "cubist_worker_busy_slots"), 0);
-    assert.equal(one(ws, "cubist_worker_cubes_done_total", { verdict: "sat" }), 0);
-    assert.equal(one(ws, "cubist_worker_cubes_done_total", { verdict: "error" }), 0);
-    assert.equal(one(ws, "cubist_worker_cube_seconds_count", { verdict: "unsat" }), unsatVerdicts);
+    assert.equal(one(ws, "cubist_worker_cubes_done_total", { kind: "sat" }), 0);
+    assert.equal(one(ws, "cubist_worker_cubes_done_total", { kind: "error" }), 0);
+    assert.equal(one(ws, "cubist_worker_cube_seconds_count", { kind: "unsat" }), unsatVerdicts);
     assert.equal(one(ws, "cubist_worker_solver_propagations_total"), one(s, "cubist_solver_propagations_total"), "the same solver statistics on both sides");
     assert.equal(one(ws, "cubist_worker_solver_conflicts_total"), one(s, "cubist_solver_conflicts_total"));
     assert.equal(one(ws, "cubist_worker_engine_placements_total"), one(s, "cubist_search_nodes_total"), "the engine's placements on both sides");
@@ -162,7 +164,7 @@ test("metrics - after an UNSAT run, coordinator and worker export its cube count
     assert.equal(one(ws, "cubist_worker_formula_download_bytes_total"), bytes);
     assert.equal(one(ws, "cubist_worker_formula_cache_bytes"), bytes);
     for (const x of ws.filter((x) => x.name.startsWith("cubist_"))) {
-      for (const k of Object.keys(x.labels)) assert.ok(["verdict", "le"].includes(k), `${x.name} has label ${k}`);
+      for (const k of Object.keys(x.labels)) assert.ok(["kind", "le"].includes(k), `${x.name} has label ${k}`);
     }
     const health = await fetch(`http://127.0.0.1:${wport}/healthz`);
     assert.equal(health.status, 200);
@@ -225,6 +227,47 @@ test("metrics - a run nobody works on: JetStream lag equals its queued cubes; ma
     const res = await fetch(url);
     assert.equal(res.status, 200);
     assert.ok(Date.now() - t0 < 3000, `scrape took ${Date.now() - t0} ms`);
+  } finally {
+    await proc?.close();
+    await t.close();
+  }
+});
+
+test("metrics - an ended run's run-labelled series are retired after --metrics-retention; run delete forgets the run", async () => {
+  const t = await startTestNats();
+  const logs: string[] = [];
+  let proc: CoordinatorProcess | null = null;
+  try {
+    const config = loadCoordinatorConfig({ nats: { servers: t.url }, prefix: t.names.prefix, grpc: null, http: "127.0.0.1:0", logLevel: "debug", metricsRetentionSec: 1 });
+    proc = await startCoordinatorProcess(config, createLogger({ component: "coordinator", level: "debug", write: (l) => logs.push(l) }));
+    const kept = await proc.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 4 }));
+    const ended = await proc.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 4 }));
+    await kept.splitDone();
+    await ended.splitDone();
+    await ended.cancel("test");
+    const url = `${proc.http!.url}/metrics`;
+    let s = (await scrape(url)).samples;
+    assert.equal(one(s, "cubist_run_state", { run: ended.id, state: "cancelled" }), 1, "kept for the retention");
+    assert.ok(await eventually(async () => {
+      s = (await scrape(url)).samples;
+      return s.every((x) => x.labels.run !== ended.id);
+    }, 10_000), "every series of the ended run retired");
+    assert.equal(one(s, "cubist_run_state", { run: kept.id, state: "running" }), 1, "a running run keeps its series");
+    assert.equal(one(s, "cubist_runs", { state: "cancelled" }), 1, "the unlabelled totals still count it");
+
+    // Deleting: a running run is refused; an ended one goes from memory, the runs bucket and the ledger.
+    const service = createService(proc.coordinator);
+    const call = (method: "deleteRun", runId: string): Promise<unknown> => new Promise((resolve, reject) => {
+      (service[method] as unknown as (c: unknown, cb: (e: { code?: number; details?: string } | null, r?: unknown) => void) => void)(
+        { request: { runId }, metadata: new Metadata(), getPeer: () => "test" }, (e, r) => (e ? reject(e) : resolve(r)));
+    });
+    await assert.rejects(call("deleteRun", kept.id), (e: { code?: number; details?: string }) => e.code === Status.FAILED_PRECONDITION && /cancel it first/.test(e.details ?? ""));
+    await call("deleteRun", ended.id);
+    assert.equal(proc.coordinator.getRun(ended.id), undefined);
+    assert.equal(await proc.coordinator.runRecord(ended.id), null);
+    assert.equal(await proc.coordinator.loadRun(ended.id), undefined, "no ledger left to rebuild it from");
+    assert.equal(one((await scrape(url)).samples, "cubist_runs", { state: "cancelled" }), 0);
+    await assert.rejects(call("deleteRun", ended.id), (e: { code?: number }) => e.code === Status.NOT_FOUND);
   } finally {
     await proc?.close();
     await t.close();

@@ -136,7 +136,7 @@ test("prometheus - a real Prometheus scraping the coordinator and two workers ev
     assert.ok(await eventually(async () => Number((await query(base, `cubist_run_state{run="${run.id}",state="unsat"}`))[0]?.value[1]) === 1, 5000));
     let done: QueryResult[] = [];
     assert.ok(await eventually(async () => {
-      done = await query(base, 'sum(cubist_worker_cubes_done_total{job="cubist-worker",verdict="unsat"})');
+      done = await query(base, 'sum(cubist_worker_cubes_done_total{job="cubist-worker",kind="unsat"})');
       return done.length === 1 && Number(done[0].value[1]) >= unsat;
     }, 10_000), `worker cubes done: ${JSON.stringify(done)}`);
     const perWorker = await query(base, 'cubist_worker_slots{job="cubist-worker"}');

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { CubeTable } from "../../coordinator/cube-table.js";
+import { CubeTable, resplitDepth, subtreeOf } from "../../coordinator/cube-table.js";
 import { readBrendan } from "../../core/formats/index.js";
 import { resplitCube, splitCubes } from "../../core/cubes/split.js";
 import { addRational, equalRational, exactWeight, sumWeights, type Rational } from "../../core/cubes/weight.js";
@@ -77,4 +77,28 @@ test("cube table - adding a batch twice (a replayed ledger entry) changes nothin
   table.addCubes(undefined, split.cubes.map((c, i) => ({ id: String(i), placements: c.placements, branching: c.branching })));
   assert.deepEqual(table.snapshotCounts(), before);
   assert.equal(table.size, split.cubes.length);
+});
+
+test("cube table - a subtree keeps its solver time and re-splits across generations; the initial split's size is counted", () => {
+  const { split, table } = splitTable(6);
+  assert.equal(table.initialCubes, split.cubes.length);
+  assert.equal(subtreeOf("17.3.0"), "17");
+  assert.deepEqual([resplitDepth("17"), resplitDepth("17.3"), resplitDepth("17.3.0")], [0, 1, 2]);
+  table.recordVerdict("0", "unknown", { wallMs: 60_000 });
+  const parent = table.get("0")!;
+  const children = resplitCube(puzzle, { placements: [...parent.placements], branching: [...parent.branching], weight: parent.weight }, { depth: 1 });
+  assert.ok(children.cubes.length > 0);
+  table.addCubes("0", children.cubes.map((c, k) => ({ id: `0.${k}`, placements: c.placements, branching: c.branching })));
+  // A child starts with a fresh clock of its own, but its subtree remembers the parent's minute.
+  table.recordVerdict("0.0", "unknown", { wallMs: 30_000 });
+  const child = table.get("0.0")!;
+  const grand = resplitCube(puzzle, { placements: [...child.placements], branching: [...child.branching], weight: child.weight }, { depth: 1 });
+  table.addCubes("0.0", grand.cubes.map((c, k) => ({ id: `0.0.${k}`, placements: c.placements, branching: c.branching })));
+  assert.deepEqual(table.subtree("0.0.0"), { spentMs: 90_000, resplits: 2 });
+  assert.deepEqual(table.subtree("0"), table.subtree("0.0.0"));
+  assert.deepEqual(table.subtree("1"), { spentMs: 0, resplits: 0 });
+  // Re-split cubes are not initial cubes; a verdict without a time adds nothing.
+  assert.equal(table.initialCubes, split.cubes.length);
+  table.recordVerdict("1", "unsat");
+  assert.deepEqual(table.subtree("1"), { spentMs: 0, resplits: 0 });
 });

@@ -128,5 +128,16 @@ test("render svg - output is deterministic and colours are stable", () => {
   assert.equal(colourHex(26), "#c91d64");
   assert.equal(colourLetter(0), "a");
   assert.equal(colourLetter(22), "w");
+});
+
+test("render svg - no edge colour looks like the white of an empty cell (colour 14 was beige, 21 white)", () => {
+  const [wr, wg, wb] = [255, 255, 255];
+  for (let k = 0; k < PALETTE.length + 40; k++) {
+    const n = parseInt(colourHex(k).slice(1), 16);
+    const dist = Math.hypot(((n >> 16) & 255) - wr, ((n >> 8) & 255) - wg, (n & 255) - wb);
+    assert.ok(dist >= 70, `colour ${k} (${colourHex(k)}) is ${dist.toFixed(0)} from white`);
+  }
+  assert.notEqual(colourHex(14), "#fffac8");
+  assert.notEqual(colourHex(21), "#ffffff");
   assert.equal(colourLetter(26), "A");
 });

@@ -179,10 +179,12 @@ test("run model - unknown verdicts: another attempt first, a re-split after afte
   assert.ok(Math.abs(children.reduce((s, c) => s + c.weight, 0) + refutedBySplit[0] - weight) < 1e-12);
   // The parent was unknown, not queued: nothing to cancel or delete.
   assert.ok(!h.effects.some((e) => e.type === "cancel" || e.type === "delete-task"));
+  // A re-split by the policy queues its children as usual, behind what is queued already.
+  assert.ok(h.effects.every((e) => e.type !== "publish" || !e.front));
   assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
 });
 
-test("run model - re-splitting a queued cube stops its solver and deletes its task", async () => {
+test("run model - re-splitting a queued cube by hand stops its solver, deletes its task, and queues the children in front", async () => {
   const h = harness({ puzzleText: UNSAT, targetCubes: 4 });
   await started(h);
   const e = h.model.table.get(openCubes(h.model)[0])!;
@@ -193,6 +195,9 @@ test("run model - re-splitting a queued cube stops its solver and deletes its ta
   assert.equal([...h.model.table.entries()].filter((c) => c.id.startsWith(`${e.id}.`)).length, n);
   const tail = h.effects.slice(-2);
   assert.deepEqual(tail, [{ type: "cancel", cube: e.id, reason: "resplit" }, { type: "delete-task", seq }]);
+  // Asked for by hand: the children go to the front queue, before the cubes queued earlier.
+  const published = h.effects.filter((x) => x.type === "publish");
+  assert.ok(published.length >= 1 && published.every((x) => x.type === "publish" && x.front === true));
   assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
 });
 
@@ -321,4 +326,19 @@ test("run model - best boards: a worker's deepest board is checked and scored, o
   const again = h.replay();
   assert.deepEqual(again.best, h.model.best);
   assert.deepEqual(again.bestHistory, h.model.bestHistory);
+});
+
+test("run model - a priority change is recorded, written to the run record, and replayed; the same priority again is a no-op", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4, priority: 2 });
+  await started(h);
+  assert.equal(h.model.priority, 2);
+  h.effects.length = 0;
+  await h.run(h.model.setPriority(7));
+  assert.equal(h.model.priority, 7);
+  assert.deepEqual(h.effects.map((e) => e.type), ["append", "write-record"]);
+  assert.equal(h.replay().priority, 7);
+  assert.equal(h.model.spec.priority, 2, "the spec keeps the priority the run was submitted with");
+  h.effects.length = 0;
+  await h.run(h.model.setPriority(7));
+  assert.deepEqual(h.effects, []);
 });

@@ -9,7 +9,7 @@ import {
   renderWatchView, StatusThrottle,
 } from "../../cli/watch-view.js";
 import {
-  exitCodeOfRun, formatDuration, formatEta, formatPercent, formatTable, formatWeight, parseDuration, runStateName, runStateOf,
+  exitCodeOfRun, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatWeight, parseDuration, runStateName, runStateOf,
 } from "../../cli/control-format.js";
 import { renderRunDetails, renderRunTable, stateWithMessage } from "../../cli/control-run-view.js";
 import { RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
@@ -62,7 +62,7 @@ test("watch view - the block shows state, closed fraction, cubes by state, cubes
   assert.match(lines[1], /^cubes: 12 queued · 2 running · 30 unsat · 1 unknown · 4 re-split · 7 split-refuted {3}3\.3 cubes\/s {3}0 solutions$/);
   const done = renderWatchView(status({ state: RunState.RUN_STATE_SAT, solutions: 1 }), { runId: "r1", width: 120 });
   assert.match(done[0], /^r1 {2}sat {2}\[/);
-  assert.match(done[0], /ETA done$/);
+  assert.match(done[0], /solved {2}ETA done$/);
   assert.match(done[1], /1 solution$/);
 });
 
@@ -156,7 +156,17 @@ test("control format - durations, percentages, weights and ETAs print for people
   assert.equal(formatWeight(1 / 4096), "1/4096");
   assert.equal(formatWeight(0), "0");
   assert.equal(formatEta(status({ etaSeconds: -1 })), "?");
-  assert.equal(formatEta(status({ state: RunState.RUN_STATE_CANCELLED })), "done");
+  assert.equal(formatEta(status({ state: RunState.RUN_STATE_SAT })), "done");
+  assert.equal(formatEta(status({ state: RunState.RUN_STATE_UNSAT })), "done");
+});
+
+test("control format - a cancelled or failed run has no ETA, not \"ETA done\"; a solved run shows solved, not 0.000%", () => {
+  assert.equal(formatEta(status({ state: RunState.RUN_STATE_CANCELLED })), "-");
+  assert.equal(formatEta(status({ state: RunState.RUN_STATE_FAILED })), "-");
+  assert.equal(formatProgress(status({ state: RunState.RUN_STATE_SAT, progress: 0 })), "solved");
+  assert.equal(formatProgress(status({ state: RunState.RUN_STATE_CANCELLED, progress: 0.25 })), "25.0%");
+  assert.equal(renderEndLine("r1", status({ state: RunState.RUN_STATE_SAT, progress: 0, solutions: 1 })), "run r1 sat (solved, 1 solution(s))");
+  assert.match(renderStatusLine(status({ state: RunState.RUN_STATE_SAT, progress: 0 }), { runId: "r1", now: 0 }), /^00:00:00 r1 sat solved \|/);
 });
 
 test("control format - run states map to names, exit codes like cubist solve, and messages that do not repeat the state", () => {
@@ -196,6 +206,28 @@ test("run views - run show lists state, settings, progress, counts, rate and sol
   assert.match(ended, /^state\s+cancelled \(enough\)$/m);
   assert.match(ended, /^ran for\s+-$/m);
   const table = renderRunTable([info], now);
-  assert.match(table, /^RUN\s+STATE\s+PROGRESS\s+OPEN\s+DONE\s+SOLUTIONS\s+SIZE\s+CREATED\s+NAME\nr1\s+running\s+36\.2%\s+15\s+30\s+0\s+6x6\s+2m00s ago\s+clue1\n$/);
+  assert.match(table, /^RUN\s+STATE\s+PROGRESS\s+OPEN\s+DONE\s+SOLUTIONS\s+SIZE\s+CREATED\s+NAME\nr1\s+running\s+36\.2%\s+15\s+30\s+0\s+6x6\s+2026-11-22 04:00 UTC \(2m00s ago\)\s+clue1\n$/);
   assert.equal(renderRunTable([], now), "no runs\n");
+});
+
+test("run views - run show says how many cubes the split made beside the goal, why a run waits, and solved for a SAT run", () => {
+  const info = {
+    runId: "r1", name: "clue1", status: status({ initialCubes: 258, waiting: "2/2 slots busy with e2-full (priority 0)", priority: 5 }), encoding: "cubist-placement",
+    rows: 6, cols: 6, numVars: 728, numClauses: 8256, cubing: { targetCubes: 256, maxDepth: 0, cellOrder: "most-constrained" },
+    solver: undefined, resplit: undefined, mode: 1, createdUnixMs: Date.UTC(2026, 10, 22, 4, 0, 0),
+  };
+  const now = Date.UTC(2026, 10, 22, 4, 2, 0);
+  const text = renderRunDetails(info, now);
+  assert.match(text, /^cubing\s+258 cubes \(256 asked\), most-constrained cell order/m);
+  assert.match(text, /^priority\s+5$/m);
+  assert.match(text, /^waiting\s+2\/2 slots busy with e2-full \(priority 0\)$/m);
+  const exact = renderRunDetails({ ...info, status: status({ initialCubes: 256 }) }, now);
+  assert.match(exact, /^cubing\s+256 cubes, /m);
+  assert.doesNotMatch(exact, /^waiting/m);
+  const solved = renderRunDetails({ ...info, status: status({ state: RunState.RUN_STATE_SAT, progress: 0, solutions: 1 }) }, now);
+  assert.match(solved, /^progress\s+solved \(0\.00% of the search space closed before the solution\)$/m);
+  assert.match(solved, /^rate\s+.*ETA done$/m);
+  const cancelled = renderRunDetails({ ...info, status: status({ state: RunState.RUN_STATE_CANCELLED }) }, now);
+  assert.match(cancelled, /^rate\s+.*ETA -$/m);
+  assert.match(renderRunTable([{ ...info, status: status({ state: RunState.RUN_STATE_SAT, progress: 0 }) }], now), /^r1\s+sat\s+solved\s+/m);
 });

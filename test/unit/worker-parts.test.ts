@@ -150,6 +150,11 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check(task, { ...delivery, stream: "OTHER" }).action, "term");
   assert.equal(check(task, { ...delivery, consumer: "coordinator" }).action, "term");
   assert.equal(check(task, delivery, "cubist.cubes.r2").action, "term");
+  // The front queue: its own consumer and subject, and only together.
+  assert.equal(check(task, { ...delivery, consumer: "front-r1" }, "cubist.cubes.r1.front").action, "run");
+  assert.equal(check(task, { ...delivery, consumer: "front-r1" }, "cubist.cubes.r1").action, "term");
+  assert.equal(check(task, delivery, "cubist.cubes.r1.front").action, "term");
+  assert.equal(check(task, { ...delivery, consumer: "front-r2" }, "cubist.cubes.r2.front").action, "term");
   assert.equal(check({ ...task, numVars: task.numVars + 1 }).action, "term");
   assert.equal(check({ ...task, solver: { ...task.solver!, solver: "minisat" } }).action, "term");
   assert.equal(check({ ...task, solver: { ...task.solver!, seed: 2 ** 31 } }).action, "term");

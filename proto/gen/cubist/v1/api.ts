@@ -214,6 +214,12 @@ export interface PauseRunRequest {
   now: boolean;
 }
 
+export interface SetRunPriorityRequest {
+  runId: string;
+  /** -1000..1000, higher first */
+  priority: number;
+}
+
 export interface CancelRunRequest {
   runId: string;
   reason: string;
@@ -231,6 +237,16 @@ export interface CubeInfo {
   unknowns: number;
   errors: number;
   reason: string;
+  /** the initial cube this one descends from (its id up to the first ".") */
+  subtree: string;
+  /** solver time spent on that subtree so far, every verdict of every cube in it */
+  subtreeSec: number;
+  /** re-splits within that subtree so far */
+  subtreeResplits: number;
+  /** re-split generations above this cube (0: an initial cube) */
+  depth: number;
+  /** with placements: each placement's piece as the puzzle file numbers it */
+  pieceIds: number[];
 }
 
 export interface ListCubesRequest {
@@ -245,6 +261,8 @@ export interface ListCubesRequest {
   limit: number;
   /** include placements */
   placements: boolean;
+  /** filter: open cubes whose subtree has taken at least this much solver time */
+  stuckSec: number;
 }
 
 export interface ListCubesResponse {
@@ -1715,6 +1733,95 @@ export const PauseRunRequest: MessageFns<PauseRunRequest> = {
   },
 };
 
+function createBaseSetRunPriorityRequest(): SetRunPriorityRequest {
+  return { runId: "", priority: 0 };
+}
+
+export const SetRunPriorityRequest: MessageFns<SetRunPriorityRequest> = {
+  encode(message: SetRunPriorityRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.runId !== "") {
+      writer.uint32(10).string(message.runId);
+    }
+    if (message.priority !== 0) {
+      writer.uint32(16).int32(message.priority);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetRunPriorityRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetRunPriorityRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.runId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.priority = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetRunPriorityRequest {
+    return {
+      runId: isSet(object.runId)
+        ? globalThis.String(object.runId)
+        : isSet(object.run_id)
+        ? globalThis.String(object.run_id)
+        : "",
+      priority: isSet(object.priority) ? globalThis.Number(object.priority) : 0,
+    };
+  },
+
+  toJSON(message: SetRunPriorityRequest): unknown {
+    const obj: any = {};
+    if (message.runId !== "") {
+      obj.runId = message.runId;
+    }
+    if (message.priority !== 0) {
+      obj.priority = Math.round(message.priority);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetRunPriorityRequest>, I>>(base?: I): SetRunPriorityRequest {
+    return SetRunPriorityRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetRunPriorityRequest>, I>>(object: I): SetRunPriorityRequest {
+    const message = createBaseSetRunPriorityRequest();
+    message.runId = object.runId ?? "";
+    message.priority = object.priority ?? 0;
+    return message;
+  },
+};
+
 function createBaseCancelRunRequest(): CancelRunRequest {
   return { runId: "", reason: "" };
 }
@@ -1815,6 +1922,11 @@ function createBaseCubeInfo(): CubeInfo {
     unknowns: 0,
     errors: 0,
     reason: "",
+    subtree: "",
+    subtreeSec: 0,
+    subtreeResplits: 0,
+    depth: 0,
+    pieceIds: [],
   };
 }
 
@@ -1846,6 +1958,25 @@ export const CubeInfo: MessageFns<CubeInfo> = {
     }
     if (message.reason !== "") {
       writer.uint32(74).string(message.reason);
+    }
+    if (message.subtree !== "") {
+      writer.uint32(322).string(message.subtree);
+    }
+    if (message.subtreeSec !== 0) {
+      writer.uint32(329).double(message.subtreeSec);
+    }
+    if (message.subtreeResplits !== 0) {
+      writer.uint32(336).uint32(message.subtreeResplits);
+    }
+    if (message.depth !== 0) {
+      writer.uint32(344).uint32(message.depth);
+    }
+    if (message.pieceIds.length !== 0) {
+      writer.uint32(354).fork();
+      for (const v of message.pieceIds) {
+        writer.uint32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -1935,6 +2066,56 @@ export const CubeInfo: MessageFns<CubeInfo> = {
             message.reason = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.subtree = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 329) {
+              break;
+            }
+
+            message.subtreeSec = reader.double();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.subtreeResplits = reader.uint32();
+            continue;
+          }
+          case 43: {
+            if (tag !== 344) {
+              break;
+            }
+
+            message.depth = reader.uint32();
+            continue;
+          }
+          case 44: {
+            if (tag === 352) {
+              message.pieceIds.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 354) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pieceIds.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1972,6 +2153,23 @@ export const CubeInfo: MessageFns<CubeInfo> = {
       unknowns: isSet(object.unknowns) ? globalThis.Number(object.unknowns) : 0,
       errors: isSet(object.errors) ? globalThis.Number(object.errors) : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      subtree: isSet(object.subtree) ? globalThis.String(object.subtree) : "",
+      subtreeSec: isSet(object.subtreeSec)
+        ? globalThis.Number(object.subtreeSec)
+        : isSet(object.subtree_sec)
+        ? globalThis.Number(object.subtree_sec)
+        : 0,
+      subtreeResplits: isSet(object.subtreeResplits)
+        ? globalThis.Number(object.subtreeResplits)
+        : isSet(object.subtree_resplits)
+        ? globalThis.Number(object.subtree_resplits)
+        : 0,
+      depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+      pieceIds: globalThis.Array.isArray(object?.pieceIds)
+        ? object.pieceIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.piece_ids)
+        ? object.piece_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2004,6 +2202,21 @@ export const CubeInfo: MessageFns<CubeInfo> = {
     if (message.reason !== "") {
       obj.reason = message.reason;
     }
+    if (message.subtree !== "") {
+      obj.subtree = message.subtree;
+    }
+    if (message.subtreeSec !== 0) {
+      obj.subtreeSec = floatToJson(message.subtreeSec);
+    }
+    if (message.subtreeResplits !== 0) {
+      obj.subtreeResplits = Math.round(message.subtreeResplits);
+    }
+    if (message.depth !== 0) {
+      obj.depth = Math.round(message.depth);
+    }
+    if (message.pieceIds?.length) {
+      obj.pieceIds = message.pieceIds.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -2021,12 +2234,17 @@ export const CubeInfo: MessageFns<CubeInfo> = {
     message.unknowns = object.unknowns ?? 0;
     message.errors = object.errors ?? 0;
     message.reason = object.reason ?? "";
+    message.subtree = object.subtree ?? "";
+    message.subtreeSec = object.subtreeSec ?? 0;
+    message.subtreeResplits = object.subtreeResplits ?? 0;
+    message.depth = object.depth ?? 0;
+    message.pieceIds = object.pieceIds?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseListCubesRequest(): ListCubesRequest {
-  return { runId: "", state: 0, minRunningSec: 0, workerId: "", limit: 0, placements: false };
+  return { runId: "", state: 0, minRunningSec: 0, workerId: "", limit: 0, placements: false, stuckSec: 0 };
 }
 
 export const ListCubesRequest: MessageFns<ListCubesRequest> = {
@@ -2048,6 +2266,9 @@ export const ListCubesRequest: MessageFns<ListCubesRequest> = {
     }
     if (message.placements !== false) {
       writer.uint32(48).bool(message.placements);
+    }
+    if (message.stuckSec !== 0) {
+      writer.uint32(321).double(message.stuckSec);
     }
     return writer;
   },
@@ -2113,6 +2334,14 @@ export const ListCubesRequest: MessageFns<ListCubesRequest> = {
             message.placements = reader.bool();
             continue;
           }
+          case 40: {
+            if (tag !== 321) {
+              break;
+            }
+
+            message.stuckSec = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2145,6 +2374,11 @@ export const ListCubesRequest: MessageFns<ListCubesRequest> = {
         : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       placements: isSet(object.placements) ? globalThis.Boolean(object.placements) : false,
+      stuckSec: isSet(object.stuckSec)
+        ? globalThis.Number(object.stuckSec)
+        : isSet(object.stuck_sec)
+        ? globalThis.Number(object.stuck_sec)
+        : 0,
     };
   },
 
@@ -2168,6 +2402,9 @@ export const ListCubesRequest: MessageFns<ListCubesRequest> = {
     if (message.placements !== false) {
       obj.placements = message.placements;
     }
+    if (message.stuckSec !== 0) {
+      obj.stuckSec = floatToJson(message.stuckSec);
+    }
     return obj;
   },
 
@@ -2182,6 +2419,7 @@ export const ListCubesRequest: MessageFns<ListCubesRequest> = {
     message.workerId = object.workerId ?? "";
     message.limit = object.limit ?? 0;
     message.placements = object.placements ?? false;
+    message.stuckSec = object.stuckSec ?? 0;
     return message;
   },
 };
@@ -2909,6 +3147,27 @@ export const CubistServiceService = {
     responseSerialize: (value: RunInfo): Buffer => Buffer.from(RunInfo.encode(value).finish()),
     responseDeserialize: (value: Buffer): RunInfo => RunInfo.decode(value),
   },
+  /** Changes the priority of a run that has not ended (workers pick the highest first on their next pull). */
+  setRunPriority: {
+    path: "/cubist.v1.CubistService/SetRunPriority" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetRunPriorityRequest): Buffer =>
+      Buffer.from(SetRunPriorityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetRunPriorityRequest => SetRunPriorityRequest.decode(value),
+    responseSerialize: (value: RunInfo): Buffer => Buffer.from(RunInfo.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RunInfo => RunInfo.decode(value),
+  },
+  /** Deletes a run that has ended: its record, its ledger and anything left of its queue. Its id becomes free. */
+  deleteRun: {
+    path: "/cubist.v1.CubistService/DeleteRun" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RunRef): Buffer => Buffer.from(RunRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RunRef => RunRef.decode(value),
+    responseSerialize: (value: RunInfo): Buffer => Buffer.from(RunInfo.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RunInfo => RunInfo.decode(value),
+  },
   listCubes: {
     path: "/cubist.v1.CubistService/ListCubes" as const,
     requestStream: false as const,
@@ -2959,6 +3218,10 @@ export interface CubistServiceServer extends UntypedServiceImplementation {
   pauseRun: handleUnaryCall<PauseRunRequest, RunInfo>;
   resumeRun: handleUnaryCall<RunRef, RunInfo>;
   cancelRun: handleUnaryCall<CancelRunRequest, RunInfo>;
+  /** Changes the priority of a run that has not ended (workers pick the highest first on their next pull). */
+  setRunPriority: handleUnaryCall<SetRunPriorityRequest, RunInfo>;
+  /** Deletes a run that has ended: its record, its ledger and anything left of its queue. Its id becomes free. */
+  deleteRun: handleUnaryCall<RunRef, RunInfo>;
   listCubes: handleUnaryCall<ListCubesRequest, ListCubesResponse>;
   /** Replaces a cube by its children (also a running cube: its solver is stopped). The weight passes to them. */
   resplitCube: handleUnaryCall<ResplitCubeRequest, ResplitCubeResponse>;
@@ -3056,6 +3319,35 @@ export interface CubistServiceClient extends Client {
   ): ClientUnaryCall;
   cancelRun(
     request: CancelRunRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RunInfo) => void,
+  ): ClientUnaryCall;
+  /** Changes the priority of a run that has not ended (workers pick the highest first on their next pull). */
+  setRunPriority(
+    request: SetRunPriorityRequest,
+    callback: (error: ServiceError | null, response: RunInfo) => void,
+  ): ClientUnaryCall;
+  setRunPriority(
+    request: SetRunPriorityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RunInfo) => void,
+  ): ClientUnaryCall;
+  setRunPriority(
+    request: SetRunPriorityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RunInfo) => void,
+  ): ClientUnaryCall;
+  /** Deletes a run that has ended: its record, its ledger and anything left of its queue. Its id becomes free. */
+  deleteRun(request: RunRef, callback: (error: ServiceError | null, response: RunInfo) => void): ClientUnaryCall;
+  deleteRun(
+    request: RunRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RunInfo) => void,
+  ): ClientUnaryCall;
+  deleteRun(
+    request: RunRef,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RunInfo) => void,

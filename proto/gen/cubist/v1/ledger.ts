@@ -112,6 +112,9 @@ export interface LedgerEntry {
     | //
     /** a better best board (verified and scored when recorded) */
     { $case: "best"; value: BestBoard }
+    | //
+    /** the run's priority changed (RunStatus.priority; workers pick by it) */
+    { $case: "priority"; value: number }
     | undefined;
 }
 
@@ -1123,6 +1126,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "best":
         BestBoard.encode(message.entry.value, writer.uint32(162).fork()).join();
         break;
+      case "priority":
+        writer.uint32(320).int32(message.entry.value);
+        break;
     }
     return writer;
   },
@@ -1236,6 +1242,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "best", value: BestBoard.decode(reader, reader.uint32()) };
             continue;
           }
+          case 40: {
+            if (tag !== 320) {
+              break;
+            }
+
+            message.entry = { $case: "priority", value: reader.int32() };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1281,6 +1295,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "coverage", value: CoverageChecked.fromJSON(object.coverage) }
         : isSet(object.best)
         ? { $case: "best", value: BestBoard.fromJSON(object.best) }
+        : isSet(object.priority)
+        ? { $case: "priority", value: globalThis.Number(object.priority) }
         : undefined,
     };
   },
@@ -1312,6 +1328,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.coverage = CoverageChecked.toJSON(message.entry.value);
     } else if (message.entry?.$case === "best") {
       obj.best = BestBoard.toJSON(message.entry.value);
+    } else if (message.entry?.$case === "priority") {
+      obj.priority = Math.round(message.entry.value);
     }
     return obj;
   },
@@ -1386,6 +1404,12 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "best": {
         if (object.entry?.value !== undefined && object.entry?.value !== null) {
           message.entry = { $case: "best", value: BestBoard.fromPartial(object.entry.value) };
+        }
+        break;
+      }
+      case "priority": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "priority", value: object.entry.value };
         }
         break;
       }

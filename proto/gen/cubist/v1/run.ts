@@ -226,6 +226,10 @@ export interface RunStatus {
   remainingNodes: number;
   remainingNodesStderr: number;
   workEtaSeconds: number;
+  /** cubes the initial split made (cubing.target_cubes is only its goal) */
+  initialCubes: number;
+  /** why queued cubes wait ("2/2 slots busy with e2-full (priority 0)"); "" otherwise */
+  waiting: string;
 }
 
 /**
@@ -1084,6 +1088,8 @@ function createBaseRunStatus(): RunStatus {
     remainingNodes: 0,
     remainingNodesStderr: 0,
     workEtaSeconds: 0,
+    initialCubes: 0,
+    waiting: "",
   };
 }
 
@@ -1151,6 +1157,12 @@ export const RunStatus: MessageFns<RunStatus> = {
     }
     if (message.workEtaSeconds !== 0) {
       writer.uint32(281).double(message.workEtaSeconds);
+    }
+    if (message.initialCubes !== 0) {
+      writer.uint32(328).uint32(message.initialCubes);
+    }
+    if (message.waiting !== "") {
+      writer.uint32(322).string(message.waiting);
     }
     return writer;
   },
@@ -1336,6 +1348,22 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.workEtaSeconds = reader.double();
             continue;
           }
+          case 41: {
+            if (tag !== 328) {
+              break;
+            }
+
+            message.initialCubes = reader.uint32();
+            continue;
+          }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.waiting = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1415,6 +1443,12 @@ export const RunStatus: MessageFns<RunStatus> = {
         : isSet(object.work_eta_seconds)
         ? globalThis.Number(object.work_eta_seconds)
         : 0,
+      initialCubes: isSet(object.initialCubes)
+        ? globalThis.Number(object.initialCubes)
+        : isSet(object.initial_cubes)
+        ? globalThis.Number(object.initial_cubes)
+        : 0,
+      waiting: isSet(object.waiting) ? globalThis.String(object.waiting) : "",
     };
   },
 
@@ -1483,6 +1517,12 @@ export const RunStatus: MessageFns<RunStatus> = {
     if (message.workEtaSeconds !== 0) {
       obj.workEtaSeconds = floatToJson(message.workEtaSeconds);
     }
+    if (message.initialCubes !== 0) {
+      obj.initialCubes = Math.round(message.initialCubes);
+    }
+    if (message.waiting !== "") {
+      obj.waiting = message.waiting;
+    }
     return obj;
   },
 
@@ -1516,6 +1556,8 @@ export const RunStatus: MessageFns<RunStatus> = {
     message.remainingNodes = object.remainingNodes ?? 0;
     message.remainingNodesStderr = object.remainingNodesStderr ?? 0;
     message.workEtaSeconds = object.workEtaSeconds ?? 0;
+    message.initialCubes = object.initialCubes ?? 0;
+    message.waiting = object.waiting ?? "";
     return message;
   },
 };

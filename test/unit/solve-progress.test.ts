@@ -1,0 +1,31 @@
+/** What `cubist solve` writes on stderr while it works (cli/solve-progress.ts), without a cluster. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { PLAIN_INTERVAL_MS, progressLine, SolveProgress } from "../../cli/solve-progress.js";
+import { RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
+
+// fromPartial: fields added to RunStatus later get their defaults.
+const status = RunStatus.fromPartial({
+  runId: "r", state: RunState.RUN_STATE_RUNNING, progress: 0.034, etaSeconds: -1, cubesPerSecond: 0, solutions: 0, rejectedModels: 0,
+  cubes: { queued: 6, running: 2, sat: 0, unsat: 10, unknown: 0, failed: 0, resplit: 0, refutedBySplit: 0, purged: 0 },
+  startedUnixMs: 0, finishedUnixMs: 0, updatedUnixMs: 0, priority: 0, message: "", generation: 0, waiting: "", initialCubes: 16,
+});
+
+test("solve progress - the line has the elapsed time, then the closed fraction and cubes once the run reports", () => {
+  assert.equal(progressLine(2.5, undefined, "starting a local cluster of 2 worker(s)"), "2.5s elapsed: starting a local cluster of 2 worker(s)");
+  assert.equal(progressLine(65, status, "x"), "1m05s elapsed: 3.4% closed, 10 refuted, 2 running, 6 queued");
+});
+
+test("solve progress - a pipe gets a plain line at once and then every interval; a terminal a redrawn line, cleared at the end", () => {
+  const plain = new SolveProgress(false, 1000, "starting");
+  assert.equal(plain.tick(1000), "cubist solve: 0ms elapsed: starting\n");
+  assert.equal(plain.tick(2000), "");
+  plain.update(status);
+  assert.equal(plain.tick(1000 + PLAIN_INTERVAL_MS), "cubist solve: 10s elapsed: 3.4% closed, 10 refuted, 2 running, 6 queued\n");
+  assert.equal(plain.finish(), "");
+  const tty = new SolveProgress(true, 0, "searching (2 thread(s))");
+  assert.equal(tty.finish(), "", "nothing drawn, nothing to clear");
+  assert.equal(tty.tick(3000), "\r3.0s elapsed: searching (2 thread(s))\x1b[K");
+  assert.equal(tty.tick(4000), "\r4.0s elapsed: searching (2 thread(s))\x1b[K");
+  assert.equal(tty.finish(), "\r\x1b[K");
+});
