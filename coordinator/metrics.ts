@@ -151,21 +151,21 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_run_best_score", help: "Matched inner edges of the run's best board so far (checked by the verifier; absent until a worker reports one).", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) if (r.best) this.set({ run: r.id }, r.best.score);
+      for (const r of labelled()) if (r.best) this.set({ run: r.id }, r.best.score);
     },
   });
   new Gauge({
     name: "cubist_run_best_placed_cells", help: "Cells placed on the run's best board so far.", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) if (r.best) this.set({ run: r.id }, r.best.placed);
+      for (const r of labelled()) if (r.best) this.set({ run: r.id }, r.best.placed);
     },
   });
   new Gauge({
     name: "cubist_run_remaining_placements", help: "Placements left in the run by the tree estimates (Knuth's estimator per cube; absent until one arrives).", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) {
+      for (const r of labelled()) {
         const s = r.status();
         if (s.remainingNodes >= 0) this.set({ run: r.id }, s.remainingNodes);
       }
@@ -175,7 +175,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_run_work_eta_seconds", help: "Seconds of work left by the tree estimates at the run's placement rate (absent while unknown).", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) {
+      for (const r of labelled()) {
         const s = r.status();
         if (s.workEtaSeconds >= 0) this.set({ run: r.id }, s.workEtaSeconds);
       }
@@ -185,7 +185,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     name: "cubist_run_placements_per_second", help: "Placements per second of the workers' searches for the run (10-minute window).", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of runs()) this.set({ run: r.id }, r.status().placementsPerSecond);
+      for (const r of labelled()) this.set({ run: r.id }, r.status().placementsPerSecond);
     },
   });
   new Gauge({
