@@ -7,6 +7,7 @@
 import { terminalSafe } from "../cluster/terminal-text.js";
 import type { ParsedValues } from "./args.js";
 import { EXIT } from "./exit-codes.js";
+import { onInterrupt } from "./interrupt.js";
 import { showBoard } from "./board-output.js";
 import { scoreLocal } from "./solve-score.js";
 import { bestJSON } from "../core/score.js";
@@ -14,27 +15,20 @@ import { boardToJSON } from "../core/formats/index.js";
 import type { Puzzle } from "../core/puzzle.js";
 
 export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: number): Promise<number> {
-  const abort = new AbortController();
-  let interrupted = false;
-  const onSignal = (): void => {
-    interrupted = true;
-    abort.abort();
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  const stop = onInterrupt();
   try {
     const result = await scoreLocal(puzzle, {
       threads,
       timeLimitSec: values.time as number | undefined,
       seed: values.seed as number | undefined,
-      signal: abort.signal,
+      signal: stop.signal,
       onImprove: (b, seconds) => {
         process.stderr.write(`score ${b.score}/${b.maxScore} (${b.mismatches.length} mismatched edges) after ${seconds.toFixed(1)} s\n`);
       },
     });
     for (const r of result.rejected.slice(0, 3)) process.stderr.write(`cubist: warning: an engine board was refused: ${r}\n`);
     const secs = (result.wallMs / 1000).toFixed(2);
-    const reason = interrupted ? "interrupted" : "time-limit";
+    const reason = stop.interrupted ? "interrupted" : "time-limit";
     if (values.json) {
       process.stdout.write(JSON.stringify({
         status: result.status,
@@ -58,10 +52,9 @@ export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: nu
     } else {
       process.stdout.write(`unknown: no complete board (${reason}) after ${secs} s\n`);
     }
-    if (interrupted && !values.json) return EXIT.INTERRUPTED;
+    if (stop.interrupted && !values.json) return EXIT.INTERRUPTED;
     return result.status === "sat" ? EXIT.OK : EXIT.UNKNOWN;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    stop.dispose();
   }
 }

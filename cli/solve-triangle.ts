@@ -5,6 +5,7 @@
  * The cluster does not take triangle boards.
  */
 
+import { onInterrupt } from "./interrupt.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { ParsedValues } from "./args.js";
 import { EXIT } from "./exit-codes.js";
@@ -19,25 +20,6 @@ import type { SolverName } from "../worker/solver/index.js";
 
 /** Options of `solve` that square boards only have. */
 const SQUARE_ONLY = ["workers", "nats", "hints", "portfolio", "sat-delay"] as const;
-
-function onInterrupt(): { signal: AbortSignal; readonly interrupted: boolean; dispose(): void } {
-  const abort = new AbortController();
-  let interrupted = false;
-  const onSignal = (): void => {
-    interrupted = true;
-    abort.abort();
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  return {
-    signal: abort.signal,
-    get interrupted() { return interrupted; },
-    dispose() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
-}
 
 export async function solveTriangle(puzzle: TrianglePuzzle, values: ParsedValues, threads: number): Promise<number> {
   if (values.objective === "score") throw new InvalidOptionError("--objective", "score is for square boards");

@@ -95,6 +95,9 @@ const char *puzzle_read(puzzle_t *p, const char *text);
 const char *puzzle_check_fixed(const puzzle_t *p);
 void puzzle_classes(puzzle_t *p);
 int cell_rim(const puzzle_t *p, int cell);
+/* What the fixed cells leave: copies left per class (`avail`), the fixed cells' placed colours (`colour`, cell*4+d),
+ * and, returned, each class's pieces that are not fixed, in piece order (caller frees). */
+int **puzzle_fixed_state(const puzzle_t *p, int *avail, uint8_t *colour);
 
 /* search.c */
 void engine_solve(const puzzle_t *p, const options_t *o, result_t *r);

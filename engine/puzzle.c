@@ -183,3 +183,22 @@ const char *puzzle_check_fixed(const puzzle_t *p) {
   }
   return NULL;
 }
+
+int **puzzle_fixed_state(const puzzle_t *p, int *avail, uint8_t *colour) {
+  int cells = p->cells;
+  for (int c = 0; c < p->nclasses; c++) avail[c] = p->class_count[c];
+  for (int cell = 0; cell < cells; cell++) {
+    int piece = p->fixed_piece[cell];
+    if (piece < 0) continue;
+    avail[p->piece_class[piece]]--;
+    for (int d = 0; d < 4; d++) colour[cell * 4 + d] = (uint8_t)placed(p, piece, p->fixed_rot[cell], d);
+  }
+  int **free_pieces = calloc((size_t)p->nclasses, sizeof(int *));
+  int *fill = calloc((size_t)p->nclasses, sizeof(int));
+  bool *fixed = calloc((size_t)p->npieces, 1);
+  for (int cell = 0; cell < cells; cell++) if (p->fixed_piece[cell] >= 0) fixed[p->fixed_piece[cell]] = true;
+  for (int c = 0; c < p->nclasses; c++) free_pieces[c] = malloc(sizeof(int) * (size_t)p->class_count[c]);
+  for (int i = 0; i < p->npieces; i++) if (!fixed[i]) { int c = p->piece_class[i]; free_pieces[c][fill[c]++] = i; }
+  free(fill); free(fixed);
+  return free_pieces;
+}

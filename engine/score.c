@@ -146,20 +146,7 @@ static void setup_score(sctx_t *x, const puzzle_t *p, const options_t *o) {
   x->chosen = calloc((size_t)n, sizeof(ocand_t *));
   x->colour = calloc((size_t)cells * 4, 1);
   x->avail = calloc((size_t)p->nclasses, sizeof(int));
-  for (int c = 0; c < p->nclasses; c++) x->avail[c] = p->class_count[c];
-  for (int cell = 0; cell < cells; cell++) {
-    int piece = p->fixed_piece[cell];
-    if (piece < 0) continue;
-    x->avail[p->piece_class[piece]]--;
-    for (int d = 0; d < 4; d++) x->colour[cell * 4 + d] = (uint8_t)colour_of(p, piece, p->fixed_rot[cell], d);
-  }
-  x->free_pieces = calloc((size_t)p->nclasses, sizeof(int *));
-  int *fill = calloc((size_t)p->nclasses, sizeof(int));
-  bool *fixed = calloc((size_t)p->npieces, 1);
-  for (int cell = 0; cell < cells; cell++) if (p->fixed_piece[cell] >= 0) fixed[p->fixed_piece[cell]] = true;
-  for (int c = 0; c < p->nclasses; c++) x->free_pieces[c] = malloc(sizeof(int) * (size_t)p->class_count[c]);
-  for (int i = 0; i < p->npieces; i++) if (!fixed[i]) { int c = p->piece_class[i]; x->free_pieces[c][fill[c]++] = i; }
-  free(fill); free(fixed);
+  x->free_pieces = puzzle_fixed_state(p, x->avail, x->colour);
 
   for (int i = 0; i < x->n; i++) {
     int cell = x->cell[i];

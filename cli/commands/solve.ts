@@ -1,3 +1,4 @@
+import { onInterrupt } from "../interrupt.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
 import { terminalSafe } from "../../cluster/terminal-text.js";
@@ -185,26 +186,6 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
       return showBoard(puzzle, boardFromPlacements(puzzle, best.cells), values);
     }
   }
-}
-
-/** Ctrl-C or SIGTERM aborts the solve (the solver's process group, or the whole embedded cluster). */
-function onInterrupt(): { abort: AbortController; readonly interrupted: boolean; dispose(): void } {
-  const abort = new AbortController();
-  let interrupted = false;
-  const onSignal = (): void => {
-    interrupted = true;
-    abort.abort();
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  return {
-    abort,
-    get interrupted() { return interrupted; },
-    dispose() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
 }
 
 async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): Promise<number> {
