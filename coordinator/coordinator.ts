@@ -3,18 +3,18 @@
  * no state of its own: on start it replays every unfinished run's ledger (coordinator/ledger.ts) and continues.
  * Only one coordinator should be active per prefix; a second one started after the first died takes over.
  *
- * Loops: the verdict consumer (fetch, group by run, record, then ack), worker heartbeats (who runs what), the
- * MAX_DELIVERIES advisory (cubes JetStream gave up on), a status writer (run records to KV once a second), and a
- * stall check (queued cubes that are in no consumer any more are published again).
+ * Loops: the verdict consumer (coordinator/verdict-intake.ts; group by run, record, then ack), worker heartbeats
+ * (who runs what), the MAX_DELIVERIES advisory (cubes JetStream gave up on), a status writer (run records to KV once
+ * a second), and a stall check (queued cubes that are in no consumer any more are published again).
  */
 
 import { EventEmitter } from "node:events";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
-import type { ConsumerMessages, JetStreamManager, JsMsg } from "@nats-io/jetstream";
+import type { ConsumerMessages, JetStreamManager } from "@nats-io/jetstream";
 import { deleteRunConsumer, ensureLayout, purgeRunTasks, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
-import { CUBE_ID_RE, RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
-import { Cancel, CubeTask, Verdict, VerdictKind, type WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
+import { RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
+import { Cancel, CubeTask, type Verdict, type WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
 import { checkHeartbeat, Rejections } from "./heartbeats.js";
 import { releaseFormula } from "./formula-upload.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
@@ -25,6 +25,7 @@ import { checkVerdict } from "./leases.js";
 import { Ledger } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "./run-spec.js";
 import { RunController, type RunningCube } from "./run.js";
+import { consumeVerdicts, decodeVerdict } from "./verdict-intake.js";
 import { waitingReason } from "./waiting.js";
 
 export interface CoordinatorOptions {
@@ -48,8 +49,6 @@ export interface WorkerInfo {
   status: WorkerStatus;
   seenMs: number;
 }
-
-const MAX_VERDICT_BYTES = 16 * 1024 * 1024;
 
 export class Coordinator {
   readonly runs = new Map<string, RunController>();
@@ -101,7 +100,12 @@ export class Coordinator {
     this.timers.push(setInterval(() => void this.writeStatus(), this.opts.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS));
     this.timers.push(setInterval(() => void this.checkStalls(), this.opts.stallCheckMs ?? DEFAULT_STALL_CHECK_MS));
     this.transition("running");
-    this.verdictLoop = this.consumeVerdicts();
+    this.verdictLoop = consumeVerdicts({
+      js: this.layout.js, names, log,
+      running: () => this.state === "running",
+      opened: (messages) => { this.verdictMessages = messages; },
+      process: (batch) => this.processVerdicts(batch),
+    });
     log.info("coordinator started", { prefix: names.prefix, runs: this.runs.size });
   }
 
@@ -226,59 +230,12 @@ export class Coordinator {
 
   // ---- verdicts ---------------------------------------------------------------------------------------------
 
-  /**
-   * Verdicts arrive through a pull `consume` (it keeps pulls open and resumes after reconnects); whatever has
-   * arrived is processed as one batch as soon as the previous batch is done, so a lone verdict waits for nothing.
-   */
-  private async consumeVerdicts(): Promise<void> {
-    const { names, log } = this.opts;
-    while (this.state === "running") {
-      try {
-        const consumer = await this.layout.js.consumers.get(names.verdictsStream, names.verdictsConsumer);
-        const queue: JsMsg[] = [];
-        let wake: (() => void) | null = null;
-        let ended = false;
-        const messages = await consumer.consume({
-          max_messages: 1000,
-          callback: (m) => {
-            queue.push(m);
-            wake?.();
-          },
-        });
-        this.verdictMessages = messages;
-        void messages.closed().then(() => {
-          ended = true;
-          wake?.();
-        });
-        while (this.state === "running" && !ended) {
-          if (queue.length === 0) {
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, 1000);
-              wake = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
-            wake = null;
-            continue;
-          }
-          await this.processVerdicts(queue.splice(0, queue.length));
-        }
-        await messages.close().catch(() => undefined);
-      } catch (err) {
-        if (this.state !== "running") break;
-        log.warn("verdict consumer interrupted; retrying", { err: (err as Error).message });
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-  }
-
   private async processVerdicts(msgs: Array<{ data: Uint8Array; subject: string; ack(): void; term(): void; nak(ms?: number): void }>): Promise<void> {
     const byRun = new Map<string, { verdicts: Verdict[] }>();
     const acks: Array<() => void> = [];
     for (const m of msgs) {
       this.counters.verdicts++;
-      const v = this.decodeVerdict(m.data, m.subject);
+      const v = decodeVerdict(m.data, m.subject, this.opts.names, this.opts.log);
       if (!v) {
         this.counters.badVerdicts++;
         // A plain term: nats-server 2.9 does not understand a term with a reason and would redeliver.
@@ -315,32 +272,6 @@ export class Coordinator {
       }
     }
     for (const ack of acks) ack();
-  }
-
-  /** A verdict, or null when the message is not one we accept (never trusted). */
-  private decodeVerdict(data: Uint8Array, subject: string): Verdict | null {
-    if (data.length > MAX_VERDICT_BYTES) return null;
-    let v: Verdict;
-    try {
-      v = Verdict.decode(data);
-    } catch {
-      this.opts.log.warn("undecodable verdict terminated", { subject, bytes: data.length });
-      return null;
-    }
-    const bad = (why: string): null => {
-      this.opts.log.warn("invalid verdict terminated", { subject, why, run: v.runId.slice(0, 80), cube: v.cubeId.slice(0, 80) });
-      return null;
-    };
-    if (!RUN_ID_RE.test(v.runId)) return bad("bad run id");
-    if (!subject.startsWith(this.opts.names.verdictsSubject(v.runId, ""))) return bad("run id does not match the subject");
-    if (!CUBE_ID_RE.test(v.cubeId)) return bad("bad cube id");
-    if (!(v.kind in VerdictKind) || v.kind === VerdictKind.VERDICT_KIND_UNSPECIFIED) return bad("bad verdict kind");
-    if (v.kind !== VerdictKind.VERDICT_KIND_SAT && (v.model.length > 0 || v.board.length > 0)) return bad("a model on a non-SAT verdict");
-    for (const n of [v.stats?.wallMs, v.stats?.cpuMs, v.stats?.solverSeconds]) if (n !== undefined && !Number.isFinite(n)) return bad("non-finite statistics");
-    v.workerId = v.workerId.slice(0, 128);
-    v.host = v.host.slice(0, 128);
-    v.reason = v.reason.slice(0, 1000);
-    return v;
   }
 
   private async onMaxDeliveries(data: Uint8Array): Promise<void> {

@@ -3,8 +3,8 @@
  * own and no I/O. Verdicts, re-splits and control calls go in; effects come out (ledger entries to append, tasks to
  * publish, cancels, task deletions, purges), which the JetStream shell (coordinator/run.ts) carries out.
  *
- * State changes only through `apply(ledgerEntry)`: replaying a run's ledger calls it for each stored entry, and the
- * live paths call it for each entry they record, so a replayed run equals the live one by construction.
+ * State changes only through `apply(ledgerEntry)`, on replay and on the live paths alike, so a replayed run equals
+ * the live one by construction (the state and `apply`: coordinator/run-ledger-state.ts).
  *
  * Decisions are generators of effects (`RunSteps`, coordinator/run-effects.ts): the shell runs each effect before asking for the next, so a
  * decision that continues after a publish sees the stream sequences the publish returned, and the model's state is
@@ -20,174 +20,25 @@
  */
 
 import { acceptBoard, acceptModel, bitsetValue } from "../core/accept.js";
-import type { VarMap } from "../core/encode/index.js";
 import { resplitCube, streamCubes } from "../core/cubes/split.js";
 import type { CellOrder, Cube, SplitSolution } from "../core/cubes/types.js";
-import { boardFromPlacements, type Board, type Placement, type Puzzle } from "../core/puzzle.js";
-import type { Logger } from "../cluster/log.js";
+import type { Board, Placement } from "../core/puzzle.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
-import type { CubeClosed, CubeDef, LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
-import { RunMode, RunState, type BestBoard, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
-import { acceptScored, betterScored } from "../core/score.js";
-import { isTerminal, runStateName, verdictLabel } from "../proto/vocabulary.js";
-import { CubeTable, type CubeEntry } from "./cube-table.js";
-import { WorkEstimate } from "./work-estimate.js";
-import type { LedgerBody, RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
+import type { CubeClosed, CubeDef } from "../proto/gen/cubist/v1/ledger.js";
+import { RunMode, RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { runStateName, verdictLabel } from "../proto/vocabulary.js";
+import type { CubeEntry } from "./cube-table.js";
+import type { RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
 import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
+import { bestBoardOf, boardOfVerdict, closedOf } from "./run-answers.js";
+import { isOpen, RunLedgerState } from "./run-ledger-state.js";
 
 /** Distinct workers whose errors on one cube make it fail (errors from one worker only retry it). */
 export const CUBE_FAIL_WORKERS = 2;
 
-export interface RunModelOptions {
-  /** Deliveries (and error verdicts) of one cube before it is marked failed. */
-  readonly maxDeliver: number;
-  /** Cubes per ledger batch while publishing a split. */
-  readonly batchSize: number;
-  /** Milliseconds since the epoch: ledger times, solution times, message ids of retries. */
-  readonly clock: () => number;
-  readonly log: Logger;
-  /** Resident memory in MB, for the split's log lines. @default none */
-  readonly memoryMB?: () => number;
-  /** A fresh lease token for each task published. @default newLease (coordinator/leases.ts: 128 random bits) */
-  readonly lease?: () => string;
-}
-
-/** A cube still to be decided: queued (maybe running somewhere) or unknown. */
-function isOpen(e: CubeEntry): boolean {
-  return e.state === "queued" || e.state === "unknown";
-}
-
-function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
-  return {
-    id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason,
-    searchNodes: v.stats?.searchNodes ?? 0, estNodes: v.stats?.estNodes ?? 0, estNodesStderr: v.stats?.estNodesStderr ?? 0,
-    proofSha256: kind === VerdictKind.VERDICT_KIND_UNSAT ? v.proofSha256 : "",
-  };
-}
-
-export class RunModel {
-  readonly table = new CubeTable();
-  /** Placements made and the tree estimates of the cubes (coordinator/work-estimate.ts). */
-  readonly work = new WorkEstimate();
-  readonly solutions: Solution[] = [];
-  state: RunState = RunState.RUN_STATE_SPLITTING;
-  message = "";
-  /** SAT answers that failed verification (never solutions). */
-  rejected = 0;
-  /** The best board so far (verified and scored when recorded), and every improvement's time and score. */
-  best: BestBoard | null = null;
-  readonly bestHistory: Array<{ atUnixMs: number; score: number; placed: number }> = [];
-  startedAt = 0;
-  finishedAt = 0;
-  /** Certified run: UNSAT answers whose proof was missing or not verified. */
-  rejectedProofs = 0;
-  /** Certified run: the coverage proof, "" until it is started (coordinator/certify.ts). */
-  coverage: "" | "checking" | "checked" | "failed" = "";
-  coverageProof = "";
-  private coverageMessage = "";
-  /** Certified run: cube id -> its checked DRAT proof (object name). */
-  readonly proofs = new Map<string, string>();
-  /** The current priority: the spec's, until changed (`setPriority`). */
-  priority: number;
-  private readonly log: Logger;
-
-  constructor(
-    readonly spec: RunSpec,
-    readonly puzzle: Puzzle,
-    private readonly varMap: VarMap,
-    private readonly opts: RunModelOptions,
-  ) {
-    this.log = opts.log;
-    this.priority = spec.priority;
-  }
-
-  get id(): string {
-    return this.spec.runId;
-  }
-
-  get ended(): boolean {
-    return isTerminal(this.state);
-  }
-
-  // ---- the one way state changes ------------------------------------------------------------------------------
-
-  /** Applies one ledger entry: on replay for every stored entry, live for every entry recorded. */
-  apply(e: LedgerEntry): void {
-    const b = e.entry;
-    if (!b) return;
-    switch (b.$case) {
-      case "started":
-        this.startedAt = e.atUnixMs;
-        break;
-      case "added": {
-        const v = b.value;
-        this.table.addCubes(v.parent === "" ? undefined : v.parent, v.cubes, { count: v.refutedCount, weight: v.refutedWeight });
-        if (v.parent === "" && v.last) this.table.initialSplitDone = true;
-        break;
-      }
-      case "closed":
-        for (const c of b.value.cubes) {
-          this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
-          this.work.record(c.id, e.atUnixMs, c.searchNodes, c.estNodes, c.estNodesStderr);
-          if (c.proofSha256 !== "" && c.kind === VerdictKind.VERDICT_KIND_UNSAT) this.proofs.set(c.id, c.proofSha256);
-        }
-        break;
-      case "rejectedProof":
-        this.rejectedProofs += b.value;
-        break;
-      case "coverage":
-        this.coverage = b.value.ok ? "checked" : "failed";
-        this.coverageProof = b.value.proofSha256;
-        this.coverageMessage = b.value.message;
-        break;
-      case "requeued":
-        this.table.requeue(b.value.id, b.value.seq, b.value.lease);
-        break;
-      case "failed":
-        this.table.markFailed(b.value.id, b.value.reason);
-        break;
-      case "solution":
-        this.solutions.push(b.value);
-        break;
-      case "state":
-        this.state = b.value.state;
-        this.message = b.value.message;
-        this.finishedAt = isTerminal(this.state) ? e.atUnixMs : 0;
-        break;
-      case "rejectedModel":
-        this.rejected += b.value;
-        break;
-      case "best":
-        this.best = b.value;
-        this.bestHistory.push({ atUnixMs: e.atUnixMs, score: b.value.score, placed: b.value.placed });
-        break;
-      case "priority":
-        this.priority = b.value;
-        break;
-      default:
-        break;
-    }
-  }
-
-  private entry(body: LedgerBody): LedgerEntry {
-    return { atUnixMs: this.opts.clock(), entry: body };
-  }
-
-  /** Records an entry, then applies it: memory shows the fact once it is durable. */
-  private *record(body: LedgerBody): RunSteps {
-    const e = this.entry(body);
-    yield { type: "append", entries: [e] };
-    this.apply(e);
-  }
-
-  /** Applies an entry at once (later steps of the same decision must see it), then records it. */
-  private *applyAndRecord(body: LedgerBody): RunSteps {
-    const e = this.entry(body);
-    this.apply(e);
-    yield { type: "append", entries: [e] };
-  }
-
+/** One run's decisions, over its state and `apply` (RunLedgerState, coordinator/run-ledger-state.ts). */
+export class RunModel extends RunLedgerState {
   // ---- start, split, publish ----------------------------------------------------------------------------------
 
   /** A new run: records its spec and starts it. */
@@ -279,7 +130,7 @@ export class RunModel {
         continue;
       }
       if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
-        const found = this.boardOfVerdict(v);
+        const found = boardOfVerdict(this.puzzle, this.spec, v, this.log);
         if (found === null) continue;
         const accepted = found.kind === "model" ? acceptModel(this.puzzle, this.varMap, bitsetValue(found.bits)) : acceptBoard(this.puzzle, found.board);
         if (!accepted.ok) {
@@ -317,23 +168,10 @@ export class RunModel {
     yield* this.checkComplete();
   }
 
-  /**
-   * A worker's best board (the deepest partial board its search reached): checked and scored here by the verifier's
-   * rules (core/score.ts); recorded when it beats the run's best. A refused one is logged and dropped.
-   */
+  /** A worker's best board (coordinator/run-answers.ts): recorded when it beats the run's best. */
   private *considerBest(v: Verdict): RunSteps {
-    if (v.best.length > this.puzzle.rows * this.puzzle.cols) return;
-    const a = acceptScored(this.puzzle, v.best);
-    if (!a.ok) {
-      this.log.warn("best board refused by the verifier", { cube: v.cubeId, worker: v.workerId, violation: a.reason });
-      return;
-    }
-    if (this.best && !betterScored({ ...a.scored, score: this.best.score, placed: this.best.placed }, a.scored)) return;
-    const cells = v.best.filter((p, i, all) => all.findIndex((q) => q.cell === p.cell) === i).map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot }));
-    yield* this.applyAndRecord({
-      $case: "best",
-      value: { score: a.scored.score, maxScore: a.scored.maxScore, placed: a.scored.placed, cells, cubeId: v.cubeId, workerId: v.workerId, foundUnixMs: this.opts.clock() },
-    });
+    const best = bestBoardOf(this.puzzle, this.best, v, this.log, this.opts.clock);
+    if (best) yield* this.applyAndRecord({ $case: "best", value: best });
   }
 
   /**
@@ -351,19 +189,6 @@ export class RunModel {
   private *flushClosed(closed: CubeClosed[]): RunSteps {
     if (closed.length === 0) return;
     yield { type: "append", entries: [this.entry({ $case: "closed", value: { cubes: closed.splice(0) } })] };
-  }
-
-  private boardOfVerdict(v: Verdict): { kind: "model"; bits: Uint8Array } | { kind: "board"; board: Board } | null {
-    if (v.board.length > 0) {
-      const cells = this.puzzle.rows * this.puzzle.cols;
-      if (v.board.length !== cells) return { kind: "board", board: boardFromPlacements(this.puzzle, []) };
-      return { kind: "board", board: boardFromPlacements(this.puzzle, v.board) };
-    }
-    if (v.numVars !== this.spec.numVars || v.model.length !== (this.spec.numVars + 7) >> 3) {
-      this.log.warn("SAT verdict with a model of the wrong size ignored", { cube: v.cubeId, worker: v.workerId, vars: v.numVars, bytes: v.model.length });
-      return null;
-    }
-    return { kind: "model", bits: v.model };
   }
 
   /** Cubes that came back unknown: another attempt, or a re-split after `after_budgets` unknowns. */
@@ -481,54 +306,19 @@ export class RunModel {
     return false;
   }
 
-  /** Ends the run once every cube is decided: FAILED if a cube failed, SAT with solutions, else UNSAT. */
+  /** Ends the run once every cube is decided (`outcome`, coordinator/run-ledger-state.ts). */
   private *checkComplete(): RunSteps {
-    if (this.ended || !this.table.complete) return;
-    const counts = this.table.snapshotCounts();
-    if (counts.failed > 0) {
-      yield* this.finish(RunState.RUN_STATE_FAILED, `${counts.failed} cube(s) failed; the rest is closed: no verdict`);
-    } else if (this.solutions.length > 0) {
-      yield* this.finish(RunState.RUN_STATE_SAT, `search complete: ${this.solutions.length} solution(s)`);
-    } else {
-      const w = this.table.refutedWeight;
-      if (Math.abs(w - 1) > 1e-6) {
-        yield* this.finish(RunState.RUN_STATE_FAILED, `every cube refuted but the closed weights sum to ${w}, not 1 (a bookkeeping bug)`);
-        return;
-      }
-      if (!this.spec.certify) {
-        yield* this.finish(RunState.RUN_STATE_UNSAT, "every cube refuted; closed weights sum to 1");
-        return;
-      }
+    const end = this.outcome();
+    if (end === "check-coverage") {
       // Certified: UNSAT only once the coverage proof is checked too (the shell proves it in the background).
-      if (this.coverage === "") {
-        this.coverage = "checking";
-        yield { type: "check-coverage" };
-      } else if (this.coverage === "failed") {
-        yield* this.finish(RunState.RUN_STATE_FAILED, `every cube refuted with a checked proof, but ${this.coverageMessage}`);
-      } else if (this.coverage === "checked") {
-        const n = counts.unsat;
-        yield* this.finish(RunState.RUN_STATE_UNSAT, `certified: ${n}/${n} cube proofs checked by drat-trim, coverage checked; closed weights sum to 1`);
-      }
+      this.coverage = "checking";
+      yield { type: "check-coverage" };
+    } else if (end !== null) {
+      yield* this.finish(end.state, end.message);
     }
   }
 
   // ---- certified runs (coordinator/certify.ts checks; these record what it found) ------------------------------
-
-  /** The unit literals of a cube, from the run's own table (never from a verdict). */
-  unitsOf(cube: string): number[] | null {
-    const e = this.table.get(cube);
-    if (!e) return null;
-    const units: number[] = [];
-    for (const p of e.placements) units.push(...this.varMap.placementLiterals(p));
-    return units;
-  }
-
-  /** Every cube closed UNSAT, as unit literals: the cubes the coverage proof negates. */
-  refutedCubes(): Array<{ id: string; units: number[] }> {
-    const out: Array<{ id: string; units: number[] }> = [];
-    for (const e of this.table.entries()) if (e.state === "unsat") out.push({ id: e.id, units: this.unitsOf(e.id)! });
-    return out;
-  }
 
   /** An UNSAT answer whose proof is missing or did not check: an error of the cube, which is sent out again or failed. */
   *rejectProof(v: Verdict, reason: string): RunSteps {

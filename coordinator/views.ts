@@ -1,27 +1,19 @@
 /**
  * The read model: what the gRPC API (api.ts) and the dashboard's JSON endpoints (http-server.ts) return, built
- * from the coordinator's state in one place: runs, one run in detail, its cubes, workers, boards. Plain objects;
- * nothing here changes state.
- *
- * Boards: the verified solution when there is one; while searching, the "best partial board" = the puzzle's
- * hints plus the placements of the deepest cube being worked on (running first, else the deepest open cube),
- * i.e. the most complete placement that no solver has refuted yet. Both are drawn with `renderSVG`, the same
- * picture as the CLI's `--svg`.
+ * from the coordinator's state in one place: runs, one run in detail, its cubes. Plain objects; nothing here
+ * changes state. The board shown (coordinator/board-view.ts) and the workers (coordinator/worker-views.ts) have
+ * their own modules.
  */
 
-import { bucasLink, renderSVG } from "../core/render/index.js";
-import { boardFromPlacements, type Board, type Placement, type Puzzle } from "../core/puzzle.js";
-import { innerEdgeCount, scoreBoard } from "../core/verify.js";
-import { hintPlacements } from "../core/cubes/search.js";
 import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../proto/contract.js";
 import type { CubeInfo, RunInfo } from "../proto/gen/cubist/v1/api.js";
 import type { CubeCounts, RunRecord, RunStatus } from "../proto/gen/cubist/v1/run.js";
 import { RunMode } from "../proto/gen/cubist/v1/run.js";
-import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
-import { cubeStateOf, CubeState, isTerminal, runStateName, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
+import { cubeStateOf, CubeState, isTerminal, runStateName, type CubeStateName } from "../proto/vocabulary.js";
 import type { Coordinator } from "./coordinator.js";
 import { resplitDepth, subtreeOf, type CubeEntry } from "./cube-table.js";
 import type { RunController } from "./run.js";
+import { workersView, type WorkerSpeeds } from "./worker-views.js";
 
 /** A run as the runs list shows it. */
 export interface RunSummary {
@@ -273,160 +265,6 @@ export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean
     subtreeResplits: c.subtreeResplits,
     depth: c.depth,
   };
-}
-
-export interface BoardView {
-  /** "best": the run's best board a worker reported (checked and scored); "partial": a cube's own placements. */
-  kind: "solution" | "best" | "partial" | "hints";
-  /** The cube whose placements are shown (partial), or where the solution was found. */
-  cubeId: string;
-  /** Cells with a piece. */
-  placed: number;
-  cells: number;
-  /** Matched inner edges of the board shown, out of maxScore. */
-  score: number;
-  maxScore: number;
-  svg: string;
-  /** The e2.bucas.name viewer's link for a 16x16 board (empty otherwise). */
-  link: string;
-}
-
-function viewerLink(puzzle: Puzzle, board: Board): string {
-  if (puzzle.rows !== 16 || puzzle.cols !== 16) return "";
-  try {
-    return bucasLink(puzzle, board);
-  } catch {
-    return ""; // colours or ids the viewer cannot show
-  }
-}
-
-/** The deepest cube being worked on (running first, else the deepest open cube), or null. */
-export function deepestOpenCube(run: RunController): CubeEntry | null {
-  let best: CubeEntry | null = null;
-  let bestRunning = false;
-  for (const e of run.table.entries()) {
-    if (e.state !== "queued" && e.state !== "unknown") continue;
-    const running = e.state === "queued" && run.running.has(e.id);
-    if (best === null || (running && !bestRunning) || (running === bestRunning && e.placementCount > best.placementCount)) {
-      best = e;
-      bestRunning = running;
-    }
-  }
-  return best;
-}
-
-/** The board to show now: the solution (index `solution`, default the first), else the best partial board. */
-export function boardView(run: RunController, solution = 0): BoardView {
-  const cells = run.puzzle.rows * run.puzzle.cols;
-  const sol = run.solutions[solution];
-  if (sol) {
-    const board = boardFromPlacements(run.puzzle, sol.cells);
-    return {
-      kind: "solution", cubeId: sol.cubeId, placed: cells, cells, score: innerEdgeCount(run.puzzle), maxScore: innerEdgeCount(run.puzzle),
-      svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }), link: viewerLink(run.puzzle, board),
-    };
-  }
-  const maxScore = innerEdgeCount(run.puzzle);
-  const hints: Placement[] = hintPlacements(run.puzzle);
-  const best = isTerminal(run.state) ? null : deepestOpenCube(run);
-  const reported = run.best;
-  if (reported && reported.placed >= (best?.placementCount ?? 0) + hints.length) {
-    const board = boardFromPlacements(run.puzzle, reported.cells);
-    const title = `${run.spec.name}: best board, score ${reported.score} of ${reported.maxScore} (cube ${reported.cubeId})`;
-    return { kind: "best", cubeId: reported.cubeId, placed: reported.placed, cells, score: reported.score, maxScore, svg: renderSVG(run.puzzle, board, { title }), link: viewerLink(run.puzzle, board) };
-  }
-  const placements = [...hints, ...(best?.placements ?? [])];
-  const board = boardFromPlacements(run.puzzle, placements);
-  const placed = board.cells.filter((x) => x !== null).length;
-  return {
-    kind: best ? "partial" : "hints",
-    cubeId: best?.id ?? "",
-    placed,
-    cells,
-    score: scoreBoard(run.puzzle, board),
-    maxScore,
-    svg: renderSVG(run.puzzle, board, { title: best ? `${run.spec.name}: cube ${best.id}` : run.spec.name }),
-    link: viewerLink(run.puzzle, board),
-  };
-}
-
-/** Per-worker solver speed over the last minute, from the verdicts the coordinator receives. */
-export class WorkerSpeeds {
-  private readonly recent = new Map<string, Array<{ t: number; conflicts: number; propagations: number; solverSeconds: number; kind: string }>>();
-  private readonly totals = new Map<string, { cubes: number; conflicts: number }>();
-
-  constructor(private readonly windowMs = 60_000) {}
-
-  record(v: Verdict, now = Date.now()): void {
-    const w = v.workerId;
-    let list = this.recent.get(w);
-    if (!list) this.recent.set(w, (list = []));
-    const s = v.stats;
-    list.push({ t: now, conflicts: s?.conflicts ?? 0, propagations: s?.propagations ?? 0, solverSeconds: s?.solverSeconds ?? 0, kind: verdictLabel(v.kind) });
-    this.trim(list, now);
-    const tot = this.totals.get(w) ?? { cubes: 0, conflicts: 0 };
-    tot.cubes++;
-    tot.conflicts += s?.conflicts ?? 0;
-    this.totals.set(w, tot);
-    if (this.recent.size > 10_000) this.recent.delete(this.recent.keys().next().value!);
-  }
-
-  private trim(list: Array<{ t: number }>, now: number): void {
-    while (list.length > 0 && now - list[0].t > this.windowMs) list.shift();
-  }
-
-  /** Conflicts per solver second and cubes per minute over the window. */
-  speed(worker: string, now = Date.now()): { conflictsPerSec: number; propagationsPerSec: number; cubesPerMin: number; verdicts: number } {
-    const list = this.recent.get(worker) ?? [];
-    this.trim(list, now);
-    let c = 0;
-    let p = 0;
-    let s = 0;
-    for (const x of list) {
-      c += x.conflicts;
-      p += x.propagations;
-      s += x.solverSeconds;
-    }
-    return {
-      conflictsPerSec: s > 0 ? c / s : 0,
-      propagationsPerSec: s > 0 ? p / s : 0,
-      cubesPerMin: (list.length * 60_000) / this.windowMs,
-      verdicts: this.totals.get(worker)?.cubes ?? 0,
-    };
-  }
-}
-
-export interface WorkerView {
-  workerId: string;
-  host: string;
-  solver: string;
-  slots: number;
-  busy: number;
-  cubesDone: number;
-  uptimeSec: number;
-  seenSec: number;
-  running: Array<{ runId: string; cubeId: string; ageSec: number }>;
-  conflictsPerSec: number;
-  propagationsPerSec: number;
-  cubesPerMin: number;
-  /** Why the worker takes no cubes (worker/quarantine.ts); "" when it does. */
-  quarantined: string;
-}
-
-export function workersView(c: Coordinator, speeds: WorkerSpeeds, now = Date.now()): WorkerView[] {
-  return c.liveWorkers(now)
-    .map((w) => {
-      const s = w.status;
-      const sp = speeds.speed(s.workerId, now);
-      return {
-        workerId: s.workerId, host: s.host, solver: s.solver, slots: s.slots, busy: s.busy, cubesDone: s.cubesDone, uptimeSec: s.uptimeSec,
-        seenSec: (now - w.seenMs) / 1000,
-        running: s.running.map((r) => ({ runId: r.runId, cubeId: r.cubeId, ageSec: Math.max(0, (now - r.startedUnixMs) / 1000) })),
-        conflictsPerSec: sp.conflictsPerSec, propagationsPerSec: sp.propagationsPerSec, cubesPerMin: sp.cubesPerMin,
-        quarantined: s.quarantined.slice(0, 400),
-      };
-    })
-    .sort((a, b) => a.workerId.localeCompare(b.workerId));
 }
 
 /** One sample of a run's cube counts over time. */

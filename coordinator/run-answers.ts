@@ -1,0 +1,50 @@
+/**
+ * What a worker's verdict carries, read against the run's own puzzle and spec for the run model
+ * (coordinator/run-model.ts): the cube's closed record, the board or model of a SAT answer, and a reported best
+ * board checked and scored by the verifier's rules (core/score.ts). Pure: nothing here records or changes state.
+ */
+
+import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
+import { acceptScored, betterScored } from "../core/score.js";
+import type { Logger } from "../cluster/log.js";
+import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
+import type { CubeClosed } from "../proto/gen/cubist/v1/ledger.js";
+import type { BestBoard, RunSpec } from "../proto/gen/cubist/v1/run.js";
+
+export function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
+  return {
+    id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason,
+    searchNodes: v.stats?.searchNodes ?? 0, estNodes: v.stats?.estNodes ?? 0, estNodesStderr: v.stats?.estNodesStderr ?? 0,
+    proofSha256: kind === VerdictKind.VERDICT_KIND_UNSAT ? v.proofSha256 : "",
+  };
+}
+
+/** A SAT answer's board (engine workers) or model (SAT solvers); null when the model has the wrong size. */
+export function boardOfVerdict(puzzle: Puzzle, spec: RunSpec, v: Verdict, log: Logger): { kind: "model"; bits: Uint8Array } | { kind: "board"; board: Board } | null {
+  if (v.board.length > 0) {
+    const cells = puzzle.rows * puzzle.cols;
+    if (v.board.length !== cells) return { kind: "board", board: boardFromPlacements(puzzle, []) };
+    return { kind: "board", board: boardFromPlacements(puzzle, v.board) };
+  }
+  if (v.numVars !== spec.numVars || v.model.length !== (spec.numVars + 7) >> 3) {
+    log.warn("SAT verdict with a model of the wrong size ignored", { cube: v.cubeId, worker: v.workerId, vars: v.numVars, bytes: v.model.length });
+    return null;
+  }
+  return { kind: "model", bits: v.model };
+}
+
+/**
+ * A worker's best board (the deepest partial board its search reached), checked and scored; null when it does not
+ * beat the run's `best`. A refused one is logged and dropped. `clock` stamps the board found.
+ */
+export function bestBoardOf(puzzle: Puzzle, best: BestBoard | null, v: Verdict, log: Logger, clock: () => number): BestBoard | null {
+  if (v.best.length > puzzle.rows * puzzle.cols) return null;
+  const a = acceptScored(puzzle, v.best);
+  if (!a.ok) {
+    log.warn("best board refused by the verifier", { cube: v.cubeId, worker: v.workerId, violation: a.reason });
+    return null;
+  }
+  if (best && !betterScored({ ...a.scored, score: best.score, placed: best.placed }, a.scored)) return null;
+  const cells = v.best.filter((p, i, all) => all.findIndex((q) => q.cell === p.cell) === i).map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot }));
+  return { score: a.scored.score, maxScore: a.scored.maxScore, placed: a.scored.placed, cells, cubeId: v.cubeId, workerId: v.workerId, foundUnixMs: clock() };
+}

@@ -1,0 +1,200 @@
+/**
+ * A run's state as its ledger builds it, for the run model (coordinator/run-model.ts), which makes every decision
+ * and extends this class. State changes only through `apply(ledgerEntry)`: replaying a run's ledger calls it for
+ * each stored entry, and the live paths call it for each entry they record (`record`, `applyAndRecord`), so a
+ * replayed run equals the live one by construction. Also the reads of a certified run's cubes that
+ * coordinator/certify.ts proves and checks (`unitsOf`, `refutedCubes`).
+ */
+
+import type { VarMap } from "../core/encode/index.js";
+import type { Puzzle } from "../core/puzzle.js";
+import type { Logger } from "../cluster/log.js";
+import { VerdictKind } from "../proto/gen/cubist/v1/cube.js";
+import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
+import { RunState, type BestBoard, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { isTerminal, verdictLabel } from "../proto/vocabulary.js";
+import { CubeTable, type CubeEntry } from "./cube-table.js";
+import { WorkEstimate } from "./work-estimate.js";
+import type { LedgerBody, RunSteps } from "./run-effects.js";
+
+export interface RunModelOptions {
+  /** Deliveries (and error verdicts) of one cube before it is marked failed. */
+  readonly maxDeliver: number;
+  /** Cubes per ledger batch while publishing a split. */
+  readonly batchSize: number;
+  /** Milliseconds since the epoch: ledger times, solution times, message ids of retries. */
+  readonly clock: () => number;
+  readonly log: Logger;
+  /** Resident memory in MB, for the split's log lines. @default none */
+  readonly memoryMB?: () => number;
+  /** A fresh lease token for each task published. @default newLease (coordinator/leases.ts: 128 random bits) */
+  readonly lease?: () => string;
+}
+
+/** A cube still to be decided: queued (maybe running somewhere) or unknown. */
+export function isOpen(e: CubeEntry): boolean {
+  return e.state === "queued" || e.state === "unknown";
+}
+
+/** The run's state, changed only by `apply`; coordinator/run-model.ts adds the decisions. */
+export class RunLedgerState {
+  readonly table = new CubeTable();
+  /** Placements made and the tree estimates of the cubes (coordinator/work-estimate.ts). */
+  readonly work = new WorkEstimate();
+  readonly solutions: Solution[] = [];
+  state: RunState = RunState.RUN_STATE_SPLITTING;
+  message = "";
+  /** SAT answers that failed verification (never solutions). */
+  rejected = 0;
+  /** The best board so far (verified and scored when recorded), and every improvement's time and score. */
+  best: BestBoard | null = null;
+  readonly bestHistory: Array<{ atUnixMs: number; score: number; placed: number }> = [];
+  startedAt = 0;
+  finishedAt = 0;
+  /** Certified run: UNSAT answers whose proof was missing or not verified. */
+  rejectedProofs = 0;
+  /** Certified run: the coverage proof, "" until it is started (coordinator/certify.ts). */
+  coverage: "" | "checking" | "checked" | "failed" = "";
+  coverageProof = "";
+  private coverageMessage = "";
+  /** Certified run: cube id -> its checked DRAT proof (object name). */
+  readonly proofs = new Map<string, string>();
+  /** The current priority: the spec's, until changed (`setPriority`). */
+  priority: number;
+  protected readonly log: Logger;
+
+  constructor(
+    readonly spec: RunSpec,
+    readonly puzzle: Puzzle,
+    protected readonly varMap: VarMap,
+    protected readonly opts: RunModelOptions,
+  ) {
+    this.log = opts.log;
+    this.priority = spec.priority;
+  }
+
+  get id(): string {
+    return this.spec.runId;
+  }
+
+  get ended(): boolean {
+    return isTerminal(this.state);
+  }
+
+  // ---- the one way state changes ------------------------------------------------------------------------------
+
+  /** Applies one ledger entry: on replay for every stored entry, live for every entry recorded. */
+  apply(e: LedgerEntry): void {
+    const b = e.entry;
+    if (!b) return;
+    switch (b.$case) {
+      case "started":
+        this.startedAt = e.atUnixMs;
+        break;
+      case "added": {
+        const v = b.value;
+        this.table.addCubes(v.parent === "" ? undefined : v.parent, v.cubes, { count: v.refutedCount, weight: v.refutedWeight });
+        if (v.parent === "" && v.last) this.table.initialSplitDone = true;
+        break;
+      }
+      case "closed":
+        for (const c of b.value.cubes) {
+          this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
+          this.work.record(c.id, e.atUnixMs, c.searchNodes, c.estNodes, c.estNodesStderr);
+          if (c.proofSha256 !== "" && c.kind === VerdictKind.VERDICT_KIND_UNSAT) this.proofs.set(c.id, c.proofSha256);
+        }
+        break;
+      case "rejectedProof":
+        this.rejectedProofs += b.value;
+        break;
+      case "coverage":
+        this.coverage = b.value.ok ? "checked" : "failed";
+        this.coverageProof = b.value.proofSha256;
+        this.coverageMessage = b.value.message;
+        break;
+      case "requeued":
+        this.table.requeue(b.value.id, b.value.seq, b.value.lease);
+        break;
+      case "failed":
+        this.table.markFailed(b.value.id, b.value.reason);
+        break;
+      case "solution":
+        this.solutions.push(b.value);
+        break;
+      case "state":
+        this.state = b.value.state;
+        this.message = b.value.message;
+        this.finishedAt = isTerminal(this.state) ? e.atUnixMs : 0;
+        break;
+      case "rejectedModel":
+        this.rejected += b.value;
+        break;
+      case "best":
+        this.best = b.value;
+        this.bestHistory.push({ atUnixMs: e.atUnixMs, score: b.value.score, placed: b.value.placed });
+        break;
+      case "priority":
+        this.priority = b.value;
+        break;
+      default:
+        break;
+    }
+  }
+
+  protected entry(body: LedgerBody): LedgerEntry {
+    return { atUnixMs: this.opts.clock(), entry: body };
+  }
+
+  /** Records an entry, then applies it: memory shows the fact once it is durable. */
+  protected *record(body: LedgerBody): RunSteps {
+    const e = this.entry(body);
+    yield { type: "append", entries: [e] };
+    this.apply(e);
+  }
+
+  /** Applies an entry at once (later steps of the same decision must see it), then records it. */
+  protected *applyAndRecord(body: LedgerBody): RunSteps {
+    const e = this.entry(body);
+    this.apply(e);
+    yield { type: "append", entries: [e] };
+  }
+
+  /**
+   * How the run ends now that every cube is decided (null while one is open, or once it has ended): FAILED if a cube
+   * failed, SAT with solutions, else UNSAT; a certified run first needs its coverage proof checked ("check-coverage").
+   */
+  protected outcome(): { state: RunState; message: string } | "check-coverage" | null {
+    if (this.ended || !this.table.complete) return null;
+    const counts = this.table.snapshotCounts();
+    if (counts.failed > 0) return { state: RunState.RUN_STATE_FAILED, message: `${counts.failed} cube(s) failed; the rest is closed: no verdict` };
+    if (this.solutions.length > 0) return { state: RunState.RUN_STATE_SAT, message: `search complete: ${this.solutions.length} solution(s)` };
+    const w = this.table.refutedWeight;
+    if (Math.abs(w - 1) > 1e-6) {
+      return { state: RunState.RUN_STATE_FAILED, message: `every cube refuted but the closed weights sum to ${w}, not 1 (a bookkeeping bug)` };
+    }
+    if (!this.spec.certify) return { state: RunState.RUN_STATE_UNSAT, message: "every cube refuted; closed weights sum to 1" };
+    if (this.coverage === "") return "check-coverage";
+    if (this.coverage === "failed") return { state: RunState.RUN_STATE_FAILED, message: `every cube refuted with a checked proof, but ${this.coverageMessage}` };
+    if (this.coverage === "checked") {
+      const n = counts.unsat;
+      return { state: RunState.RUN_STATE_UNSAT, message: `certified: ${n}/${n} cube proofs checked by drat-trim, coverage checked; closed weights sum to 1` };
+    }
+    return null;
+  }
+
+  /** The unit literals of a cube, from the run's own table (never from a verdict). */
+  unitsOf(cube: string): number[] | null {
+    const e = this.table.get(cube);
+    if (!e) return null;
+    const units: number[] = [];
+    for (const p of e.placements) units.push(...this.varMap.placementLiterals(p));
+    return units;
+  }
+
+  /** Every cube closed UNSAT, as unit literals: the cubes the coverage proof negates. */
+  refutedCubes(): Array<{ id: string; units: number[] }> {
+    const out: Array<{ id: string; units: number[] }> = [];
+    for (const e of this.table.entries()) if (e.state === "unsat") out.push({ id: e.id, units: this.unitsOf(e.id)! });
+    return out;
+  }
+}
