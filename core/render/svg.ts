@@ -6,7 +6,8 @@
  * The output is a standalone SVG document (xmlns, viewBox, width, height), a pure function of its
  * inputs (byte-identical for equal inputs), so the CLI can write it to a file and the dashboard can
  * inline it. Each placed cell is a `<g data-cell data-piece data-rot>` (cell index, piece id, rotation)
- * holding exactly four `<polygon>`s, in N, E, S, W order.
+ * holding exactly four `<polygon>`s, in N, E, S, W order. A mismatched inner edge (two placed sides that
+ * disagree, as on a score search's board) is drawn as a red `<line data-mismatch="A-B">` over the shared edge.
  */
 
 import { InvalidOptionError } from "../errors.js";
@@ -70,6 +71,10 @@ export function renderSVG(puzzle: Puzzle, board: Board, opts: SvgRenderOptions =
 
   out.push(`<g stroke="#333333" stroke-width="${fmt(Math.max(0.25, size / 120))}" stroke-linejoin="round">`, ...pieces, `</g>`);
   out.push(`<g fill="none" stroke="#111111" stroke-width="${border}">`, ...cells, `</g>`);
+  const broken = mismatchLines(puzzle, board, size);
+  if (broken.length > 0) {
+    out.push(`<g class="mismatches" stroke="#e00000" stroke-width="${fmt(Math.max(2, size / 10))}" stroke-linecap="round">`, ...broken, `</g>`);
+  }
   if (ids.length > 0) {
     out.push(
       `<g font-family="monospace" font-size="${fmt(size * 0.3)}" text-anchor="middle" dominant-baseline="central" ` +
@@ -83,6 +88,31 @@ export function renderSVG(puzzle: Puzzle, board: Board, opts: SvgRenderOptions =
 }
 
 /** A number with at most 2 decimals, no trailing zeros: stable text for coordinates. */
+/** A red line over every inner edge whose two placed sides disagree (a board from a score search). */
+function mismatchLines(puzzle: Puzzle, board: Board, size: number): string[] {
+  const colour = (cell: number, d: number): number | null => {
+    const c = board.cells[cell];
+    if (c == null || !Number.isInteger(c.piece) || c.piece < 0 || c.piece >= puzzle.pieces.length) return null;
+    return rotatedEdge(puzzle.pieces[c.piece].edges, c.rot, d);
+  };
+  const lines: string[] = [];
+  for (let cell = 0; cell < board.cells.length; cell++) {
+    const row = Math.floor(cell / board.cols), col = cell % board.cols;
+    const here = (d: number): number | null => colour(cell, d);
+    if (col + 1 < board.cols) {
+      const a = here(1), b = colour(cell + 1, 3);
+      const x = (col + 1) * size;
+      if (a !== null && b !== null && a !== b) lines.push(`<line data-mismatch="${cell}-${cell + 1}" x1="${fmt(x)}" y1="${fmt(row * size)}" x2="${fmt(x)}" y2="${fmt((row + 1) * size)}"/>`);
+    }
+    if (row + 1 < board.rows) {
+      const a = here(2), b = colour(cell + board.cols, 0);
+      const y = (row + 1) * size;
+      if (a !== null && b !== null && a !== b) lines.push(`<line data-mismatch="${cell}-${cell + board.cols}" x1="${fmt(col * size)}" y1="${fmt(y)}" x2="${fmt((col + 1) * size)}" y2="${fmt(y)}"/>`);
+    }
+  }
+  return lines;
+}
+
 function fmt(n: number): string {
   return String(Math.round(n * 100) / 100);
 }

@@ -147,6 +147,12 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     assert.equal(await page.locator("#board svg g[data-cell] polygon").count(), 144);
     assert.equal(await page.locator("#progress .label").textContent(), "solved", "a solved run is not shown as 0.000% closed");
     await shot(page, "dashboard-run-solved.png");
+    // Back on the runs list, the solved run counts every cube it made (purged ones too), not "1 / 1".
+    await page.goto(base);
+    const counts = page.locator(`#runs tr[data-run="${runId}"] td.num`).first();
+    await counts.waitFor({ timeout: 10_000 });
+    const [, closed, total] = /^(\d+) \/ (\d+)$/.exec((await counts.textContent()) ?? "") ?? [];
+    assert.ok(Number(total) >= 16 && Number(closed) >= 1 && Number(closed) <= Number(total), `cubes column: ${closed} / ${total}`);
     assert.deepEqual(pageErrors, []);
   } finally {
     await browser?.close();

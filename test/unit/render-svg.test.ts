@@ -141,3 +141,25 @@ test("render svg - no edge colour looks like the white of an empty cell (colour 
   assert.notEqual(colourHex(21), "#ffffff");
   assert.equal(colourLetter(26), "A");
 });
+
+test("render svg - mismatched edges of a score board are drawn in red over the shared edge; a solution has none", () => {
+  const { puzzle, board } = brendan("04x04");
+  assert.equal(renderSVG(puzzle, board).includes("data-mismatch"), false);
+  const cells = [...board.cells];
+  [cells[5], cells[6]] = [cells[6], cells[5]];
+  const svg = renderSVG(puzzle, { ...board, cells }, { cellSize: 40 });
+  const lines = [...svg.matchAll(/<line data-mismatch="(\d+)-(\d+)" x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"\/>/g)];
+  const pairs = lines.map((m) => `${m[1]}-${m[2]}`).sort();
+  // Exactly the joins the text renderer marks for the same swap: the joins of cells 5 and 6 whose colours differ.
+  const expected: string[] = [];
+  const colour = (cell: number, d: number): number => rotatedEdge(puzzle.pieces[cells[cell]!.piece].edges, cells[cell]!.rot, d);
+  for (let cell = 0; cell < 16; cell++) {
+    if (cell % 4 < 3 && colour(cell, 1) !== colour(cell + 1, 3)) expected.push(`${cell}-${cell + 1}`);
+    if (cell < 12 && colour(cell, 2) !== colour(cell + 4, 0)) expected.push(`${cell}-${cell + 4}`);
+  }
+  assert.ok(expected.length > 0);
+  assert.deepEqual(pairs, expected.sort());
+  // The vertical join between cells 5 and 6 sits at x = 2 * 40 from y = 40 to 80.
+  const m = lines.find((l) => l[1] === "5" && l[2] === "6");
+  if (m) assert.deepEqual(m.slice(3, 7).map(Number), [80, 40, 80, 80]);
+});
