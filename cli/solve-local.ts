@@ -25,6 +25,7 @@ import {
   memberName,
   type Contender,
   type EngineMemberResult,
+  type EngineProgress,
   type EngineOrder,
   type MemberSpec,
 } from "../worker/engine/index.js";
@@ -47,6 +48,8 @@ export interface LocalSolveOptions {
    * most boards fall to an engine sooner). @default defaultSatDelayMs(puzzle)
    */
   satDelayMs?: number;
+  /** The engines' progress about once a second (member name, its latest progress line). */
+  onProgress?: (member: string, p: EngineProgress) => void;
   /** The SAT member refuses a formula above these limits (the engines go on). @default core/limits.ts */
   limits?: SizeLimits;
 }
@@ -122,7 +125,10 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
 
   const contenders: Contender<MemberOutcome>[] = members.map((m): Contender<MemberOutcome> => {
     if (m.kind === "engine") {
-      const c = engineContender(m, { problem, shape, symmetry: puzzle.hints.length === 0, timeLimitMs, best: true });
+      const c = engineContender(m, {
+        problem, shape, symmetry: puzzle.hints.length === 0, timeLimitMs, best: true,
+        ...(options.onProgress ? { progressMs: 1000, onProgress: options.onProgress } : {}),
+      });
       return { name: c.name, run: async (s) => ({ engine: await c.run(s) }), decided: (r) => "engine" in r && c.decided(r.engine) };
     }
     return {

@@ -1,6 +1,7 @@
 /**
  * What `cubist solve` shows on stderr while it works, so a long solve is never silent: on a terminal one line
- * redrawn every second (elapsed time, and on the local cluster the closed fraction and cube counts); in a pipe
+ * redrawn every second (elapsed time; on one machine the engines' estimated searched fraction and deepest board,
+ * on the local cluster the closed fraction and cube counts); in a pipe
  * or a log (local cluster only) a plain line at once and then every PLAIN_INTERVAL_MS. Pure: the caller passes
  * the time and writes what `tick` returns.
  */
@@ -19,10 +20,27 @@ export function progressLine(elapsedSec: number, status: RunStatus | undefined, 
   return `${head}: ${formatPercent(status.progress)} closed, ${c.unsat} refuted, ${c.running} running, ${c.queued} queued`;
 }
 
+/** The single-machine engines' latest progress, by member. */
+export interface SearchProgress {
+  /** The largest estimated fraction searched by any complete member (0..1). */
+  covered: number;
+  /** Cells of the deepest partial board any member reached, and of the board. */
+  deepest: number;
+  cells: number;
+}
+
+/** `12s elapsed: searching (2 thread(s)), about 3.1% of the space searched, deepest board 204 of 256 cells`. */
+export function searchLine(elapsedSec: number, waiting: string, p: SearchProgress | undefined): string {
+  const head = `${formatDuration(Math.max(0, elapsedSec))} elapsed: ${waiting}`;
+  if (!p) return head;
+  return `${head}, about ${formatPercent(p.covered)} of the space searched, deepest board ${p.deepest} of ${p.cells} cells`;
+}
+
 export class SolveProgress {
   private lastPlainAt = -Infinity;
   private drawn = false;
   private status: RunStatus | undefined;
+  private search: SearchProgress | undefined;
 
   constructor(
     private readonly tty: boolean,
@@ -36,9 +54,15 @@ export class SolveProgress {
     this.status = status;
   }
 
+  /** The engines' progress (single machine). */
+  updateSearch(p: SearchProgress): void {
+    this.search = p;
+  }
+
   /** Text to write now (possibly ""). */
   tick(now: number): string {
-    const line = progressLine((now - this.startedAt) / 1000, this.status, this.waiting);
+    const elapsed = (now - this.startedAt) / 1000;
+    const line = this.search ? searchLine(elapsed, this.waiting, this.search) : progressLine(elapsed, this.status, this.waiting);
     if (this.tty) {
       this.drawn = true;
       return `\r${line}\x1b[K`;

@@ -295,6 +295,25 @@ static void print_best(ctx_t *x) {
   free(piece); free(rot); free(cursor);
 }
 
+/*
+ * The fraction of this pass's tree already searched, judged from the top of the current path: at each depth d the
+ * candidates of its bucket before the one on the path are done, each worth an equal share of its parent's share.
+ * An estimate (subtrees differ in size and the bucket counts unavailable pieces too), only for progress lines.
+ */
+static double covered(ctx_t *x, int depth) {
+  double share = 1, done = 0;
+  for (int d = 0; d < depth; d++) {
+    const int *ki = &x->kidx[d * 3], *km = &x->kmul[d * 3];
+    int key = 0;
+    for (int j = 0; j < x->nk[d]; j++) key += x->colour[ki[j]] * (j == 0 ? 1 : km[j]);
+    int first = x->start[d][key], b = x->hi[d] - first, before = x->lo[d] - 1 - first;
+    if (b <= 0) break;
+    done += share * (double)before / b;
+    share /= b;
+  }
+  return done;
+}
+
 /* ---- the depth-first search ---- */
 
 static void unwind(ctx_t *x, int depth) {
@@ -388,7 +407,7 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
         double t = elapsed(x);
         if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
         if (t >= x->next_progress) {
-          printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d\n", (unsigned long long)x->nodes, t, x->max_depth, n);
+          printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)x->nodes, t, x->max_depth, n, covered(x, depth));
           print_best(x);
           fflush(stdout);
           x->next_progress = t + o->progress_s;

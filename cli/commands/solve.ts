@@ -12,6 +12,7 @@ import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
 import { boardFromPlacements, type Puzzle } from "../../core/puzzle.js";
 import { SolveProgress } from "../solve-progress.js";
+import type { EngineProgress } from "../../worker/engine/index.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
@@ -231,6 +232,21 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
   }
 }
 
+/**
+ * Folds the members' progress lines into one view: the most any member has searched (members cover the same space
+ * in different orders, so the largest fraction is the best lower bound) and the deepest board (hints included).
+ */
+function searchProgress(progress: SolveProgress, puzzle: Puzzle): (member: string, p: EngineProgress) => void {
+  const covered = new Map<string, number>();
+  let deepest = 0;
+  const cells = puzzle.rows * puzzle.cols;
+  return (member, p) => {
+    if (p.covered !== undefined) covered.set(member, p.covered);
+    deepest = Math.max(deepest, Math.min(cells, p.depth + (cells - p.of)));
+    progress.updateSearch({ covered: Math.max(0, ...covered.values()), deepest, cells });
+  };
+}
+
 /** `solve --all`: the count, and every board (verified) to -o as one JSON line each. */
 async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): Promise<number> {
   const stop = onInterrupt();
@@ -324,6 +340,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       satDelayMs: values["sat-delay"] as number | undefined,
       limits,
       signal: abort.signal,
+      onProgress: progress ? searchProgress(progress, puzzle) : undefined,
     });
     clearInterval(ticker);
     if (progress) process.stderr.write(progress.finish());

@@ -179,3 +179,14 @@ test("cubist solve --workers 1 --objective score: every cube runs the score mode
   assert.equal(refused.status, 1);
   assert.match(refused.stderr, /objective/);
 });
+
+test("progress lines carry the searched fraction: within 0..1 and never falling within a pass", async () => {
+  const puzzle = broken(7, 7, 4);
+  const seen: number[] = [];
+  const outcome = await runEngine(engineProblem(puzzle, [])!, shape(puzzle), { order: "row", progressMs: 20, nodeLimit: 60_000_000, onProgress: (p) => { if (p.covered !== undefined) seen.push(p.covered); } });
+  assert.ok(seen.length > 0, `progress lines came (${outcome.kind} after ${outcome.stats.nodes} placements)`);
+  for (let i = 0; i < seen.length; i++) {
+    assert.ok(seen[i] >= 0 && seen[i] <= 1, `covered ${seen[i]}`);
+    if (i > 0) assert.ok(seen[i] >= seen[i - 1] - 1e-9, `covered fell from ${seen[i - 1]} to ${seen[i]}`);
+  }
+});

@@ -1,7 +1,7 @@
 /** What `cubist solve` writes on stderr while it works (cli/solve-progress.ts), without a cluster. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PLAIN_INTERVAL_MS, progressLine, SolveProgress } from "../../cli/solve-progress.js";
+import { PLAIN_INTERVAL_MS, progressLine, searchLine, SolveProgress } from "../../cli/solve-progress.js";
 import { RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
 
 // fromPartial: fields added to RunStatus later get their defaults.
@@ -28,4 +28,12 @@ test("solve progress - a pipe gets a plain line at once and then every interval;
   assert.equal(tty.tick(3000), "\r3.0s elapsed: searching (2 thread(s))\x1b[K");
   assert.equal(tty.tick(4000), "\r4.0s elapsed: searching (2 thread(s))\x1b[K");
   assert.equal(tty.finish(), "\r\x1b[K");
+});
+
+test("solve progress - on one machine the line has the engines' searched fraction and the deepest board", () => {
+  const tty = new SolveProgress(true, 0, "searching (2 thread(s))");
+  assert.equal(tty.tick(3000), "\r3.0s elapsed: searching (2 thread(s))\x1b[K");
+  tty.updateSearch({ covered: 0.031, deepest: 204, cells: 256 });
+  assert.equal(tty.tick(12_000), "\r12s elapsed: searching (2 thread(s)), about 3.1% of the space searched, deepest board 204 of 256 cells\x1b[K");
+  assert.equal(searchLine(65, "x", undefined), "1m05s elapsed: x");
 });

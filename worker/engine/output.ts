@@ -20,6 +20,8 @@ export interface EngineProgress {
   /** Deepest position reached so far (placements beyond the fixed ones), and how many there are. */
   depth: number;
   of: number;
+  /** Estimated fraction of the current pass's tree searched, judged from the top of the path (0..1). */
+  covered?: number;
 }
 
 export interface EngineStats {
@@ -121,7 +123,8 @@ export class EngineOutputParser {
       }
     } else if (line.startsWith("c progress ")) {
       const f = fields(line.slice(11));
-      const p = { nodes: f.nodes ?? 0, seconds: f.seconds ?? 0, depth: f.depth ?? 0, of: f.of ?? 0 };
+      const p: EngineProgress = { nodes: f.nodes ?? 0, seconds: f.seconds ?? 0, depth: f.depth ?? 0, of: f.of ?? 0 };
+      if (f.covered !== undefined && f.covered >= 0 && f.covered <= 1) p.covered = f.covered;
       this.stats.nodes = Math.max(this.stats.nodes, p.nodes);
       this.onProgress?.(p);
     } else if (line.startsWith("c ")) {
