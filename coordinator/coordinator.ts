@@ -16,7 +16,7 @@ import type { Logger } from "../cluster/log.js";
 import { RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, type Verdict, type WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
 import { checkHeartbeat, Rejections } from "./heartbeats.js";
-import { releaseFormula } from "./formula-upload.js";
+import { releaseFormula, releaseProofs } from "./formula-upload.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
@@ -119,6 +119,8 @@ export class Coordinator {
       log: this.opts.log,
       publishCancel: (run: string, cube: string, reason: string) => this.publishCancel(run, cube, reason),
       releaseFormula: (sha: string, runId: string) => releaseFormula(this.layout.formulas, sha, runId, this.runs.values(), this.opts.log),
+      releaseProofs: (proofs: Iterable<string>, runId: string) =>
+        releaseProofs(this.layout.proofs, proofs, runId, [...this.runs.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.proofs })), this.opts.log),
     };
   }
 

@@ -51,3 +51,28 @@ export async function releaseFormula(
     log.warn("formula not deleted", { run: runId, formula: sha256, err: (err as Error).message });
   }
 }
+
+/**
+ * Deletes the DRAT proofs of run `runId` (a cancelled certified run) from the proofs store, except those that an
+ * open run also holds (identical cube and proof bytes); never throws.
+ */
+export async function releaseProofs(
+  store: ObjectStore,
+  proofs: Iterable<string>,
+  runId: string,
+  runs: Iterable<{ readonly id: string; readonly state: RunState; readonly proofs: ReadonlyMap<string, string> }>,
+  log: Logger,
+): Promise<void> {
+  const shared = new Set<string>();
+  for (const r of runs) if (r.id !== runId && !isTerminal(r.state)) for (const sha of r.proofs.values()) shared.add(sha);
+  let deleted = 0;
+  for (const sha of new Set(proofs)) {
+    if (!/^[0-9a-f]{64}$/.test(sha) || shared.has(sha)) continue;
+    try {
+      if (await store.delete(sha)) deleted++;
+    } catch (err) {
+      log.warn("proof not deleted", { run: runId, proof: sha, err: (err as Error).message });
+    }
+  }
+  if (deleted > 0) log.info("proofs deleted", { run: runId, proofs: deleted });
+}

@@ -38,6 +38,8 @@ export interface RunDeps {
   readonly publishCancel: (run: string, cube: string, reason: string) => void;
   /** Deletes a formula object no open run needs any more (coordinator.ts). */
   readonly releaseFormula?: (sha256: string, runId: string) => Promise<void>;
+  /** Deletes a cancelled run's DRAT proofs unless an open run shares them (coordinator/formula-upload.ts). */
+  readonly releaseProofs?: (proofs: Iterable<string>, runId: string) => Promise<void>;
 }
 
 /** The terminal run states (proto/vocabulary.ts), under the name the embedded cluster and the benchmarks use. */
@@ -287,10 +289,14 @@ export class RunController extends EventEmitter<RunEvents> {
     return this.carryOut(this.model.setPriority(priority));
   }
 
-  /** Ends the run for good; its base formula is deleted from the Object Store unless another open run shares it. */
+  /**
+   * Ends the run for good; its base formula and (certified run) its proofs are deleted from the Object Store unless
+   * another open run shares them.
+   */
   async cancel(reason: string): Promise<void> {
     await this.carryOut(this.model.cancel(reason));
     await this.deps.releaseFormula?.(this.spec.formulaSha256, this.id);
+    if (this.model.proofs.size > 0) await this.deps.releaseProofs?.(this.model.proofs.values(), this.id);
   }
 
   /** Waits for the initial split (tests, the embedded cluster). */

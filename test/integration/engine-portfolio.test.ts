@@ -88,8 +88,9 @@ test("portfolio members - single and split engine members prove sat with a verif
 });
 
 test("portfolio race - the first proof wins; a slower member is stopped, a broken one is collected, nothing is left running", async () => {
-  // "fast" starts after a second, so the member that gives up (after 20 ms) has its answer in before the race ends.
-  const fast = wrapper("sleep 1");
+  // "fast" starts after 3 s, so the member that gives up (after 20 ms of search, plus building its Eternity II
+  // tables on a loaded machine) has its answer in before the race ends.
+  const fast = wrapper("sleep 3");
   const slow = wrapper("sleep 30");
   const slowParts = wrapper("sleep 30");
   const giveUp = wrapper();

@@ -21,6 +21,9 @@ import { Coordinator } from "../../coordinator/coordinator.js";
 import { silentLogger } from "../../cluster/log.js";
 import { LimitExceededError, sizeLimits } from "../../core/limits.js";
 import { COORDINATOR_LIMIT_FLAGS } from "../../coordinator/config.js";
+import { releaseProofs } from "../../coordinator/formula-upload.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import { uploadProof } from "../../certify/proof-store.js";
 
 const marker = newMarker();
 const PUZZLE = "test/fixtures/clues/clue1.txt";
@@ -250,4 +253,32 @@ test("limits - cancelling a run deletes its formula object and queued cubes: Jet
   assert.ok(after - before < 1024, `formula bytes ${before} before the runs, ${during} during, ${after} after (only a delete marker may remain)`);
   assert.equal(await cubesOf(b), 0);
   await assert.rejects(nats.jsm.consumers.info("CUBIST_CUBES", `run-${a}`));
+});
+
+test("limits - a cancelled certified run's proofs leave the proofs store; a proof an open run also holds stays", async () => {
+  const t = await startTestNats();
+  try {
+    const dir = mkdtempSync(join(tmpdir(), "cubist-proofs-"));
+    try {
+      const names: string[] = [];
+      for (const body of ["proof a\n", "proof b\n", "proof c\n"]) {
+        const file = join(dir, `p${names.length}`);
+        writeFileSync(file, body);
+        names.push(await uploadProof(t.layout.proofs, file, "test proof"));
+      }
+      const [a, b, c] = names;
+      const runs = [
+        { id: "cancelled", state: RunState.RUN_STATE_CANCELLED, proofs: new Map([["0", a], ["1", b]]) },
+        { id: "open", state: RunState.RUN_STATE_RUNNING, proofs: new Map([["7", b]]) },
+        { id: "ended", state: RunState.RUN_STATE_UNSAT, proofs: new Map([["2", c]]) },
+      ];
+      await releaseProofs(t.layout.proofs, runs[0].proofs.values(), "cancelled", runs, silentLogger);
+      const left = async (sha: string): Promise<boolean> => { const i = await t.layout.proofs.info(sha); return i !== null && !i.deleted; };
+      assert.deepEqual([await left(a), await left(b), await left(c)], [false, true, true]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    await t.close();
+  }
 });
