@@ -194,17 +194,44 @@ export class Coordinator {
 
   /**
    * Forgets a run that has ended (the caller checks that): out of memory (and so out of the metrics), its record
-   * out of the runs bucket, its ledger and any task left in the cube stream purged, its consumer deleted.
+   * out of the runs bucket, its ledger and any task left in the cube stream purged, its consumer deleted, and its
+   * stored objects released (releaseStored).
    */
   async deleteRun(id: string): Promise<void> {
     this.requireRunning();
     const { jsm, names } = this.opts;
+    const sha = (await this.runRecord(id))?.spec?.formulaSha256 ?? "";
+    const model = this.runs.get(id)?.model;
+    const proofs = model ? [...model.proofs.values(), model.coverageProof].filter((p) => p !== "") : [];
     this.runs.delete(id);
     await deleteRunConsumer(jsm, names, id).catch(() => undefined);
     await purgeRunTasks(jsm, names, id).catch(() => undefined);
     await jsm.streams.purge(names.ledgerStream, { filter: names.ledgerSubject(id) });
     await this.layout.runs.purge(id);
+    await this.releaseStored(id, sha, proofs);
     this.opts.log.info("run deleted", { run: id });
+  }
+
+  /**
+   * A deleted run's base formula and DRAT proofs leave the Object Store, except what a run that is still kept (in
+   * any state: an ended run's answer is about its formula, its certificate needs its proofs) holds too. Objects are
+   * stored by content, so only runs made from the same formula can share them; those are rebuilt from their ledger
+   * to see their proofs. Never throws (releaseFormula, releaseProofs).
+   */
+  private async releaseStored(id: string, sha: string, proofs: string[]): Promise<void> {
+    if (sha === "") return;
+    let shared = false;
+    const kept = new Set<string>();
+    for (const rec of await this.listRunRecords().catch(() => [])) {
+      const other = rec.spec?.runId ?? "";
+      if (other === id || rec.spec?.formulaSha256 !== sha) continue;
+      shared = true;
+      const run = await this.loadRun(other).catch(() => undefined);
+      for (const proof of run?.model.proofs.values() ?? []) kept.add(proof);
+      if (run) kept.add(run.model.coverageProof);
+    }
+    if (!shared) await releaseFormula(this.layout.formulas, sha, id, [], this.opts.log);
+    await releaseProofs(this.layout.proofs, proofs.filter((p) => !kept.has(p)), id, [], this.opts.log);
   }
 
   async listRunRecords(): Promise<RunRecord[]> {
