@@ -16,7 +16,7 @@ import type { Logger } from "../cluster/log.js";
 import { RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, type Verdict, type WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
 import { checkHeartbeat, Rejections } from "./heartbeats.js";
-import { releaseFormula, releaseProofs } from "./formula-upload.js";
+import { releaseDeletedRun, releaseFormula, releaseProofs } from "./formula-upload.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
@@ -195,7 +195,7 @@ export class Coordinator {
   /**
    * Forgets a run that has ended (the caller checks that): out of memory (and so out of the metrics), its record
    * out of the runs bucket, its ledger and any task left in the cube stream purged, its consumer deleted, and its
-   * stored objects released (releaseStored).
+   * stored objects released (formula-upload.ts releaseDeletedRun).
    */
   async deleteRun(id: string): Promise<void> {
     this.requireRunning();
@@ -208,30 +208,8 @@ export class Coordinator {
     await purgeRunTasks(jsm, names, id).catch(() => undefined);
     await jsm.streams.purge(names.ledgerStream, { filter: names.ledgerSubject(id) });
     await this.layout.runs.purge(id);
-    await this.releaseStored(id, sha, proofs);
+    await releaseDeletedRun(this.layout, { id, sha, proofs }, await this.listRunRecords().catch(() => []), (other) => this.loadRun(other), this.opts.log);
     this.opts.log.info("run deleted", { run: id });
-  }
-
-  /**
-   * A deleted run's base formula and DRAT proofs leave the Object Store, except what a run that is still kept (in
-   * any state: an ended run's answer is about its formula, its certificate needs its proofs) holds too. Objects are
-   * stored by content, so only runs made from the same formula can share them; those are rebuilt from their ledger
-   * to see their proofs. Never throws (releaseFormula, releaseProofs).
-   */
-  private async releaseStored(id: string, sha: string, proofs: string[]): Promise<void> {
-    if (sha === "") return;
-    let shared = false;
-    const kept = new Set<string>();
-    for (const rec of await this.listRunRecords().catch(() => [])) {
-      const other = rec.spec?.runId ?? "";
-      if (other === id || rec.spec?.formulaSha256 !== sha) continue;
-      shared = true;
-      const run = await this.loadRun(other).catch(() => undefined);
-      for (const proof of run?.model.proofs.values() ?? []) kept.add(proof);
-      if (run) kept.add(run.model.coverageProof);
-    }
-    if (!shared) await releaseFormula(this.layout.formulas, sha, id, [], this.opts.log);
-    await releaseProofs(this.layout.proofs, proofs.filter((p) => !kept.has(p)), id, [], this.opts.log);
   }
 
   async listRunRecords(): Promise<RunRecord[]> {
