@@ -12,7 +12,6 @@ import { cellOrders } from "../core/cubes/types.js";
 import type { Puzzle } from "../core/puzzle.js";
 import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
 import { RUN_ID_RE } from "../proto/contract.js";
-import { UnimplementedError } from "./api-errors.js";
 
 export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
@@ -50,6 +49,10 @@ export interface RunRequest {
   certify?: boolean;
   /** "sat" (default) or "score": the engine's score mode on every cube; the run keeps the best board (issue 13). */
   objective?: string;
+  /** Mode "all": end once at least this many solutions are counted (0 or unset: no limit). */
+  solutionLimit?: number;
+  /** Mode "all": record every board, each verified (docs/cluster.md "Counting"). @default false: the first KEPT_SOLUTIONS */
+  everyBoard?: boolean;
 }
 
 function int(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
@@ -62,6 +65,14 @@ function num(field: string, v: number | undefined, min: number, max: number, dfl
   if (v === undefined || v === null) return dflt;
   if (!Number.isFinite(v) || v < min || v > max) throw new InvalidOptionError(field, `must be a number in ${min}..${max}, got ${v}`);
   return v;
+}
+
+/**
+ * Boards a counted cube's verdict carries: as many as fit in about 256 kB (a placement is at most 12 bytes on the
+ * wire), so a verdict stays well under NATS's 1 MB payload limit; at most 1000.
+ */
+export function countBoardsFor(puzzle: Pick<Puzzle, "rows" | "cols">): number {
+  return Math.max(1, Math.min(1000, Math.floor(256_000 / (12 * puzzle.rows * puzzle.cols))));
 }
 
 export function newRunId(): string {
@@ -99,13 +110,21 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   if (objective === "score" && ((req.solver !== undefined && req.solver !== "none") || req.searchMs === 0 || req.certify)) {
     throw new InvalidOptionError("objective", "score runs the placement engine alone: not with a SAT solver, --search-ms 0 or --certify");
   }
+  const all = req.mode === "all";
+  if (all) {
+    // Counting runs the placement engine alone (docs/cluster.md "Counting": chosen by measurement, BENCHMARKS.md).
+    if (req.certify) throw new InvalidOptionError("mode", "all (counting) does not go with certify");
+    if (objective !== "sat") throw new InvalidOptionError("mode", "all (counting) does not go with objective score");
+    if ((req.solver !== undefined && req.solver !== "none") || req.searchMs === 0) {
+      throw new InvalidOptionError("mode", "all (counting) runs the placement engine alone: not with a SAT solver or search ms 0");
+    }
+  } else if (req.solutionLimit || req.everyBoard) {
+    throw new InvalidOptionError(req.solutionLimit ? "solution limit" : "every board", "goes with mode all (counting)");
+  }
   // Without the engine (search_ms 0) the SAT solver is the default whatever the board.
-  const solver = objective === "score" ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
+  const solver = objective === "score" || all ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
   if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
   if (solver === "none" && req.searchMs === 0) throw new InvalidOptionError("solver", "none with search ms 0 leaves nothing to run on a cube");
-  if (req.mode === "all") {
-    throw new UnimplementedError("all-solutions mode is not available yet: runs stop at the first verified solution");
-  }
   const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
   const puzzleText = writeCanonical({ ...puzzle, name });
   const spec: RunSpec = {
@@ -127,7 +146,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
       searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
       firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
-      objective: objective === "score" ? "score" : "",
+      objective: objective === "score" ? "score" : all ? "count" : "",
+      ...(all ? { countBoards: countBoardsFor(puzzle) } : {}),
     },
     resplit: {
       afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),
@@ -135,7 +155,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       targetChildren: int("resplit children", req.resplitChildren, 0, 1_000_000, 0),
     },
     priority: int("priority", req.priority, -1000, 1000, 0),
-    mode: RunMode.RUN_MODE_FIRST_SOLUTION,
+    mode: all ? RunMode.RUN_MODE_ALL_SOLUTIONS : RunMode.RUN_MODE_FIRST_SOLUTION,
+    ...(all ? { solutionLimit: int("solution limit", req.solutionLimit, 0, Number.MAX_SAFE_INTEGER, 0), everyBoard: req.everyBoard === true } : {}),
     createdUnixMs: now,
     puzzleSha256: sha256Hex(puzzleText),
     formulaSha256: "",

@@ -46,6 +46,8 @@ export interface RunSummary {
   priority: number;
   waiting: string;
   initialCubes: number;
+  /** Counting run (mode all): solutions counted so far and whether the count is complete; null for other runs. */
+  count: { solutions: number; complete: boolean; limit: number } | null;
 }
 
 /** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
@@ -112,6 +114,7 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     priority: s.priority,
     waiting: s.waiting ?? "",
     initialCubes: s.initialCubes ?? 0,
+    count: spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS ? { solutions: s.solutionCount ?? 0, complete: s.countComplete === true, limit: spec.solutionLimit ?? 0 } : null,
   };
 }
 
@@ -291,9 +294,9 @@ export class RunHistory {
     if (!list) this.samples.set(run.id, (list = []));
     const last = list[list.length - 1];
     // A finished run gets one last sample, then stays as it is.
-    if (last && isTerminal(run.state) && last.progress === Math.min(1, run.table.refutedWeight) && last.queued + last.running === 0) return;
+    if (last && isTerminal(run.state) && last.progress === Math.min(1, run.coveredWeight) && last.queued + last.running === 0) return;
     const c = run.status(now).cubes!;
-    list.push({ t: now, progress: Math.min(1, run.table.refutedWeight), queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
+    list.push({ t: now, progress: Math.min(1, run.coveredWeight), queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
     if (list.length > this.max) {
       const kept = list.filter((_, i) => i % 2 === 0 || i === list!.length - 1);
       this.samples.set(run.id, kept);

@@ -24,6 +24,7 @@ import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
 import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOutcome } from "./engine/index.js";
 import { proofFiles, publishProof, type ProofFiles } from "./certify-cube.js";
+import { countCube } from "./count-cube.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
 import { runSolver, type SolverOutcome, type SolverStats } from "./solver/index.js";
@@ -130,6 +131,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     const problem = engineProblem(puzzle, task.placements);
     const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
     if (limits.objective === "score") return scoreCube(ctx, job, problem, shape, searchMs, t0);
+    if (limits.objective === "count") return countCube(ctx, job, problem, shape, searchMs, t0);
     contenders.push({
       name: "search",
       // Certified: only a board decides (the engine's UNSAT carries no proof).
