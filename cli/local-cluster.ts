@@ -22,7 +22,7 @@ import type { RunRequest } from "../coordinator/run-spec.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { createLogger, silentLogger, type Logger } from "../cluster/log.js";
 import { requireJetStream } from "../cluster/nats.js";
-import { RunState, type RunStatus } from "../proto/gen/cubist/v1/run.js";
+import { RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { boardFromPlacements, type Board } from "../core/puzzle.js";
 import type { Names } from "../proto/contract.js";
 
@@ -55,6 +55,8 @@ export type LocalClusterResult = {
   runId: string;
   /** Where the certificate bundle was written (certified UNSAT with `certificateDir`), else null. */
   certificate: string | null;
+  /** The run's recorded solutions (a counting run with every_board: every board, each verified). */
+  solutions: readonly Solution[];
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -132,7 +134,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       await writeBundle(options.certificateDir, await certificateFiles(run));
       certificate = options.certificateDir;
     }
-    return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate };
+    return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate, solutions: run.solutions };
   } finally {
     await stopWorkers(workers);
     if (proc) {
