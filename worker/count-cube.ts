@@ -34,7 +34,7 @@ export async function countCube(ctx: WorkerContext, job: CubeJob, problem: strin
   const wall = (): number => Math.round((performance.now() - t0) * 1000) / 1000;
   // Contradicting placements: no board at all, counted without a process.
   if (problem === null) return { kind: "counted", solutions: 0, boards: [], stats: { engine: "search", wallMs: wall() } };
-  const cap = limits.countBoards;
+  const cap = limits.countBoards ?? 0;
   const boards: Placement[][] = [];
   let outcome: EngineOutcome | null = null;
   try {

@@ -34,8 +34,8 @@ export interface CubeLimits {
   searchMs: number;
   /** "score": the engine's score mode alone (docs/engine.md); "count": the engine counts the cube; otherwise find or refute. */
   objective: "sat" | "score" | "count";
-  /** Objective "count": boards sent with a cube's count. */
-  countBoards: number;
+  /** Objective "count": boards sent with a cube's count (absent for other objectives). */
+  countBoards?: number;
 }
 
 /** A cube id is a path in the cube tree; this bounds its length well beyond any real split depth. */
@@ -92,7 +92,7 @@ function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
   if (!Number.isInteger(countBoards) || countBoards < 0 || countBoards > MAX_COUNT_BOARDS) return `count_boards ${countBoards} out of range`;
   return {
     objective: objective === "score" || objective === "count" ? objective : "sat",
-    countBoards,
+    ...(objective === "count" ? { countBoards } : {}),
     solver,
     timeLimitSec: s.timeLimitSec > 0 ? s.timeLimitSec : undefined,
     conflictLimit: s.conflictLimit > 0 ? s.conflictLimit : undefined,
