@@ -331,7 +331,8 @@ export function runDetail(c: Coordinator, run: RunController, speeds: WorkerSpee
     },
     running: runningCubes(run, now),
     workers: workersView(c, speeds, now),
-    solutions: run.solutions.map((s) => ({ index: s.index, cubeId: s.cubeId, workerId: s.workerId, foundUnixMs: s.foundUnixMs })),
+    // The first 100: a counting run with every_board may hold millions.
+    solutions: run.solutions.slice(0, 100).map((s) => ({ index: s.index, cubeId: s.cubeId, workerId: s.workerId, foundUnixMs: s.foundUnixMs })),
     best: run.best ? { score: run.best.score, maxScore: run.best.maxScore, placed: run.best.placed, cubeId: run.best.cubeId, workerId: run.best.workerId, foundUnixMs: run.best.foundUnixMs } : null,
     bestHistory: run.bestHistory.slice(-500),
     now,

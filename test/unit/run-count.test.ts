@@ -19,6 +19,7 @@ import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { bruteBoardsSquare } from "../helpers/brute-force.js";
+import { formatCount } from "../../cli/control-format.js";
 
 const GENERATED = generatePuzzle({ rows: 3, cols: 4, borderColors: 2, centerColors: 2, seed: 3 });
 const PUZZLE_TEXT = writeCanonical(GENERATED.puzzle);
@@ -154,4 +155,12 @@ test("count intake - boards that are not solutions, outside the cube, repeated, 
   const other = boards.find((b) => rotateEdges(puzzle.pieces[b[0].piece].edges, b[0].rot).join() !== rotateEdges(puzzle.pieces[boards[0][0].piece].edges, boards[0][0].rot).join());
   if (other) assert.match(reason(checkCount(puzzle, [boards[0][0]], v([other]), 100, false)), /not in the cube/);
   assert.match(reason(checkCount(puzzle, [], { ...v(boards), kind: VerdictKind.VERDICT_KIND_UNSAT }, 100, false)), /UNSAT/);
+});
+
+test("count views - run show, run watch and solution list say exactly or at least, and nothing for other runs", () => {
+  assert.equal(formatCount({ solutionCount: 1820, countComplete: true, state: RunState.RUN_STATE_SAT }), "exactly 1820 solutions");
+  assert.equal(formatCount({ solutionCount: 0, countComplete: true, state: RunState.RUN_STATE_UNSAT }), "exactly 0 solutions");
+  assert.equal(formatCount({ solutionCount: 1, countComplete: false, state: RunState.RUN_STATE_RUNNING }), "at least 1 solution so far");
+  assert.match(formatCount({ solutionCount: 7, countComplete: false, state: RunState.RUN_STATE_SAT }), /^at least 7 solutions \(the count stopped/);
+  assert.equal(formatCount({ state: RunState.RUN_STATE_SAT }), "");
 });
