@@ -67,12 +67,18 @@ function num(field: string, v: number | undefined, min: number, max: number, dfl
   return v;
 }
 
+/** Boards a counted cube's verdict carries unless the run records every board (docs/cluster.md "Counting"). */
+export const COUNT_BOARDS = 32;
+
 /**
- * Boards a counted cube's verdict carries: as many as fit in about 256 kB (a placement is at most 12 bytes on the
- * wire), so a verdict stays well under NATS's 1 MB payload limit; at most 1000.
+ * Boards a counted cube's verdict carries: COUNT_BOARDS, or with every_board as many as fit in about 256 kB (a
+ * placement is at most 12 bytes on the wire, and a verdict must stay well under NATS's 1 MB payload limit), at most
+ * 1000. Verifying a board costs the coordinator about 60 us on a 6x6 board: every board of a 170,000-solution count
+ * would be about 10 s of the coordinator's time beside about 100 s of search (BENCHMARKS.md "Counting on the cluster").
  */
-export function countBoardsFor(puzzle: Pick<Puzzle, "rows" | "cols">): number {
-  return Math.max(1, Math.min(1000, Math.floor(256_000 / (12 * puzzle.rows * puzzle.cols))));
+export function countBoardsFor(puzzle: Pick<Puzzle, "rows" | "cols">, everyBoard: boolean): number {
+  const fit = Math.max(1, Math.min(1000, Math.floor(256_000 / (12 * puzzle.rows * puzzle.cols))));
+  return everyBoard ? fit : Math.min(COUNT_BOARDS, fit);
 }
 
 export function newRunId(): string {
@@ -147,7 +153,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
       firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
       objective: objective === "score" ? "score" : all ? "count" : "",
-      ...(all ? { countBoards: countBoardsFor(puzzle) } : {}),
+      ...(all ? { countBoards: countBoardsFor(puzzle, req.everyBoard === true) } : {}),
     },
     resplit: {
       afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),
