@@ -39,7 +39,10 @@ const { values, positionals } = parseArgs({
 });
 
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(" ");
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b), m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 
 /** A generated board with its top-left corner fixed by a hint (the planted solution's piece there). */
 function board(rows: number, cols: number, border: number, centre: number, seed: number, cornerHint: boolean): Puzzle {
@@ -90,6 +93,7 @@ try {
     const file = join(dir, `${p.name}.txt`);
     writeFileSync(file, writeCanonical(p));
     const times: Record<string, number[]> = { "1": [], "2": [] };
+    const ratios: number[] = [];
     let count = -1;
     for (let rep = 0; rep < Number(values.reps); rep++) {
       for (const w of rep % 2 === 0 ? ["1", "2"] : ["2", "1"]) {
@@ -99,9 +103,10 @@ try {
         times[w].push(c.seconds);
         console.log(`${p.name}: --workers ${w}: ${show(c)}; load ${load()}`);
       }
+      ratios.push(times["1"][rep] / times["2"][rep]);
     }
     const [m1, m2] = [median(times["1"]), median(times["2"])];
-    console.log(`${p.name}: ${count} solutions; median --workers 1 ${m1.toFixed(1)} s, --workers 2 ${m2.toFixed(1)} s, speed-up ${(m1 / m2).toFixed(2)}x`);
+    console.log(`${p.name}: ${count} solutions; median --workers 1 ${m1.toFixed(1)} s, --workers 2 ${m2.toFixed(1)} s, speed-up ${(m1 / m2).toFixed(2)}x (per interleaved pair: ${ratios.map((r) => r.toFixed(2)).join(", ")})`);
   } else if (mode === "frontier") {
     const p = board(Number(values.rows ?? 8), Number(values.cols ?? 8), Number(values["border-colors"]), Number(values["center-colors"] ?? 9), Number(values.seed), true);
     const file = join(dir, `${p.name}.txt`);
