@@ -15,7 +15,9 @@
  * are all placed (x(u,cell) <-> OR p, at most m cells per unit); so no placement of the cell is left and its
  * at-least-one clause is falsified. The root's lemma is the empty clause. Cube and hint placements arrive as true
  * literals: they are unit clauses of the cube's formula, so lemmas never name them. After a node's lemma its
- * children's lemmas are deleted (it subsumes them), which keeps drat-trim's clause database small.
+ * children's lemmas are deleted (it subsumes them), which keeps drat-trim's clause database small. With --support
+ * (the formula has the encoding's support clauses, its default) a leaf is left without a lemma when those clauses
+ * refute it at its parent by propagation alone: about a third of the lemmas (implied_at_parent).
  *
  * Input (stdin, every line checked; an error names the line):
  *   cubist-prove 1
@@ -24,8 +26,8 @@
  *   CELL UNIT LIT N E S W            PLACEMENTS lines: LIT is the placement's variable, colours -1 on the rim
  *   F                                then F lines LIT: true literals (hints, the cube); a listed placement is fixed
  *
- * Options: --proof FILE (binary DRAT; without it no proof is written), --order row|col|short (default short: lines
- * along the board's shorter side), --time-ms N, --nodes N.
+ * Options: --proof FILE (binary DRAT; without it no proof is written), --support (see above), --order row|col|short
+ * (default short: lines along the board's shorter side), --time-ms N, --nodes N.
  * Output: `s UNSATISFIABLE` (the proof is complete), `s SATISFIABLE` and `v LIT...` (a board's placement literals),
  * or `s UNKNOWN` (a limit or a stop), then `c nodes N`, `c lemmas N`, `c seconds S`.
  * Exit codes: 20, 10, 0 as above; 1 bad input or an I/O error; 2 usage.
@@ -199,12 +201,53 @@ enum { EXHAUSTED, FOUND, LIMIT };
  * Searches the free cells from scan position `depth` on. Every child refuted adds its lemma and deletes its own
  * children's (kids[sub..]), then stands on the stack itself until the caller's lemma deletes it in turn.
  */
+static int support = 0;
+/* The number of candidates the last search() call found at its cell (0: its parent's child was a leaf). */
+static int last_tried = 0;
+
+static inline int neighbour(int cell, int d) {
+  int r = cell / cols + DR[d], c = cell % cols + DC[d];
+  return r < 0 || r >= rows || c < 0 || c >= cols ? -1 : r * cols + c;
+}
+
+/*
+ * With placement i on its cell and the next cell n (its neighbour through side d) left without a candidate: would unit
+ * propagation at i's parent, where i is not placed, already refute i? It does through the support clause of their
+ * diamond, (-y(k, col) OR the placements of n showing col there), when each of those fails without i: a clash with
+ * another placed neighbour of n, or its unit used up by other placements. Then i needs no lemma of its own.
+ */
+static int implied_at_parent(int i, int n, int d) {
+  int col = pl[i].side[d], od = (d + 2) & 3, x = pl[i].cell;
+  if (!support || col < 0) return 0;
+  for (int k = cell_start[n]; k < cell_start[n + 1]; k++) {
+    const Placement *q = &pl[cell_pl[k]];
+    if (q->side[od] != col) continue;
+    int clash = 0;
+    for (int e = 0; e < 4 && !clash; e++) {
+      int m = neighbour(n, e);
+      if (m < 0 || m == x || at[m] < 0 || q->side[e] < 0) continue;
+      clash = pl[at[m]].side[(e + 2) & 3] != q->side[e];
+    }
+    if (clash) continue;
+    if (left[q->unit] == 0 && q->unit != pl[i].unit) continue;
+    return 0;
+  }
+  return 1;
+}
+
+/*
+ * Searches the free cells from scan position `depth` on. Every child refuted adds its lemma (unless its parent's
+ * propagation implies it) and deletes its own children's (kids[sub..]), then stands on the stack itself until the
+ * caller's lemma deletes it in turn.
+ */
 static int search(int depth) {
   if (depth == free_cells) return FOUND;
-  int cell = scan[depth];
+  int cell = scan[depth], next = depth + 1 < free_cells ? scan[depth + 1] : -1;
+  int tried = 0;
   for (int k = cell_start[cell]; k < cell_start[cell + 1]; k++) {
     int i = cell_pl[k];
     if (!fits(i)) continue;
+    tried++;
     if ((++nodes & 4095) == 0 && (stop_requested || (deadline > 0 && now_s() > deadline))) return LIMIT;
     if (node_limit && nodes > node_limit) return LIMIT;
     at[cell] = i;
@@ -213,21 +256,27 @@ static int search(int depth) {
     int sub = kid_top;
     int r = search(depth + 1);
     if (r != EXHAUSTED) return r;
+    int implied = 0;
+    if (last_tried == 0 && next >= 0) {
+      for (int d = 0; d < 4; d++) if (neighbour(cell, d) == next) implied = implied_at_parent(i, next, d);
+    }
     left[pl[i].unit]++;
     at[cell] = -1;
+    if (implied) continue; /* a leaf without children: nothing of its own to delete either */
     clause('a', path, depth + 1, 0);
     lemmas++;
     for (int j = sub; j < kid_top; j++) clause('d', path, depth + 1, kids[j]);
     kid_top = sub;
     kids[kid_top++] = pl[i].lit;
   }
+  last_tried = tried;
   return EXHAUSTED;
 }
 
 /* ---- main ---------------------------------------------------------------------------------------------- */
 
 static void usage(FILE *to, int code) {
-  fprintf(to, "usage: cubist-prove [--proof FILE] [--order row|col|short] [--time-ms N] [--nodes N] < problem\n"
+  fprintf(to, "usage: cubist-prove [--proof FILE] [--support] [--order row|col|short] [--time-ms N] [--nodes N] < problem\n"
               "A placement search that writes its refutation as a binary DRAT proof (see the top of engine/prove.c).\n"
               "Exit codes: 20 refuted, 10 a board, 0 unknown, 1 bad input, 2 usage.\n");
   exit(code);
@@ -241,6 +290,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--order") && i + 1 < argc) order = argv[++i];
     else if (!strcmp(argv[i], "--time-ms") && i + 1 < argc) time_ms = atol(argv[++i]);
     else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) node_limit = (uint64_t)atoll(argv[++i]);
+    else if (!strcmp(argv[i], "--support")) support = 1;
     else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) usage(stdout, 0);
     else usage(stderr, 2);
   }

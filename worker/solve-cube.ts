@@ -163,7 +163,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     contenders.push({
       name: "prove",
       decided: (r) => "prove" in r && r.prove.kind !== "unknown",
-      run: async (signal) => ({ prove: await runProver(problem, { proofPath, binary: prover, timeLimitMs: budgetMs || undefined, signal }) }),
+      run: async (signal) => ({ prove: await runProver(problem, { proofPath, binary: prover, support: table.support, timeLimitMs: budgetMs || undefined, signal }) }),
     });
   }
   try {

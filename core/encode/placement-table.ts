@@ -23,6 +23,8 @@ export interface PlacementTable {
   readonly unit: Int32Array;
   readonly lit: Int32Array;
   readonly side: Int32Array;
+  /** The formula has the support clauses (a colour on a diamond needs a placement showing it on each side). */
+  readonly support: boolean;
   /** The hints' placement variables (unit clauses of the formula). */
   readonly hintLits: readonly number[];
   /** The board whose placement variables are `lits` (the encoder's decoding: copies of merged units handed out). */
@@ -43,6 +45,7 @@ export function placementTable(puzzle: Puzzle, options?: EncodeOptions): Placeme
     unit: model.plUnit,
     lit: num.p,
     side: model.side,
+    support: opts.support,
     hintLits: puzzle.hints.map((h) => varMap.placementLiterals({ cell: h.row * puzzle.cols + h.col, piece: h.piece, rot: h.rot })[0]),
     decode(lits: Iterable<number>): Board {
       const set = new Set(lits);

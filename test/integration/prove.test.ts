@@ -29,9 +29,10 @@ let files = 0;
 
 /**
  * Runs the prover on `puzzle` with `fixed` placements (a cube) and checks its answer with the real parts: a board
- * must verify and extend the cube; a refutation's proof must pass drat-trim on formula + the cube's units.
+ * must verify and extend the cube; a refutation's proof must pass drat-trim on formula + the cube's units. `every`:
+ * a lemma for every node (no leaves left to the support clauses).
  */
-async function proveAndCheck(puzzle: Puzzle, fixed: readonly Placement[] = []): Promise<"sat" | "unsat"> {
+async function proveAndCheck(puzzle: Puzzle, fixed: readonly Placement[] = [], every = false): Promise<"sat" | "unsat"> {
   const formula = encode("cubist-placement", puzzle);
   const units = fixed.flatMap((p) => formula.varMap.placementLiterals(p));
   const table = placementTable(puzzle);
@@ -41,7 +42,7 @@ async function proveAndCheck(puzzle: Puzzle, fixed: readonly Placement[] = []): 
   const proofPath = join(dir, `f${n}.drat`);
   writeFileSync(base, dimacsString(formula));
   await writeCubeCnf(await openBaseCnf(base), units, cnf); // the cube's formula, as the coordinator builds it
-  const out = await runProver(proverProblem(table, [...table.hintLits, ...units]), { proofPath });
+  const out = await runProver(proverProblem(table, [...table.hintLits, ...units]), { proofPath, support: table.support && !every });
   if (out.kind === "sat") {
     const board = table.decode(out.lits);
     const v = verifySolution(puzzle, board);
@@ -59,10 +60,11 @@ async function proveAndCheck(puzzle: Puzzle, fixed: readonly Placement[] = []): 
   return "unsat";
 }
 
-test("prove - refutes the UNSAT fixtures with proofs drat-trim verifies", async () => {
+test("prove - refutes the UNSAT fixtures with proofs drat-trim verifies, with and without the leaves the support clauses imply", async () => {
   for (const file of ["test/fixtures/cluster/unsat-5x5.txt", "test/fixtures/cluster/unsat-6x6.txt"]) {
     const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
     assert.equal(await proveAndCheck(puzzle), "unsat", file);
+    assert.equal(await proveAndCheck(puzzle, [], true), "unsat", file);
   }
 });
 

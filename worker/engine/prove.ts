@@ -33,6 +33,8 @@ export interface ProverStats {
 export interface ProverOptions {
   /** Where the binary DRAT proof goes. */
   proofPath: string;
+  /** The formula has the encoding's support clauses: leaves they refute get no lemma (PlacementTable.support). */
+  support?: boolean;
   timeLimitMs?: number;
   signal?: AbortSignal;
   /** @default CUBIST_PROVER, else cubist-prove beside the placement engine */
@@ -73,6 +75,7 @@ export function runProver(problem: string, options: ProverOptions): Promise<Prov
   if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: EMPTY });
   const started = performance.now();
   const args = ["--proof", options.proofPath];
+  if (options.support) args.push("--support");
   if (options.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(options.timeLimitMs))));
   return new Promise<ProverOutcome>((resolve, reject) => {
     const child = spawn(binary, args, { detached: true, stdio: ["pipe", "pipe", "pipe"] });
