@@ -33,7 +33,7 @@ export interface ProverStats {
 export interface ProverOptions {
   /** Where the binary DRAT proof goes. */
   proofPath: string;
-  /** The formula has the encoding's support clauses: leaves they refute get no lemma (PlacementTable.support). */
+  /** The formula has the encoding's support clauses: the search propagates through them too (PlacementTable.support). */
   support?: boolean;
   timeLimitMs?: number;
   signal?: AbortSignal;
