@@ -1,6 +1,6 @@
 /**
  * End to end through the embedded local cluster (`cubist solve --workers N`): a private nats-server, the
- * coordinator and real worker processes running real Kissat. Answers are checked by the verifier; nothing may
+ * coordinator and real workers (in the CLI's process, each on its own NATS connection) running real Kissat. Answers are checked by the verifier; nothing may
  * be left behind (processes, temp dirs), also after Ctrl-C.
  */
 import { test } from "node:test";
