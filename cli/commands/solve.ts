@@ -199,11 +199,12 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
   const show = (): void => void (progress && process.stderr.write(progress.tick(Date.now())));
   show();
   const ticker = progress ? setInterval(show, 1000) : undefined;
+  let deadline: NodeJS.Timeout | undefined;
   try {
     const request = { ...runRequestFrom(values, writeCanonical(puzzle), label), format: "canonical" };
     // --time bounds the whole run; --cube-time is the per-cube budget.
     let timedOut = false;
-    const deadline = typeof values.time === "number" && values.time > 0
+    deadline = typeof values.time === "number" && values.time > 0
       ? setTimeout(() => { timedOut = true; abort.abort(); }, values.time * 1000)
       : undefined;
     // Loaded here so that a single-machine solve does not pay for the NATS and gRPC modules at start.
@@ -228,6 +229,8 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
     await printClusterResult(puzzle, result, values, (performance.now() - t0) / 1000);
     return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
   } finally {
+    // Also when the cluster failed to start: a pending --time timer would keep the process alive until it fires.
+    clearTimeout(deadline);
     clearInterval(ticker);
     stop.dispose();
   }
