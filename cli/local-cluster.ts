@@ -7,8 +7,8 @@
  *
  * Start-up is what a quick board pays for (BENCHMARKS.md "Fixed costs"), so: nats-server starts while the
  * coordinator's and workers' modules load, the workers start in this process once the coordinator has created the
- * JetStream layout (no worker process start-up, no layout polling), the end of the run is noticed when its record
- * is written (not on a poll), and the teardown stops running cubes at once (the run is over: no grace period).
+ * JetStream layout (no worker process start-up, no layout polling), the end of the run is noticed when it is carried
+ * out (an event, not a poll), and the teardown stops running cubes at once (the run is over: no grace period).
  *
  * With `natsUrl` an existing NATS is used instead; the run then lives under a private prefix whose streams and
  * buckets are deleted at the end.
@@ -98,10 +98,11 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
   const natsStarting = options.natsUrl ? null : startNatsServer({ storeDir: join(temp, "jetstream") }).then((s) => (nats = s));
   natsStarting?.catch(() => undefined);
   const stopping = new AbortController();
+  let workersStarting: Promise<void> | undefined;
   try {
-    const [{ startCoordinatorProcess }, { loadCoordinatorConfig }, { startWorkerProcess }, { loadWorkerConfig }, { createLogger, silentLogger }, { isTerminal }, { RunState }] = await Promise.all([
+    const [{ startCoordinatorProcess }, { loadCoordinatorConfig }, { startWorkerProcess }, { loadWorkerConfig }, { createLogger, silentLogger }, { RunState }] = await Promise.all([
       import("../coordinator/main.js"), import("../coordinator/config.js"), import("../worker/main.js"), import("../worker/config.js"), import("../cluster/log.js"),
-      import("../proto/vocabulary.js"), import("../proto/gen/cubist/v1/run.js"),
+      import("../proto/gen/cubist/v1/run.js"),
     ]);
     const logger = (component: string, fields?: Record<string, string>): Logger =>
       options.verbose ? createLogger({ component, level: "info", fields }) : silentLogger;
@@ -137,17 +138,22 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
     proc = await startCoordinatorProcess(config, logger("coordinator"));
     mark("coordinatorReady");
     // The layout exists now, so the workers find it at once; they connect while the run is encoded and split.
-    const workersStarting = Promise.all(workerConfigs.map(async (c) => {
+    // Settled all together, so that a worker that fails to start never leaves another one starting unseen.
+    workersStarting = Promise.allSettled(workerConfigs.map(async (c) => {
       const w = await startWorkerProcess(c, { log: logger("worker", { worker: c.workerId }), signal: stopping.signal });
       workers.push(w);
-    })).then(() => mark("workersReady"));
+    })).then((started) => {
+      const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
+      if (failed) throw failed.reason;
+      mark("workersReady");
+    });
     workersStarting.catch(() => undefined);
     const run = await proc.coordinator.submitRun(request);
     mark("submitted");
     log.info("run submitted", { run: run.id });
     run.once("verdict", () => mark("firstVerdict"));
     await workersStarting;
-    const final = await waitForEnd(run, options, isTerminal);
+    const final = await waitForEnd(run, options);
     mark("ended");
     const status = run.status();
     const sol = run.solutions[0];
@@ -163,6 +169,8 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
     return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate, phases };
   } finally {
     stopping.abort();
+    // A worker still starting (the run failed early) is closed with the others, not left running.
+    await workersStarting?.catch(() => undefined);
     // Running cubes are stopped at once (grace 0) and their solver processes waited for.
     await Promise.all(workers.map((w) => w.close(0).catch(() => undefined)));
     if (proc) {
@@ -178,28 +186,28 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
 }
 
 /**
- * Resolves with the run's final state as soon as its record says so (the run emits "status" whenever it writes
- * its record, and it writes it when it ends); `onStatus` gets the status every PROGRESS_MS. Ctrl-C cancels it.
+ * Resolves with the run's final state as soon as its end is carried out (the run's "ended" event: its files are
+ * gone by then, so a certificate bundle can be written); `onStatus` gets the status every PROGRESS_MS. Ctrl-C
+ * cancels the run.
  */
-function waitForEnd(run: RunController, options: LocalClusterOptions, isTerminal: (state: RunState) => boolean): Promise<RunState> {
+function waitForEnd(run: RunController, options: LocalClusterOptions): Promise<RunState> {
   return new Promise<RunState>((resolve) => {
     const done = (): boolean => {
-      if (!isTerminal(run.state)) return false;
+      if (!run.endCarriedOut) return false;
       clearInterval(timer);
-      run.off("status", onRecord);
+      run.off("ended", onEnded);
       options.signal?.removeEventListener("abort", onAbort);
       resolve(run.state);
       return true;
     };
-    const onRecord = (): void => void done();
+    const onEnded = (): void => void done();
     const onAbort = (): void => {
       void run.cancel("interrupted").finally(() => done());
     };
-    // Also a fallback: the end is noticed within PROGRESS_MS even if no record were written.
     const timer = setInterval(() => {
       if (!done()) options.onStatus?.(run.status());
     }, PROGRESS_MS);
-    run.on("status", onRecord);
+    run.on("ended", onEnded);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     done();
