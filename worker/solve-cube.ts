@@ -22,7 +22,7 @@ import type { Puzzle } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
-import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOutcome } from "./engine/index.js";
+import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
 import { proofFiles, publishProof, type ProofFiles } from "./certify-cube.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
@@ -138,7 +138,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
         // Contradicting placements: refuted without a process.
         search: problem === null
           ? { kind: "unsat", stats: noEngineStats("exhausted") }
-          : await runEngine(problem, shape, { order: "short", timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
+          : await runEngine(problem, shape, { order: (task.engineOrder || "short") as EngineOrder, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
       }),
     });
   }
