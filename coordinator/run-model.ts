@@ -175,7 +175,9 @@ export class RunModel extends RunLedgerState {
     const closed: CubeClosed[] = [];
     const reason = `refuted by ${v.cubeId}: the whole board's ${SCAN_MEMBER_ORDER} scan exhausted`;
     for (const e of [...this.table.entries()]) {
-      if (isOpen(e)) this.close({ ...closedOf(v, VerdictKind.VERDICT_KIND_UNSAT, reason), id: e.id, wallMs: 0, searchNodes: 0, estNodes: 0, estNodesStderr: 0 }, closed);
+      // The member's own statistics go with the first cube it closes, so the run's placements include them.
+      const own = closed.length === 0;
+      if (isOpen(e)) this.close({ ...closedOf(v, VerdictKind.VERDICT_KIND_UNSAT, reason), id: e.id, ...(own ? {} : { wallMs: 0, searchNodes: 0, conflicts: 0 }), estNodes: 0, estNodesStderr: 0 }, closed);
     }
     this.log.info("portfolio member exhausted the board", { cubes: closed.length, nodes: v.stats?.searchNodes ?? 0 });
     yield* this.flushClosed(closed);

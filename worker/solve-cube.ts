@@ -138,7 +138,8 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
         // Contradicting placements: refuted without a process.
         search: problem === null
           ? { kind: "unsat", stats: noEngineStats("exhausted") }
-          : await runEngine(problem, shape, { order: (task.engineOrder || "short") as EngineOrder, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
+          // A whole-board task (a scan run's portfolio member) breaks the board's symmetry as `cubist solve` does.
+          : await runEngine(problem, shape, { order: (task.engineOrder || "short") as EngineOrder, symmetry: task.placements.length === 0, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
       }),
     });
   }
