@@ -160,6 +160,10 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check({ ...task, solver: { ...task.solver!, seed: 2 ** 31 } }).action, "term");
   assert.equal(check({ ...task, placements: [{ cell: 0, piece: 16, rot: 0 }] }).action, "term");
   assert.equal(check({ ...task, puzzleSha256: "b".repeat(64) }).action, "term");
+  // A scan run's portfolio member names the engine's scan order; an unknown one is refused.
+  assert.equal(check({ ...task, engineOrder: "long" }).action, "run");
+  const badOrder = check({ ...task, engineOrder: "diagonal" });
+  assert.ok(badOrder.action === "term" && /unknown engine order "diagonal"/.test(badOrder.reason));
   state = RunState.RUN_STATE_PAUSED;
   assert.equal(check(task).action, "nak");
   state = RunState.RUN_STATE_SAT;
