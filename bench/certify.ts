@@ -8,7 +8,10 @@
  *   solve      `cubist solve FILE --threads T`                                     one machine, engines (+ Kissat)
  *   w1         `cubist solve FILE --workers 1 --concurrency T`                     embedded cluster, engine + Kissat per cube
  *   w1s0       `cubist solve FILE --workers 1 --concurrency T --search-ms 0 --solver kissat`   Kissat alone per cube
- *   certify    `cubist solve FILE --certify --threads T`                           the same cluster, certified
+ *   certify    `cubist solve FILE --certify --threads T`                           the same cluster, certified (proofs
+ *                                                                                  from cubist-prove, Kissat's otherwise)
+ *   certifyKissat `cubist solve FILE --certify --threads T --search-ms 0`          certified, Kissat's proofs alone (no
+ *                                                                                  engine, so no prover: the old path)
  *   certify256 `cubist solve FILE --certify --threads T --cubes 256`               certified, smaller cubes
  * Every run must end UNSAT (exit 20); the certified ones must print their "certified:" line.
  */
@@ -22,7 +25,7 @@ const { values } = parseArgs({
   options: {
     puzzles: { type: "string", default: "bench/puzzles/unsat-hard.txt,test/fixtures/cluster/unsat-6x6.txt" },
     repeats: { type: "string", default: "1" },
-    configs: { type: "string", default: "solve,w1,w1s0,certify,certify256" },
+    configs: { type: "string", default: "solve,w1,w1s0,certify,certifyKissat" },
     threads: { type: "string", default: "2" },
     out: { type: "string" },
   },
@@ -34,6 +37,7 @@ const CONFIGS: Record<string, string[]> = {
   w1: ["--workers", "1", "--concurrency", T],
   w1s0: ["--workers", "1", "--concurrency", T, "--search-ms", "0", "--solver", "kissat"],
   certify: ["--certify", "--threads", T],
+  certifyKissat: ["--certify", "--threads", T, "--search-ms", "0"],
   certify256: ["--certify", "--threads", T, "--cubes", "256"],
 };
 const configs = values.configs!.split(",");

@@ -55,12 +55,9 @@ function shortSummary(summary: string): string {
 /** `  name   description` lines for these commands (their modules are loaded to read their summaries). */
 export async function commandList(names: readonly string[]): Promise<string> {
   const width = Math.max(...names.map((n) => n.length));
-  const lines: string[] = [];
-  for (const name of names) {
-    const mod = await COMMANDS[name]();
-    lines.push(`  ${name.padEnd(width)}  ${shortSummary(mod.spec.summary)}`);
-  }
-  return lines.join("\n");
+  // Loaded side by side: the module loader reads the files of all of them at once.
+  const mods = await Promise.all(names.map((name) => COMMANDS[name]()));
+  return names.map((name, i) => `  ${name.padEnd(width)}  ${shortSummary(mods[i].spec.summary)}`).join("\n");
 }
 
 async function topHelp(): Promise<string> {

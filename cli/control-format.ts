@@ -9,10 +9,12 @@ import { InvalidOptionError } from "../core/errors.js";
 import { RunState, type CubeCounts, type RunStatus } from "../proto/gen/cubist/v1/run.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { EXIT } from "./exit-codes.js";
+import { formatDuration, formatPercent } from "./number-format.js";
 import { terminalSafe } from "../cluster/terminal-text.js";
 import { isTerminal, RUN_STATE_NAMES, runStateName, runStateOf as runStateOfName } from "../proto/vocabulary.js";
 
 export { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName } from "../proto/vocabulary.js";
+export { formatDuration, formatPercent };
 
 /** The run state a `--state` value names. */
 export function runStateOf(name: string): RunState {
@@ -56,32 +58,11 @@ export function parseDuration(text: string, flag = "--duration"): number {
   return total;
 }
 
-/** A duration for people: `850ms`, `45s`, `12m05s`, `3h04m`, `2d03h`; "?" for a negative or non-finite one. */
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return "?";
-  if (seconds < 1) return `${Math.round(seconds * 1000)}ms`;
-  if (seconds < 60) return seconds < 10 ? `${seconds.toFixed(1)}s` : `${Math.round(seconds)}s`;
-  const s = Math.round(seconds);
-  const two = (n: number): string => String(n).padStart(2, "0");
-  if (s < 3600) return `${Math.floor(s / 60)}m${two(s % 60)}s`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h${two(Math.floor((s % 3600) / 60))}m`;
-  return `${Math.floor(s / 86400)}d${two(Math.floor((s % 86400) / 3600))}h`;
-}
-
 /** The ETA of a status: "done" when solved or refuted, "-" when cancelled or failed, "?" when unknown. */
 export function formatEta(status: Pick<RunStatus, "etaSeconds" | "state">): string {
   if (status.state === RunState.RUN_STATE_SAT || status.state === RunState.RUN_STATE_UNSAT) return "done";
   if (isTerminal(status.state)) return "-";
   return status.etaSeconds < 0 ? "?" : formatDuration(status.etaSeconds);
-}
-
-export function formatPercent(fraction: number, digits = 1): string {
-  const p = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0)) * 100;
-  // Never show 100% for a run that is not complete, nor 0.0% once something closed.
-  let text = p.toFixed(digits);
-  if (p < 100 && Number(text) >= 100) text = (100 - 10 ** -digits).toFixed(digits);
-  if (p > 0 && Number(text) === 0) text = `<${(10 ** -digits).toFixed(digits)}`;
-  return `${text}%`;
 }
 
 /** The share of the search space closed, or "solved" for a run that found its solution (its closed share means little). */

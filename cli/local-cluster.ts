@@ -1,41 +1,44 @@
 /**
  * The embedded local cluster behind `cubist solve --workers N`: a private nats-server (free port, temporary
- * JetStream store), one coordinator in this process, and N worker processes. It solves one puzzle and tears
- * everything down — also on Ctrl-C — leaving no process and no temp directory behind.
+ * JetStream store), one coordinator and N workers in this process, each worker with its own NATS connection
+ * (real NATS and JetStream, as on a cluster; the solving happens in the workers' solver and engine processes).
+ * It solves one puzzle and tears everything down — also on Ctrl-C — leaving no process and no temp directory
+ * behind.
+ *
+ * Start-up is what a quick board pays for (BENCHMARKS.md "Fixed costs"), so: nats-server starts while the
+ * coordinator's and workers' modules load, the workers start in this process once the coordinator has created the
+ * JetStream layout (no worker process start-up, no layout polling), the end of the run is noticed when it is carried
+ * out (an event, not a poll), and the teardown stops running cubes at once (the run is over: no grace period).
  *
  * With `natsUrl` an existing NATS is used instead; the run then lives under a private prefix whose streams and
  * buckets are deleted at the end.
  */
 
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startNatsServer, type NatsServer } from "./nats-launcher.js";
-import { loadCoordinatorConfig } from "../coordinator/config.js";
 import { DEFAULT_SIZE_LIMITS } from "../core/limits.js";
-import { startCoordinatorProcess, type CoordinatorProcess, type RunController } from "../coordinator/main.js";
+import type { CoordinatorProcess, RunController } from "../coordinator/main.js";
+import type { WorkerProcess } from "../worker/main.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
-import { isTerminal } from "../proto/vocabulary.js";
-import { createLogger, silentLogger, type Logger } from "../cluster/log.js";
-import { requireJetStream } from "../cluster/nats.js";
-import { RunState, type RunStatus } from "../proto/gen/cubist/v1/run.js";
+import type { Logger } from "../cluster/log.js";
+import type { RunState, RunStatus } from "../proto/gen/cubist/v1/run.js";
 import { boardFromPlacements, type Board } from "../core/puzzle.js";
 import type { Names } from "../proto/contract.js";
 
 export interface LocalClusterOptions {
   workers: number;
-  /** Slots per worker process. @default 1 */
+  /** Slots per worker. @default 1 */
   concurrency?: number;
   natsUrl?: string;
   solverPath?: string;
   /** Verbose: component logs to stderr. */
   verbose?: boolean;
   signal?: AbortSignal;
-  /** Called about once a second with the run's status. */
+  /** Called every 250 ms with the run's status. */
   onStatus?: (status: RunStatus) => void;
   ackWaitSec?: number;
   maxDeliver?: number;
@@ -44,6 +47,27 @@ export interface LocalClusterOptions {
   /** The embedded coordinator's size limits (`solve --max-cells`, `--max-formula-mb`). @default core/limits.ts */
   maxCells?: number;
   maxFormulaMb?: number;
+}
+
+/**
+ * When each phase of the embedded cluster ended, in milliseconds since solveOnLocalCluster was called (so each
+ * phase's cost is the difference to the one before; -1: not reached). `firstVerdict` is when the coordinator
+ * received the first verdict of the run.
+ */
+export interface LocalClusterPhases {
+  /** nats-server reported its port, or the given NATS was chosen (and the cluster's modules are loaded). */
+  natsReady: number;
+  /** The coordinator is connected and has created the JetStream layout. */
+  coordinatorReady: number;
+  /** The run is submitted: formula encoded and uploaded, cubes split and dispatched. */
+  submitted: number;
+  /** Every worker is connected and consuming. */
+  workersReady: number;
+  firstVerdict: number;
+  /** The run reached its final state (a SAT board verified by the coordinator, UNSAT, failed or cancelled). */
+  ended: number;
+  /** Workers, coordinator and nats-server stopped, the temp directory removed. */
+  stopped: number;
 }
 
 export type LocalClusterResult = {
@@ -55,29 +79,36 @@ export type LocalClusterResult = {
   runId: string;
   /** Where the certificate bundle was written (certified UNSAT with `certificateDir`), else null. */
   certificate: string | null;
+  /** When each phase ended (filled in until `stopped`, which is set just before the result is returned). */
+  phases: LocalClusterPhases;
 };
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** The compiled CLI entry (dist/cli/main.js), or the TypeScript one under tsx. */
-function cliEntry(): { execArgv: string[]; script: string } {
-  if (here.includes(`${join("dist", "cli")}`)) return { execArgv: [], script: join(here, "main.js") };
-  return { execArgv: ["--import", "tsx"], script: join(here, "main.ts") };
-}
-
 export async function solveOnLocalCluster(request: RunRequest, options: LocalClusterOptions): Promise<LocalClusterResult> {
-  const log: Logger = options.verbose ? createLogger({ component: "cluster", level: "info" }) : silentLogger;
+  const t0 = performance.now();
+  const phases: LocalClusterPhases = { natsReady: -1, coordinatorReady: -1, submitted: -1, workersReady: -1, firstVerdict: -1, ended: -1, stopped: -1 };
+  const mark = (phase: keyof LocalClusterPhases): void => {
+    phases[phase] = Math.round(performance.now() - t0);
+  };
   const temp = await mkdtemp(join(tmpdir(), "cubist-local-"));
   let nats: NatsServer | undefined;
   let proc: CoordinatorProcess | undefined;
-  const workers: ChildProcess[] = [];
+  const workers: WorkerProcess[] = [];
   const prefix = options.natsUrl ? `cubistlocal${randomBytes(4).toString("hex")}` : "cubist";
+  // nats-server starts first, and its start overlaps loading the modules below.
+  const natsStarting = options.natsUrl ? null : startNatsServer({ storeDir: join(temp, "jetstream") }).then((s) => (nats = s));
+  natsStarting?.catch(() => undefined);
+  const stopping = new AbortController();
+  let workersStarting: Promise<void> | undefined;
   try {
-    let url = options.natsUrl;
-    if (!url) {
-      nats = await startNatsServer({ storeDir: join(temp, "jetstream") });
-      url = nats.url;
-    }
+    const [{ startCoordinatorProcess }, { loadCoordinatorConfig }, { startWorkerProcess }, { loadWorkerConfig }, { createLogger, silentLogger }, { RunState }] = await Promise.all([
+      import("../coordinator/main.js"), import("../coordinator/config.js"), import("../worker/main.js"), import("../worker/config.js"), import("../cluster/log.js"),
+      import("../proto/gen/cubist/v1/run.js"),
+    ]);
+    const logger = (component: string, fields?: Record<string, string>): Logger =>
+      options.verbose ? createLogger({ component, level: "info", fields }) : silentLogger;
+    const log = logger("cluster");
+    const url = options.natsUrl ?? (await natsStarting!).url;
+    mark("natsReady");
     const config = loadCoordinatorConfig({
       nats: { servers: url, name: "cubist-local-coordinator" },
       prefix,
@@ -89,39 +120,41 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       logLevel: options.verbose ? "info" : "error",
       grpc: null,
     });
-    // Workers start while the coordinator does (they wait for its streams), to save a process start-up.
-    const coordinatorStarting = startCoordinatorProcess(config, options.verbose ? createLogger({ component: "coordinator", level: "info" }) : silentLogger);
-    coordinatorStarting.catch(() => undefined);
-    const entry = cliEntry();
-    for (let i = 0; i < options.workers; i++) {
-      const args = [
-        ...entry.execArgv, entry.script, "worker",
-        "--nats", url, "--prefix", prefix,
-        "--concurrency", String(options.concurrency ?? 1),
-        "--id", `local-${i + 1}`,
-        "--cache-dir", join(temp, `cache-${i + 1}`),
-        // Every local worker runs the same solver binary: a broken one should end the run FAILED, not stall it
-        // while all of them sit out a quarantine (worker/quarantine.ts is for one bad machine among many).
-        "--quarantine-after", "0",
-        "--log-level", options.verbose ? "info" : "warn",
-        // The run is over (or cancelled) when workers are stopped: nothing to wait for.
-        "--grace", "1",
-      ];
-      if (options.solverPath) args.push("--solver-path", options.solverPath);
-      const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", options.verbose ? "inherit" : "pipe"] });
-      let tail = "";
-      child.stderr?.on("data", (d: Buffer) => {
-        tail = (tail + d.toString()).slice(-4000);
-      });
-      child.once("exit", (code, sig) => {
-        if (code !== 0 && code !== null) log.warn("worker exited", { worker: i + 1, code, sig, stderr: tail.trim() });
-      });
-      workers.push(child);
-    }
-    proc = await coordinatorStarting;
+    // Checked before anything starts: a missing solver is an error now, not a worker that never comes up.
+    const workerConfigs = Array.from({ length: options.workers }, (_, i) => loadWorkerConfig({
+      nats: { servers: url },
+      prefix,
+      concurrency: options.concurrency ?? 1,
+      workerId: `local-${i + 1}`,
+      cacheDir: join(temp, `cache-${i + 1}`),
+      solverPath: options.solverPath,
+      // Every local worker runs the same solver binary: a broken one should end the run FAILED, not stall it
+      // while all of them sit out a quarantine (worker/quarantine.ts is for one bad machine among many).
+      quarantineAfter: 0,
+      // The run is over (or cancelled) when workers are stopped: nothing to wait for.
+      shutdownGraceMs: 0,
+      logLevel: options.verbose ? "info" : "warn",
+    }));
+    proc = await startCoordinatorProcess(config, logger("coordinator"));
+    mark("coordinatorReady");
+    // The layout exists now, so the workers find it at once; they connect while the run is encoded and split.
+    // Settled all together, so that a worker that fails to start never leaves another one starting unseen.
+    workersStarting = Promise.allSettled(workerConfigs.map(async (c) => {
+      const w = await startWorkerProcess(c, { log: logger("worker", { worker: c.workerId }), signal: stopping.signal });
+      workers.push(w);
+    })).then((started) => {
+      const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
+      if (failed) throw failed.reason;
+      mark("workersReady");
+    });
+    workersStarting.catch(() => undefined);
     const run = await proc.coordinator.submitRun(request);
+    mark("submitted");
     log.info("run submitted", { run: run.id });
+    run.once("verdict", () => mark("firstVerdict"));
+    await workersStarting;
     const final = await waitForEnd(run, options);
+    mark("ended");
     const status = run.status();
     const sol = run.solutions[0];
     const board = sol ? boardFromPlacements({ rows: sol.rows, cols: sol.cols }, sol.cells) : null;
@@ -132,58 +165,61 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       await writeBundle(options.certificateDir, await certificateFiles(run));
       certificate = options.certificateDir;
     }
-    return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate };
+    log.info("run ended", { run: run.id, state, phasesMs: JSON.stringify(phases) });
+    return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate, phases };
   } finally {
-    await stopWorkers(workers);
+    stopping.abort();
+    // A worker still starting (the run failed early) is closed with the others, not left running.
+    await workersStarting?.catch(() => undefined);
+    // Running cubes are stopped at once (grace 0) and their solver processes waited for.
+    await Promise.all(workers.map((w) => w.close(0).catch(() => undefined)));
     if (proc) {
       if (options.natsUrl) await deletePrefix(proc.nc, proc.coordinator.names).catch(() => undefined);
       await proc.close().catch(() => undefined);
     }
-    await nats?.stop().catch(() => undefined);
+    await natsStarting?.catch(() => undefined);
+    // Its store is a temporary directory removed next: nothing to shut down in order.
+    await nats?.stop({ now: true }).catch(() => undefined);
     await rm(temp, { recursive: true, force: true });
+    mark("stopped");
   }
 }
 
+/**
+ * Resolves with the run's final state as soon as its end is carried out (the run's "ended" event: its files are
+ * gone by then, so a certificate bundle can be written); `onStatus` gets the status every PROGRESS_MS. Ctrl-C
+ * cancels the run.
+ */
 function waitForEnd(run: RunController, options: LocalClusterOptions): Promise<RunState> {
   return new Promise<RunState>((resolve) => {
     const done = (): boolean => {
-      if (!isTerminal(run.state)) return false;
+      if (!run.endCarriedOut) return false;
       clearInterval(timer);
+      run.off("ended", onEnded);
       options.signal?.removeEventListener("abort", onAbort);
       resolve(run.state);
       return true;
     };
+    const onEnded = (): void => void done();
     const onAbort = (): void => {
       void run.cancel("interrupted").finally(() => done());
     };
     const timer = setInterval(() => {
       if (!done()) options.onStatus?.(run.status());
-    }, 250);
+    }, PROGRESS_MS);
+    run.on("ended", onEnded);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     done();
   });
 }
 
-async function stopWorkers(workers: ChildProcess[]): Promise<void> {
-  await Promise.all(
-    workers.map(
-      (w) =>
-        new Promise<void>((resolve) => {
-          if (w.exitCode !== null || w.signalCode !== null) return resolve();
-          const kill = setTimeout(() => w.kill("SIGKILL"), 5000);
-          w.once("exit", () => {
-            clearTimeout(kill);
-            resolve();
-          });
-          w.kill("SIGTERM");
-        }),
-    ),
-  );
-}
+/** How often `onStatus` is called. */
+const PROGRESS_MS = 250;
 
 /** Removes a private prefix's streams and buckets from a shared NATS. */
 async function deletePrefix(nc: NatsConnection, names: Names): Promise<void> {
+  const { requireJetStream } = await import("../cluster/nats.js");
   const jsm = await requireJetStream(nc);
   for (const s of [names.cubesStream, names.verdictsStream, names.ledgerStream, `KV_${names.runsBucket}`, `OBJ_${names.formulasBucket}`, `OBJ_${names.proofsBucket}`]) {
     await jsm.streams.delete(s).catch(() => undefined);

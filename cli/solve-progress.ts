@@ -7,7 +7,7 @@
  */
 
 import type { RunStatus } from "../proto/gen/cubist/v1/run.js";
-import { formatDuration, formatPercent } from "./control-format.js";
+import { formatDuration, formatPercent } from "./number-format.js";
 
 /** How often a pipe gets a progress line. */
 export const PLAIN_INTERVAL_MS = 10_000;

@@ -16,7 +16,7 @@ import type { Logger } from "../cluster/log.js";
 import { RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
 import { Cancel, CubeTask, type Verdict, type WorkerStatus } from "../proto/gen/cubist/v1/cube.js";
 import { checkHeartbeat, Rejections } from "./heartbeats.js";
-import { releaseFormula, releaseProofs } from "./formula-upload.js";
+import { releaseDeletedRun, releaseFormula, releaseProofs } from "./formula-upload.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
@@ -194,16 +194,21 @@ export class Coordinator {
 
   /**
    * Forgets a run that has ended (the caller checks that): out of memory (and so out of the metrics), its record
-   * out of the runs bucket, its ledger and any task left in the cube stream purged, its consumer deleted.
+   * out of the runs bucket, its ledger and any task left in the cube stream purged, its consumer deleted, and its
+   * stored objects released (formula-upload.ts releaseDeletedRun).
    */
   async deleteRun(id: string): Promise<void> {
     this.requireRunning();
     const { jsm, names } = this.opts;
+    const sha = (await this.runRecord(id))?.spec?.formulaSha256 ?? "";
+    const model = this.runs.get(id)?.model;
+    const proofs = model ? [...model.proofs.values(), model.coverageProof].filter((p) => p !== "") : [];
     this.runs.delete(id);
     await deleteRunConsumer(jsm, names, id).catch(() => undefined);
     await purgeRunTasks(jsm, names, id).catch(() => undefined);
     await jsm.streams.purge(names.ledgerStream, { filter: names.ledgerSubject(id) });
     await this.layout.runs.purge(id);
+    await releaseDeletedRun(this.layout, { id, sha, proofs }, await this.listRunRecords().catch(() => []), (other) => this.loadRun(other), this.opts.log);
     this.opts.log.info("run deleted", { run: id });
   }
 

@@ -2,14 +2,15 @@
  * Uploading a run's base formula to the Object Store under its SHA-256. Content-addressed: a formula that is
  * already there (same puzzle, encoding and options; or a restarted coordinator) is not uploaded again.
  * The DIMACS is produced twice (once to hash, once to upload) rather than held in memory.
- * A cancelled run releases its formula: the object is deleted unless another run that is not over shares it.
+ * A cancelled run releases its formula: the object is deleted unless another run that is not over shares it. A
+ * deleted run releases its formula and proofs unless a run that is kept, in any state, shares them.
  */
 
 import { createHash } from "node:crypto";
 import type { ObjectStore } from "@nats-io/obj";
 import type { Logger } from "../cluster/log.js";
 import { isTerminal } from "../proto/vocabulary.js";
-import type { RunState } from "../proto/gen/cubist/v1/run.js";
+import type { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 
 export async function uploadFormula(store: ObjectStore, chunks: () => Iterable<Uint8Array>): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash("sha256");
@@ -75,4 +76,32 @@ export async function releaseProofs(
     }
   }
   if (deleted > 0) log.info("proofs deleted", { run: runId, proofs: deleted });
+}
+
+/**
+ * A deleted run's base formula and DRAT proofs leave the Object Store, except what a run that is still kept (in any
+ * state: an ended run's answer is about its formula, its certificate needs its proofs) holds too. Objects are stored
+ * by content, so only runs made from the same formula can share them; `load` rebuilds those (from their ledger) to
+ * see their proofs. Never throws.
+ */
+export async function releaseDeletedRun(
+  stores: { readonly formulas: ObjectStore; readonly proofs: ObjectStore },
+  deleted: { readonly id: string; readonly sha: string; readonly proofs: readonly string[] },
+  kept: Iterable<RunRecord>,
+  load: (id: string) => Promise<{ readonly model: { readonly proofs: ReadonlyMap<string, string>; readonly coverageProof: string } } | undefined>,
+  log: Logger,
+): Promise<void> {
+  if (deleted.sha === "") return;
+  let shared = false;
+  const held = new Set<string>();
+  for (const rec of kept) {
+    const other = rec.spec?.runId ?? "";
+    if (other === deleted.id || rec.spec?.formulaSha256 !== deleted.sha) continue;
+    shared = true;
+    const run = await load(other).catch(() => undefined);
+    for (const proof of run?.model.proofs.values() ?? []) held.add(proof);
+    if (run) held.add(run.model.coverageProof);
+  }
+  if (!shared) await releaseFormula(stores.formulas, deleted.sha, deleted.id, [], log);
+  await releaseProofs(stores.proofs, deleted.proofs.filter((p) => !held.has(p)), deleted.id, [], log);
 }

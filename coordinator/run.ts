@@ -49,6 +49,8 @@ export interface RunEvents {
   status: [RunStatus];
   verdict: [Verdict];
   solution: [Solution];
+  /** The run's end is carried out (after its final state was written): see `endCarriedOut`. */
+  ended: [];
 }
 
 /** A cube a worker reports running: who runs it and since when. */
@@ -67,6 +69,12 @@ export class RunController extends EventEmitter<RunEvents> {
   private readonly log: Logger;
   /** Certified runs: checks proofs and the coverage (coordinator/certify.ts). */
   readonly certifier: RunCertifier | null;
+  /**
+   * True once the run's end is carried out: queued cubes purged, solvers told to stop, its consumer deleted and the
+   * certifier's working files removed. The final state is written (and `status` emitted) before that, so a reader
+   * that goes on to the certificate (cli/local-cluster.ts) waits for this, not for the state.
+   */
+  endCarriedOut = false;
 
   private constructor(
     private readonly deps: RunDeps,
@@ -210,6 +218,8 @@ export class RunController extends EventEmitter<RunEvents> {
         await deleteRunConsumer(deps.jsm, deps.names, this.id).catch(() => undefined);
         // The run is over: the checker's files go (a certificate bundle downloads the formula again).
         await this.certifier?.close();
+        this.endCarriedOut = true;
+        this.emit("ended");
         return;
       case "write-record":
         this.dirty = true;

@@ -1,41 +1,74 @@
 /**
- * The worker's side of a certified run (CubeTask.certify): the SAT solver runs on the cube's formula as a file
- * (the solvers cannot write a proof while reading stdin) and writes a binary DRAT proof beside it; an UNSAT answer
- * is only reported with that proof uploaded to the proofs Object Store. The worker checks nothing itself: the
- * coordinator checks every proof with drat-trim, against the cube's formula it builds on its own.
+ * The worker's side of a certified run (CubeTask.certify): an UNSAT answer is only reported with a binary DRAT
+ * proof uploaded to the proofs Object Store. Two things write one: the proof-producing placement search
+ * (`cubist-prove`, worker/engine/prove.ts) for runs whose formula is cubist-placement, and the SAT solver, which
+ * runs on the cube's formula as a file (the solvers cannot write a proof while reading stdin). The worker checks
+ * nothing itself: the coordinator checks every proof with drat-trim, against the cube's formula it builds on its own.
  */
 
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openBaseCnf, writeCubeCnf } from "../certify/cnf.js";
+import { PLACEMENT_ENCODING } from "../core/encode/placement.js";
+import { placementTable, type PlacementTable } from "../core/encode/placement-table.js";
+import type { VariableOrder } from "../core/encode/options.js";
+import type { RunInfo } from "./run-table.js";
 import { uploadProof } from "../certify/proof-store.js";
 import type { WorkerContext } from "./context.js";
 import type { CachedFormula } from "./formula-cache.js";
 
 /** A cube's formula and proof files, in a directory of their own. */
 export interface ProofFiles {
+  /** The cube's formula, for the SAT solver ("" when no SAT solver runs). */
   readonly cnf: string;
+  /** The SAT solver's proof. */
   readonly proof: string;
-  /** Removes both (idempotent). */
+  /** The prover's proof. */
+  readonly proverProof: string;
+  /** Removes them all (idempotent). */
   remove(): Promise<void>;
 }
 
-export async function proofFiles(formula: CachedFormula, units: readonly number[]): Promise<ProofFiles> {
+/** A directory for a certified cube's proofs, and the cube's formula file when `formula` is given (the SAT solver's input). */
+export async function proofFiles(formula: CachedFormula | null, units: readonly number[]): Promise<ProofFiles> {
   const dir = await mkdtemp(join(tmpdir(), "cubist-proof-"));
-  const cnf = join(dir, "cube.cnf");
+  const cnf = formula ? join(dir, "cube.cnf") : "";
   try {
-    await writeCubeCnf(await openBaseCnf(formula.path), units, cnf);
+    if (formula) await writeCubeCnf(await openBaseCnf(formula.path), units, cnf);
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  return { cnf, proof: join(dir, "cube.drat"), remove: () => rm(dir, { recursive: true, force: true }) };
+  return { cnf, proof: join(dir, "cube.drat"), proverProof: join(dir, "cube-prove.drat"), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Uploads the proof of a refuted cube; returns its object name. Throws when there is none or the upload fails. */
-export async function publishProof(ctx: WorkerContext, files: ProofFiles, run: string, cube: string): Promise<string> {
-  const size = await stat(files.proof).then((s) => s.size, () => -1);
-  if (size < 0) throw new Error("the solver said UNSAT but wrote no proof");
-  return uploadProof(ctx.layout.proofs, files.proof, `cubist DRAT proof, run ${run} cube ${cube}`);
+/** Uploads the proof at `path` of a refuted cube; returns its object name. Throws when there is none or the upload fails. */
+export async function publishProof(ctx: WorkerContext, path: string, run: string, cube: string): Promise<string> {
+  const size = await stat(path).then((s) => s.size, () => -1);
+  if (size < 0) throw new Error("UNSAT was said but no proof was written");
+  return uploadProof(ctx.layout.proofs, path, `cubist DRAT proof, run ${run} cube ${cube}`);
+}
+
+/** Placement tables of the runs served lately, by puzzle, encoding and order. */
+const tables = new Map<string, PlacementTable | null>();
+
+/**
+ * The prover's placement table for a run, or null when its formula is not cubist-placement (or the table cannot
+ * be built: the SAT solver then writes the proofs).
+ */
+export function proverTable(run: RunInfo): PlacementTable | null {
+  if (run.encoding !== PLACEMENT_ENCODING) return null;
+  const key = `${run.puzzleSha256 || run.id} ${run.order}`;
+  let t = tables.get(key);
+  if (t === undefined) {
+    try {
+      t = placementTable(run.puzzle, run.order ? { order: run.order as VariableOrder } : {});
+    } catch {
+      t = null;
+    }
+    if (tables.size >= 4) tables.clear();
+    tables.set(key, t);
+  }
+  return t;
 }

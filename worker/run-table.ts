@@ -32,6 +32,9 @@ export interface RunInfo {
   readonly puzzleText: string;
   /** The run's solver spec (the tasks carry their own copy, which is what is used). */
   readonly solver: SolverSpec | undefined;
+  /** The base formula's encoding and variable order (a certified cube's prover numbers placements as it does). */
+  readonly encoding: string;
+  readonly order: string;
   /** KV revision of the record. */
   readonly revision: number;
 }
@@ -91,6 +94,8 @@ export function runInfoFromRecord(
       puzzle,
       puzzleText: spec.puzzleText,
       solver: spec.solver,
+      encoding: spec.encoding,
+      order: spec.order,
       revision,
     },
   };

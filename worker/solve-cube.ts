@@ -5,9 +5,11 @@
  * stopped. The engine runs for `search_ms` (capped by the cube's time limit); 0 leaves the SAT solver alone, and
  * a SAT solver named "none" leaves the engine alone (boards where the solver never wins, e.g. 16x16 cubes).
  *
- * A certified task (`certify`) needs the SAT solver's DRAT proof for every UNSAT: the solver always runs (the
- * configured one when the task names "none"), writes its proof (worker/certify-cube.ts), and the engine's UNSAT no
- * longer decides the race (its boards still do, since every board is verified).
+ * A certified task (`certify`) needs a DRAT proof for every UNSAT (worker/certify-cube.ts), and the engine's UNSAT
+ * no longer decides the race (its boards still do, since every board is verified). On a cubist-placement formula the
+ * proof-producing placement search (`cubist-prove`) runs beside the engine for the cube's whole budget and writes it;
+ * the SAT solver runs too when the task names one. Otherwise the SAT solver always runs (the configured one when the
+ * task names "none") and writes it.
  *
  * Expected answers and failures are values: a crash, garbage output, a missing formula or a missing solver are
  * "error" results (the task is retried elsewhere) unless the other process proved the answer; a stop (cancel,
@@ -18,12 +20,14 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { modelToBitset } from "../core/accept.js";
 import { parsePuzzle } from "../core/formats/index.js";
-import type { Puzzle } from "../core/puzzle.js";
+import type { Placement, Puzzle } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
 import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
-import { proofFiles, publishProof, type ProofFiles } from "./certify-cube.js";
+import { proofFiles, proverTable, publishProof, type ProofFiles } from "./certify-cube.js";
+import { proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
+import { proverBinary } from "./engine/prove-binary.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
 import { runSolver, type SolverOutcome, type SolverStats } from "./solver/index.js";
@@ -90,17 +94,20 @@ function solverStats(s: SolverStats | undefined, engine: string, search: EngineO
   return stats;
 }
 
-type Member = { search: EngineOutcome } | { solver: SolverOutcome };
+type Member = { search: EngineOutcome } | { solver: SolverOutcome } | { prove: ProverOutcome };
 
 export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeResult> {
   const { task, run, limits, active } = job;
   const certify = task.certify;
   const named = limits.solver ?? ctx.config.solver;
-  const solver = certify && named === NO_SOLVER ? ctx.config.solver : named;
-  const useSolver = solver !== NO_SOLVER;
   const budgetMs = limits.timeLimitSec ? limits.timeLimitSec * 1000 : 0;
   const searchMs = budgetMs > 0 ? Math.min(limits.searchMs, budgetMs) : limits.searchMs;
   const useEngine = searchMs > 0;
+  // Certified, beside the engine: the prover writes the proofs where it can (and its binary is there).
+  const prover = certify && useEngine ? proverBinary(ctx.config.enginePath) : null;
+  const table = prover ? proverTable(run) : null;
+  const solver = certify && named === NO_SOLVER && !table ? ctx.config.solver : named;
+  const useSolver = solver !== NO_SOLVER;
   const stopped = (stats: CubeStats): CubeResult => ({ kind: "stopped", stats });
   const t0 = performance.now();
   const elapsed = (): number => Math.round((performance.now() - t0) * 1000) / 1000;
@@ -144,12 +151,21 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     });
   }
   let files: ProofFiles | null = null;
-  if (useSolver && certify) {
+  if (certify && (useSolver || table)) {
     try {
-      files = await proofFiles(formula!, task.units);
+      files = await proofFiles(useSolver ? formula : null, task.units);
     } catch (err) {
       return { kind: "error", reason: `cube formula for the proof: ${(err as Error).message}`, stats: { engine: solver } };
     }
+  }
+  if (table && files && prover) {
+    const problem = proverProblem(table, [...table.hintLits, ...task.units]);
+    const proofPath = files.proverProof;
+    contenders.push({
+      name: "prove",
+      decided: (r) => "prove" in r && r.prove.kind !== "unknown",
+      run: async (signal) => ({ prove: await runProver(problem, { proofPath, binary: prover, support: table.support, timeLimitMs: budgetMs || undefined, signal }) }),
+    });
   }
   try {
     return await race();
@@ -165,7 +181,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
       name: solver,
       decided: (r) => "solver" in r && r.solver.kind !== "unknown",
       run: async (signal) => ({
-        solver: await runSolver(proof ? proof.cnf : cubeInput(f, task.units), run.numVars, {
+        solver: await runSolver(proof?.cnf ? proof.cnf : cubeInput(f, task.units), run.numVars, {
           solver,
           binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
           timeLimitSec: limits.timeLimitSec,
@@ -178,16 +194,26 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
       }),
     });
   }
-  active.phase = useSolver ? "solver" : "search";
+  active.phase = useSolver || table ? "solver" : "search";
   const { winner, entries } = await firstProof(contenders, active.signal);
   const search = entries.find((e) => e.result && "search" in e.result)?.result as { search: EngineOutcome } | undefined;
   const solved = entries.find((e) => e.result && "solver" in e.result)?.result as { solver: SolverOutcome } | undefined;
   const searchError = entries.find((e) => e.name === "search")?.error;
+  const proved = entries.find((e) => e.result && "prove" in e.result)?.result as { prove: ProverOutcome } | undefined;
   const solverError = entries.find((e) => e.name !== "search" && e.error)?.error;
   const wallMs = elapsed();
 
   if (winner) {
     const r = winner.result!;
+    if ("prove" in r) {
+      const stats = withProver(solverStats(solved?.solver.stats, "prove", search?.search, wallMs), r.prove);
+      if (r.prove.kind === "sat") return { kind: "sat-board", board: boardPlacements(table!.decode(r.prove.lits).cells), stats };
+      try {
+        return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files!.proverProof, run.id, task.cubeId) };
+      } catch (err) {
+        return { kind: "error", reason: `proof not published: ${(err as Error).message}`, stats };
+      }
+    }
     if ("search" in r) {
       const stats = solverStats(solved?.solver.stats, "search", r.search, wallMs);
       if (r.search.kind === "sat") return { kind: "sat-board", board: r.search.board, stats };
@@ -197,22 +223,22 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     if (r.solver.kind === "sat") return { kind: "sat", model: modelToBitset(r.solver.model), stats };
     if (!files) return { kind: "unsat", stats };
     try {
-      return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files, run.id, task.cubeId) };
+      return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files.proof, run.id, task.cubeId) };
     } catch (err) {
       return { kind: "error", reason: `proof not published: ${(err as Error).message}`, stats };
     }
   }
-  const engineName = useSolver ? solver : "search";
-  const stats = solverStats(solved?.solver.stats, engineName, search?.search, wallMs);
+  const engineName = useSolver ? solver : table ? "prove" : "search";
+  const stats = withProver(solverStats(solved?.solver.stats, engineName, search?.search, wallMs), proved?.prove);
   if (active.stopReason !== null) return stopped(stats);
   if (searchError) ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: searchError.message });
-  const failure = solverError ?? (useSolver ? undefined : searchError);
+  const failure = solverError ?? (useSolver || table ? undefined : searchError);
   if (failure) {
     // The cached file vanished or became unreadable: look again next time.
     if ((failure as NodeJS.ErrnoException).code !== undefined && formula) ctx.cache.forget(formula.sha256);
     return { kind: "error", reason: `${failure.name}: ${failure.message}`, stats };
   }
-  const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : search?.search.kind === "unknown" ? search.search.reason : "aborted";
+  const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : proved?.prove.kind === "unknown" ? `prover ${proved.prove.reason}` : search?.search.kind === "unknown" ? search.search.reason : "aborted";
   // The deepest partial board the search reached: the run's best board is the best of these (the coordinator checks).
   const best = search?.search.best?.board;
   return { kind: "unknown", reason, stats, ...(best && best.length > 0 ? { best } : {}) };
@@ -243,4 +269,17 @@ async function scoreCube(
   if (outcome.kind === "sat") return { kind: "sat-board", board: outcome.board, stats: stats(outcome) };
   const best = outcome.best?.board;
   return { kind: "unknown", reason: "score", stats: stats(outcome), ...(best && best.length > 0 ? { best } : {}) };
+}
+
+/** The prover's placements and time count with the engine's (both are placement searches). */
+function withProver(stats: CubeStats, prove: ProverOutcome | undefined): CubeStats {
+  if (!prove) return stats;
+  stats.searchNodes = (stats.searchNodes ?? 0) + prove.stats.nodes;
+  stats.cpuMs = (stats.cpuMs ?? 0) + Math.round(prove.stats.seconds * 1000);
+  return stats;
+}
+
+/** A decoded board's cells as placements (every cell filled: the prover's boards are complete). */
+function boardPlacements(cells: ReadonlyArray<{ piece: number; rot: number } | null>): Placement[] {
+  return cells.flatMap((c, cell) => (c ? [{ cell, piece: c.piece, rot: c.rot }] : []));
 }

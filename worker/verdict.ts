@@ -25,7 +25,7 @@ export interface CubeStats {
   /** Knuth's estimate of the cube's whole search tree (placements) and its standard error. */
   estNodes?: number;
   estNodesStderr?: number;
-  /** "kissat" | "cadical" | "search": who decided (or who was running). */
+  /** "kissat" | "cadical" | "search" | "prove": who decided (or who was running). */
   engine: string;
 }
 

@@ -8,7 +8,7 @@ import type { RunInfo, RunRef } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
   name: "run delete",
-  summary: "Delete a run that has ended: its record, its ledger and its metric series are gone for good.",
+  summary: "Delete a run that has ended: its record, ledger, metric series, proofs and (unless another run uses it) formula go.",
   usage: "cubist run delete <run> [--coordinator HOST:PORT] [--token T] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
@@ -16,7 +16,8 @@ export const spec: CommandSpec = {
   },
   details: `Only runs that ended (sat, unsat, failed, cancelled) can be deleted: cancel a running one first. Solutions
 go with the run, so save them first (cubist solution show RUN --json > board.json). The id can be used again afterwards.
-Without deletion an ended run stays listed, and its run-labelled metric series are retired after the coordinator's
+Its DRAT proofs leave the Object Store, and so does its base formula unless another run that is kept was made from
+the same one. Without deletion an ended run stays listed, and its run-labelled metric series are retired after the coordinator's
 --metrics-retention (one hour by default).
 
 Exit codes: 0 deleted; 1 error (FAILED_PRECONDITION: the run has not ended; NOT_FOUND; UNAUTHENTICATED: pass

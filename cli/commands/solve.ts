@@ -44,8 +44,8 @@ export const spec: CommandSpec = {
     "sat-delay": { type: "integer", arg: "MS", description: "alone: the SAT member starts after the engines ran this long (default 2000 on near-unique boards, 500 on boards with many solutions)", min: 0, max: 3_600_000 },
     json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
     ...BOARD_OUTPUT_OPTIONS,
-    workers: { type: "integer", arg: "N", description: "solve on an embedded local cluster: a private nats-server, a coordinator and N worker processes", min: 1, max: 256 },
-    concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker process", min: 1, max: 256, default: 1 },
+    workers: { type: "integer", arg: "N", description: "solve on an embedded local cluster: a private nats-server, a coordinator and N workers (in this process, each with its own NATS connection; solvers and engines run as processes)", min: 1, max: 256 },
+    concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
     certificate: { type: "string", arg: "DIR", description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
@@ -161,6 +161,7 @@ function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: Parse
         rejectedModels: r.status.rejectedModels,
         placements: r.status.placements,
         remainingPlacements: r.status.remainingNodes,
+        phasesMs: r.phases,
       },
       certified: certificationJSON(r.status.certification),
       certificate: r.certificate,
@@ -198,11 +199,12 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
   const show = (): void => void (progress && process.stderr.write(progress.tick(Date.now())));
   show();
   const ticker = progress ? setInterval(show, 1000) : undefined;
+  let deadline: NodeJS.Timeout | undefined;
   try {
     const request = { ...runRequestFrom(values, writeCanonical(puzzle), label), format: "canonical" };
     // --time bounds the whole run; --cube-time is the per-cube budget.
     let timedOut = false;
-    const deadline = typeof values.time === "number" && values.time > 0
+    deadline = typeof values.time === "number" && values.time > 0
       ? setTimeout(() => { timedOut = true; abort.abort(); }, values.time * 1000)
       : undefined;
     // Loaded here so that a single-machine solve does not pay for the NATS and gRPC modules at start.
@@ -227,6 +229,8 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
     await printClusterResult(puzzle, result, values, (performance.now() - t0) / 1000);
     return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
   } finally {
+    // Also when the cluster failed to start: a pending --time timer would keep the process alive until it fires.
+    clearTimeout(deadline);
     clearInterval(ticker);
     stop.dispose();
   }

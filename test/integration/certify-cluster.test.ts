@@ -94,4 +94,14 @@ test("certify cluster - run submit --certify ends in a certified UNSAT; run show
   const missing = await cubist(["run", "certificate", "no-such-run", "-o", join(temp, "none")]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /NOT_FOUND/);
+
+  // run delete releases what the run stored: its proofs at once, the formula only with the last run made from it.
+  const stored = async (bucket: string): Promise<number> => (await nats.jsm.streams.info(`OBJ_cubist-${bucket}`)).state.bytes;
+  const [formulas, proofs] = [await stored("formulas"), await stored("proofs")];
+  assert.ok(formulas > 1024 && proofs > 1024, `formula ${formulas} and proof ${proofs} bytes stored`);
+  assert.equal((await cubist(["run", "delete", "cert-unsat"])).code, 0);
+  assert.ok(await stored("proofs") < 1024 * n, `proofs gone (only delete markers left): ${await stored("proofs")} bytes`);
+  assert.equal(await stored("formulas"), formulas, "plain-unsat was made from the same formula and keeps it");
+  assert.equal((await cubist(["run", "delete", "plain-unsat"])).code, 0);
+  assert.ok(await stored("formulas") < 1024, `formula gone with the last run that used it: ${await stored("formulas")} bytes`);
 });

@@ -1,6 +1,6 @@
 /**
  * End to end through the embedded local cluster (`cubist solve --workers N`): a private nats-server, the
- * coordinator and real worker processes running real Kissat. Answers are checked by the verifier; nothing may
+ * coordinator and real workers (in the CLI's process, each on its own NATS connection) running real Kissat. Answers are checked by the verifier; nothing may
  * be left behind (processes, temp dirs), also after Ctrl-C.
  */
 import { test } from "node:test";
@@ -48,6 +48,24 @@ test("cluster solve - a shuffled clue puzzle is solved on 2 workers and the boar
   const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
   const board = readBoardJSON(out.board, puzzle);
   assert.deepEqual(verifySolution(puzzle, board), { ok: true });
+  // The phases of the embedded cluster, in the order they happen (ms since its start).
+  const p = out.stats.phasesMs;
+  assert.deepEqual(Object.keys(p).sort(), ["coordinatorReady", "ended", "firstVerdict", "natsReady", "stopped", "submitted", "workersReady"]);
+  const order = [p.natsReady, p.coordinatorReady, p.submitted, p.firstVerdict, p.ended, p.stopped];
+  assert.ok(order.every((t, i) => Number.isInteger(t) && t >= 0 && (i === 0 || t >= order[i - 1])), JSON.stringify(p));
+  assert.ok(p.workersReady >= p.coordinatorReady && p.workersReady <= p.firstVerdict, JSON.stringify(p));
+  assert.ok(p.stopped <= out.stats.wallMs, `stopped at ${p.stopped} ms, the command took ${out.stats.wallMs} ms`);
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+  assert.deepEqual(localTempDirs().filter((d) => !before.has(d)), []);
+});
+
+test("cluster solve - a missing solver binary is an error at start naming it (exit 1), and nothing is left behind", async () => {
+  const marker = newMarker();
+  const before = new Set(localTempDirs());
+  const r = await solve(["test/fixtures/cluster/clue1-shuffled-s11.txt", "--workers", "2", "--json", "--solver-path", "/nonexistent/kissat", "--time", "60"], marker);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /cubist solve: solver \/nonexistent\/kissat not found/);
   assert.deepEqual(await waitNoMarked(marker.value), []);
   assert.deepEqual(localTempDirs().filter((d) => !before.has(d)), []);
 });

@@ -1,0 +1,130 @@
+/**
+ * The proof-producing placement search (engine/prove.c, `cubist-prove`) for certified cubes: it refutes a cube of a
+ * cubist-placement run and writes the refutation as a binary DRAT proof that drat-trim checks against the cube's
+ * formula, like Kissat's proof, in the coordinator (docs/operations.md "Certificates"). Its input is the encoder's
+ * own placement table (core/encode/placement-table.ts) plus the cube's and the hints' true literals, so its lemmas
+ * speak of the formula's variables. The process lifecycle is the engine's (runner.ts): detached, stdin written,
+ * SIGTERM to the group on a stop and SIGKILL after a grace period; it settles after the exit and all output.
+ *
+ * Exit codes: 20 refuted (the proof is complete), 10 a board (its placement literals on the `v` line), 0 unknown
+ * (a limit or a stop), 1 bad input or I/O error, 2 usage.
+ */
+
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { dirname, join } from "node:path";
+import type { PlacementTable } from "../../core/encode/placement-table.js";
+import { signalGroup, TailBuffer } from "../process-group.js";
+import { EngineCrashedError, EngineNotFoundError, locateEngine } from "./runner.js";
+
+export type ProverOutcome =
+  | { kind: "unsat"; stats: ProverStats }
+  /** `lits`: the placement variables of a board (decode them with the formula's VarMap). */
+  | { kind: "sat"; lits: number[]; stats: ProverStats }
+  | { kind: "unknown"; reason: "limit" | "aborted"; stats: ProverStats };
+
+export interface ProverStats {
+  nodes: number;
+  lemmas: number;
+  seconds: number;
+  wallMs: number;
+}
+
+export interface ProverOptions {
+  /** Where the binary DRAT proof goes. */
+  proofPath: string;
+  /** The formula has the encoding's support clauses: the search propagates through them too (PlacementTable.support). */
+  support?: boolean;
+  timeLimitMs?: number;
+  signal?: AbortSignal;
+  /** @default CUBIST_PROVER, else cubist-prove beside the placement engine */
+  binary?: string;
+  /** @default 1000 */
+  killGraceMs?: number;
+}
+
+/** The prover executable: CUBIST_PROVER, else `cubist-prove` in the placement engine's directory. */
+export function locateProver(env: NodeJS.ProcessEnv = process.env): string {
+  const file = env.CUBIST_PROVER || join(dirname(locateEngine(env)), "cubist-prove");
+  try {
+    accessSync(file, constants.X_OK);
+  } catch {
+    throw new EngineNotFoundError(file, env.CUBIST_PROVER ? "CUBIST_PROVER names no executable file" : "not built");
+  }
+  return file;
+}
+
+/** The prover's input: the placement table and the literals that are true (the cube's units, the hints'). */
+export function proverProblem(table: PlacementTable, trueLits: Iterable<number>): string {
+  const out: string[] = ["cubist-prove 1", `${table.rows} ${table.cols} ${table.copies.length} ${table.cell.length}`, table.copies.join(" ")];
+  const { cell, unit, lit, side } = table;
+  for (let i = 0; i < cell.length; i++) out.push(`${cell[i]} ${unit[i]} ${lit[i]} ${side[4 * i]} ${side[4 * i + 1]} ${side[4 * i + 2]} ${side[4 * i + 3]}`);
+  const lits = [...trueLits];
+  out.push(String(lits.length), ...lits.map(String), "");
+  return out.join("\n");
+}
+
+const EMPTY: ProverStats = { nodes: 0, lemmas: 0, seconds: 0, wallMs: 0 };
+
+/**
+ * Runs the prover on `problem` (proverProblem's text).
+ * @throws EngineNotFoundError, EngineCrashedError (bad exit, bad input, output that contradicts the exit code)
+ */
+export function runProver(problem: string, options: ProverOptions): Promise<ProverOutcome> {
+  const binary = options.binary ?? locateProver();
+  if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: EMPTY });
+  const started = performance.now();
+  const args = ["--proof", options.proofPath];
+  if (options.support) args.push("--support");
+  if (options.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(options.timeLimitMs))));
+  return new Promise<ProverOutcome>((resolve, reject) => {
+    const child = spawn(binary, args, { detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const pid = child.pid;
+    const stdout = new TailBuffer(1 << 20);
+    const stderr = new TailBuffer(4096);
+    let failure: Error | null = null;
+    let stopped = false;
+    let killTimer: NodeJS.Timeout | null = null;
+    let code: number | null = null;
+    let sig: NodeJS.Signals | null = null;
+    const stop = (): void => {
+      if (pid === undefined || code !== null || sig !== null || stopped) return;
+      stopped = true;
+      signalGroup(pid, "SIGTERM");
+      killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), options.killGraceMs ?? 1000);
+    };
+    child.on("error", (err) => { failure ??= err.message.includes("ENOENT") ? new EngineNotFoundError(binary, "cannot execute it (ENOENT)") : err; });
+    child.stdin.on("error", () => {});
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("exit", (c, s) => {
+      code = c;
+      sig = s;
+      if (killTimer) clearTimeout(killTimer);
+      options.signal?.removeEventListener("abort", stop);
+      if (pid !== undefined) signalGroup(pid, "SIGKILL");
+    });
+    child.on("close", () => {
+      if (failure) return reject(failure);
+      const text = stdout.text();
+      const tail = stderr.text().trim();
+      const stat = (name: string): number => Number(new RegExp(`^c ${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+      const stats: ProverStats = { nodes: stat("nodes"), lemmas: stat("lemmas"), seconds: stat("seconds"), wallMs: Math.round(performance.now() - started) };
+      const status = /^s (\S+)$/m.exec(text)?.[1];
+      if (sig !== null) {
+        if (stopped) return resolve({ kind: "unknown", reason: "aborted", stats });
+        return reject(new EngineCrashedError(`prover killed by ${sig}${tail ? `: ${tail}` : ""}`));
+      }
+      if (code === 20 && status === "UNSATISFIABLE") return resolve({ kind: "unsat", stats });
+      if (code === 10 && status === "SATISFIABLE") {
+        const v = /^v((?: -?\d+)+)$/m.exec(text);
+        if (v) return resolve({ kind: "sat", lits: v[1].trim().split(" ").map(Number), stats });
+      }
+      if (code === 0 && status === "UNKNOWN") return resolve({ kind: "unknown", reason: stopped ? "aborted" : "limit", stats });
+      reject(new EngineCrashedError(`prover exit ${code} with status '${status ?? "none"}'${tail ? `: ${tail}` : ""}`));
+    });
+    if (pid === undefined) return;
+    options.signal?.addEventListener("abort", stop, { once: true });
+    child.stdin.end(problem);
+  });
+}
