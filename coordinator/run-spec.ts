@@ -18,7 +18,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -92,8 +92,6 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   if (!isEncodingName(encoding)) throw new InvalidOptionError("encoding", `unknown encoding "${encoding}"`);
   const order = req.order ?? "";
   if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
-  const cellOrder = req.cellOrder ?? DEFAULT_CELL_ORDER;
-  if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
   const objective = req.objective ?? "sat";
   if (objective !== "sat" && objective !== "score") throw new InvalidOptionError("objective", `must be sat or score, got "${objective}"`);
   if (objective === "score" && ((req.solver !== undefined && req.solver !== "none") || req.searchMs === 0 || req.certify)) {
@@ -103,6 +101,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   const solver = objective === "score" ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
   if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
   if (solver === "none" && req.searchMs === 0) throw new InvalidOptionError("solver", "none with search ms 0 leaves nothing to run on a cube");
+  const cellOrder = req.cellOrder ?? defaultCellOrder(puzzle, solver, objective);
+  if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
   if (req.mode === "all") {
     throw new UnimplementedError("all-solutions mode is not available yet: runs stop at the first verified solution");
   }

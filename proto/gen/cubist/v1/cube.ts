@@ -139,6 +139,11 @@ export interface CubeTask {
    * + units), uploaded to the proofs Object Store; the placement engine's UNSAT alone is not accepted.
    */
   certify: boolean;
+  /**
+   * The placement engine's scan order on this task (worker/engine: short, long, ...); empty = short. A run of scan
+   * cubes (cell order "scan") sends one whole-board task in the other order beside its cubes (docs/cubing.md).
+   */
+  engineOrder: string;
 }
 
 /** Solver statistics reported with every verdict. */
@@ -528,6 +533,7 @@ function createBaseCubeTask(): CubeTask {
     puzzleSha256: "",
     lease: "",
     certify: false,
+    engineOrder: "",
   };
 }
 
@@ -569,6 +575,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.certify !== false) {
       writer.uint32(88).bool(message.certify);
+    }
+    if (message.engineOrder !== "") {
+      writer.uint32(562).string(message.engineOrder);
     }
     return writer;
   },
@@ -684,6 +693,14 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.certify = reader.bool();
             continue;
           }
+          case 70: {
+            if (tag !== 562) {
+              break;
+            }
+
+            message.engineOrder = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -733,6 +750,11 @@ export const CubeTask: MessageFns<CubeTask> = {
         : "",
       lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
       certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
+      engineOrder: isSet(object.engineOrder)
+        ? globalThis.String(object.engineOrder)
+        : isSet(object.engine_order)
+        ? globalThis.String(object.engine_order)
+        : "",
     };
   },
 
@@ -771,6 +793,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.certify !== false) {
       obj.certify = message.certify;
     }
+    if (message.engineOrder !== "") {
+      obj.engineOrder = message.engineOrder;
+    }
     return obj;
   },
 
@@ -792,6 +817,7 @@ export const CubeTask: MessageFns<CubeTask> = {
     message.puzzleSha256 = object.puzzleSha256 ?? "";
     message.lease = object.lease ?? "";
     message.certify = object.certify ?? false;
+    message.engineOrder = object.engineOrder ?? "";
     return message;
   },
 };
