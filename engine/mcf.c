@@ -89,7 +89,7 @@ static inline bucket_t bucket_of(const ctx_t *x, int cell) {
     }
   }
   const table_t *t = &x->tabs[x->rim[cell] * 16 + keyed];
-  return (bucket_t){ t->list, t->start[key], t->start[key + 1] - 1, need, mask };
+  return (bucket_t){ t->list, t->start[key], t->start[key + 1], need, mask };
 }
 
 /* The candidates left in `b`, counted up to `cutoff`. */

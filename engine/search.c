@@ -105,19 +105,16 @@ static void build_table(ctx_t *x, int rim, int keyed, table_t *t) {
       key[n++] = k;
     }
   }
-  /* Bucket k is list[start[k] .. start[k+1] - 1), followed by a sentinel of the class SENTINEL(p), which is
-   * always available: the inner loop's skip over used pieces needs no bound test. */
   for (int i = 0; i < n; i++) t->start[key[i] + 1]++;
-  for (int k = 0; k < t->nkeys; k++) t->start[k + 1] += t->start[k] + 1;
+  for (int k = 0; k < t->nkeys; k++) t->start[k + 1] += t->start[k];
   t->start[t->nkeys + 1] = t->start[t->nkeys];
-  t->list = malloc(sizeof(cand_t) * (size_t)(n + t->nkeys + 1));
+  t->list = malloc(sizeof(cand_t) * (size_t)(n + 1));
   int *fill = malloc(sizeof(int) * (size_t)(t->nkeys + 1));
   memcpy(fill, t->start, sizeof(int) * (size_t)(t->nkeys + 1));
   for (int i = 0; i < n; i++) t->list[fill[key[i]]++] = all[i];
-  for (int k = 0; k < t->nkeys; k++) t->list[t->start[k + 1] - 1] = (cand_t){ (uint16_t)SENTINEL(p), 0, 0, { 0 } };
   if (x->rng) {
     for (int k = 0; k < t->nkeys; k++) {
-      for (int i = t->start[k + 1] - 2; i > t->start[k]; i--) {
+      for (int i = t->start[k + 1] - 1; i > t->start[k]; i--) {
         int j = t->start[k] + (int)(next_rand(&x->rng) % (uint64_t)(i - t->start[k] + 1));
         cand_t tmp = t->list[i]; t->list[i] = t->list[j]; t->list[j] = tmp;
       }
@@ -165,8 +162,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   x->tab_id = calloc((size_t)n, sizeof(int));
   x->F = calloc((size_t)n, sizeof(frame_t));
   x->colour = calloc((size_t)cells * 4, 1);
-  x->avail = calloc((size_t)p->nclasses + 1, sizeof(int));
-  x->avail[SENTINEL(p)] = 1;
+  x->avail = calloc((size_t)p->nclasses, sizeof(int));
   x->excluded = malloc(sizeof(int) * 16);
   for (int i = 0; i < 16; i++) x->excluded[i] = -1;
   x->free_pieces = puzzle_fixed_state(p, x->avail, x->colour);
@@ -302,7 +298,7 @@ static void unwind(ctx_t *x, int depth) {
 static inline void enter_static(ctx_t *x, frame_t *f) {
   int key = *f->key[0] + *f->key[1] * f->mul1 + *f->key[2] * f->mul2;
   f->first = f->lo = f->start[key];
-  f->hi = f->start[key + 1] - 1;
+  f->hi = f->start[key + 1];
   if (f->mask) {
     uint32_t need = 0;
     for (int s = 0; s < 4; s++) {
@@ -348,7 +344,7 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     int i = f->lo, e = f->hi;
     uint32_t mask = f->mask;
     if (mask == 0) {
-      while (avail[L[i].cls] == 0) i++; /* the bucket's sentinel stops it */
+      while (i < e && avail[L[i].cls] == 0) i++;
     } else {
       uint32_t need = f->need, w;
       while (i < e && (avail[L[i].cls] == 0 || (memcpy(&w, L[i].c, 4), (w & mask) != need))) i++;

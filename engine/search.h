@@ -8,7 +8,6 @@
 #include <time.h>
 #include "engine.h"
 
-#define SENTINEL(p) ((p)->nclasses) /* the class of each bucket's end marker, always available */
 #define MAX_KEYS (1 << 22) /* buckets per table; with more colours fewer sides are keyed and the rest compared */
 
 /* One depth of the search path, kept together so the inner loop touches one cache line per depth. */
