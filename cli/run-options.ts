@@ -11,9 +11,9 @@ import { encodeOptionsFrom } from "./encode-options.js";
 export const RUN_OPTIONS: Record<string, OptionSpec> = {
   cubes: { type: "integer", arg: "N", description: "initial split: this many cubes", min: 1, max: 2_000_000, default: DEFAULT_TARGET_CUBES },
   "max-depth": { type: "integer", arg: "D", description: "initial split: at most this many placements per cube (0 = no limit)", min: 0, max: 1024 },
-  "cell-order": { type: "string", arg: "O", description: "how the splitter picks cells", choices: cellOrders, default: DEFAULT_CELL_ORDER },
+  "cell-order": { type: "string", arg: "O", description: `how the splitter picks cells (default: scan, cubes along the engine's own scan, where the engine runs alone on a board of up to 200 cells with few expected solutions; else ${DEFAULT_CELL_ORDER})`, choices: cellOrders },
   "cube-time": { type: "number", arg: "S", description: "per-cube time budget cap in seconds (0 = none); a cube over budget is re-split", min: 0, default: DEFAULT_CUBE_TIME_LIMIT_SEC },
-  "cube-time-first": { type: "number", arg: "S", description: "budget of an initial cube; doubles per re-split generation up to --cube-time (0 = --cube-time always)", min: 0, default: DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC },
+  "cube-time-first": { type: "number", arg: "S", description: "budget of an initial cube; doubles per re-split generation up to --cube-time (0 = --cube-time always; scan cubes get --cube-time at once)", min: 0, default: DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC },
   "cube-conflicts": { type: "integer", arg: "N", description: "per-cube solver conflict budget (0 = none)", min: 0 },
   "search-ms": { type: "integer", arg: "MS", description: "per cube: how long the native placement engine runs beside the SAT solver (0 = SAT solver only; default: the whole budget)", min: 0, max: 3_600_000 },
   "resplit-after": { type: "integer", arg: "N", description: "re-split a cube after this many budgets came back unknown", min: 1, max: 1000, default: 1 },

@@ -302,7 +302,8 @@ export class Coordinator {
     const now = Date.now();
     const runOf = (id: string) => {
       const run = this.runs.get(id);
-      return run && { createdUnixMs: run.spec.createdUnixMs, hasCube: (cube: string) => run.table.get(cube) !== undefined };
+      // A scan run's portfolio member runs like a cube but is none (coordinator/cube-table.ts MemberEntry).
+      return run && { createdUnixMs: run.spec.createdUnixMs, hasCube: (cube: string) => run.table.get(cube) !== undefined || run.table.member(cube) !== undefined };
     };
     const s = checkHeartbeat(data, subject, { names: this.opts.names, now, runOf, rejections: this.rejections });
     if (s) this.workers.set(s.workerId, { status: s, seenMs: now });

@@ -119,6 +119,18 @@ export type RecordOutcome =
   | { kind: "unknown"; unknowns: number }
   | { kind: "error"; errors: number };
 
+/**
+ * A portfolio member of a scan run: the whole board searched by the engine in another scan order for a budget of its
+ * own (docs/cubing.md "Scan cubes"). It is no cube: it carries no weight, and the run never waits for it. Its board
+ * ends the run like any other; its exhausted space refutes every open cube. Not in the ledger: after a coordinator
+ * restart its answer is dropped as one of an unknown cube, and the cubes carry on.
+ */
+export interface MemberEntry {
+  readonly id: string;
+  readonly lease: string;
+  open: boolean;
+}
+
 /** Kahan-compensated running sum: 200,000 small weights must add up to 1 within 1e-12. */
 export class Sum {
   private sum = 0;
@@ -136,6 +148,7 @@ export class Sum {
 
 export class CubeTable {
   private readonly cubes = new Map<string, CubeEntry>();
+  private readonly members = new Map<string, MemberEntry>();
   private readonly refuted = new Sum();
   private readonly failedWeightSum = new Sum();
   private initialRefuted = 0;
@@ -152,6 +165,18 @@ export class CubeTable {
 
   get(id: string): CubeEntry | undefined {
     return this.cubes.get(id);
+  }
+
+  /** Records a portfolio member sent out with this lease (no weight, not counted among the cubes). */
+  addMember(id: string, lease: string): MemberEntry {
+    if (this.cubes.has(id)) throw new Error(`member ${id}: a cube has that id`);
+    const m: MemberEntry = { id, lease, open: true };
+    this.members.set(id, m);
+    return m;
+  }
+
+  member(id: string): MemberEntry | undefined {
+    return this.members.get(id);
   }
 
   entries(): IterableIterator<CubeEntry> {

@@ -69,6 +69,8 @@ export function workerOfVerdictSubject(names: Names, run: string, subject: strin
 export function checkVerdict(names: Names, table: CubeTable, v: Verdict, subject: string): VerdictRejection | null {
   const worker = workerOfVerdictSubject(names, v.runId, subject);
   if (worker === null || worker !== v.workerId) return "verdict_identity";
+  const m = table.member(v.cubeId);
+  if (m) return !m.open ? "verdict_closed_cube" : m.lease !== v.lease ? "verdict_lease" : null;
   const e = table.get(v.cubeId);
   if (!e) return "verdict_unknown_cube";
   if (e.state !== "queued" && e.state !== "unknown") return "verdict_closed_cube";

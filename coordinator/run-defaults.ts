@@ -8,6 +8,15 @@ import { log10ExpectedSolutions, MANY_SOLUTIONS_LOG10 } from "../core/solution-e
 
 export const DEFAULT_TARGET_CUBES = 64;
 export const DEFAULT_CELL_ORDER = "most-constrained";
+/**
+ * The cell order a run splits by when none is asked for: "scan" (cubes along the engine's own scan, docs/cubing.md
+ * "Scan cubes") where the engine runs alone on a board of up to 200 cells with few expected solutions (Brendan's
+ * sets: BENCHMARKS.md "Cluster scheduling"), else DEFAULT_CELL_ORDER.
+ */
+export function defaultCellOrder(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">, solver: string, objective: string): string {
+  const nearUnique = puzzle.rows * puzzle.cols <= 200 && log10ExpectedSolutions(puzzle) < MANY_SOLUTIONS_LOG10;
+  return solver === "none" && objective !== "score" && nearUnique ? "scan" : DEFAULT_CELL_ORDER;
+}
 export const DEFAULT_CUBE_TIME_LIMIT_SEC = 60;
 /**
  * The native placement engine runs beside the SAT solver for the cube's whole budget (search_ms is capped by it):

@@ -21,6 +21,7 @@
 
 import { acceptBoard, acceptModel, bitsetValue } from "../core/accept.js";
 import { resplitCube, streamCubes } from "../core/cubes/split.js";
+import { scanSplit } from "../core/cubes/scan-split.js";
 import type { CellOrder, Cube, SplitSolution } from "../core/cubes/types.js";
 import type { Board, Placement } from "../core/puzzle.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
@@ -40,6 +41,17 @@ export const KEPT_SOLUTIONS = 100;
 
 /** Distinct workers whose errors on one cube make it fail (errors from one worker only retry it). */
 export const CUBE_FAIL_WORKERS = 2;
+
+/**
+ * Scan runs (cell order "scan", docs/cubing.md "Scan cubes"): the portfolio member, a whole-board engine scan in
+ * the `long` order beside the `short` cubes, and its budget. `cubist solve` runs the same two scans side by side;
+ * the member finds the boards where the long scan is far ahead and costs at most its budget where it is not.
+ */
+export const SCAN_MEMBER_ID = "member-long";
+export const SCAN_MEMBER_ORDER = "long";
+export const SCAN_MEMBER_SEC = 10;
+/** A scan cube over budget is re-split into about this many children, sent to the front queue in scan order. */
+export const SCAN_RESPLIT_CHILDREN = 16;
 
 /** One run's decisions, over its state and `apply` (RunLedgerState, coordinator/run-ledger-state.ts). */
 export class RunModel extends RunLedgerState {
@@ -83,6 +95,7 @@ export class RunModel extends RunLedgerState {
 
   /** The initial split: cubes published and recorded in batches; boards the splitter finds are offered first. */
   *splitInitial(): RunSteps {
+    if (this.spec.cubing!.cellOrder === "scan") return yield* this.splitScan();
     const c = this.spec.cubing!;
     const t0 = this.opts.clock();
     const ids: Array<{ id: string; cube: Cube } | null> = [];
@@ -111,6 +124,72 @@ export class RunModel extends RunLedgerState {
     yield* this.checkComplete();
   }
 
+  /**
+   * The initial split of a scan run: the engine's own scan tree cut at the first level with `targetCubes` partial
+   * boards, the cubes published in scan order (so one worker replays the whole scan), and the portfolio member
+   * second in the queue (first for a second worker). Certified and score runs and runs with a SAT solver get no member.
+   */
+  private *splitScan(): RunSteps {
+    const c = this.spec.cubing!;
+    const t0 = this.opts.clock();
+    const r = scanSplit(this.puzzle, { targetCubes: c.targetCubes, maxDepth: c.maxDepth > 0 ? c.maxDepth : undefined });
+    this.log.info("scan split done", { cubes: r.cubes.length, depth: r.stats.maxDepth, refuted: r.refuted.count, solutions: r.solutions.length, ms: Math.round(this.opts.clock() - t0) });
+    for (const s of r.solutions) {
+      if (yield* this.offerBoard(s.board, "split", "coordinator")) return;
+    }
+    const ids: Array<{ id: string; cube: Cube } | null> = r.cubes.map((cube, i) => ({ id: String(i), cube }));
+    const refuted = { count: r.refuted.count, weight: r.refuted.weight };
+    const s = this.spec.solver!;
+    const member = !this.spec.certify && s.solver === "none" && s.objective !== "score" && ids.length > 1 && !this.table.member(SCAN_MEMBER_ID);
+    if (!member) {
+      yield* this.publishCubes(undefined, ids, "initial", true, refuted);
+    } else {
+      yield* this.publishCubes(undefined, ids.slice(0, 1), "initial", false, { count: 0, weight: 0 });
+      const budget = s.timeLimitSec > 0 ? Math.min(s.timeLimitSec, SCAN_MEMBER_SEC) : SCAN_MEMBER_SEC;
+      const task = taskMessage(this.spec, this.varMap, { id: SCAN_MEMBER_ID, placements: [] }, 0, this.opts.clock(), (this.opts.lease ?? newLease)(),
+        { order: SCAN_MEMBER_ORDER, timeLimitSec: budget });
+      yield { type: "publish", tasks: [task], seqs: [] };
+      this.table.addMember(SCAN_MEMBER_ID, task.task.lease);
+      yield* this.publishCubes(undefined, ids.slice(1), "initial", true, refuted);
+    }
+    yield* this.checkComplete();
+  }
+
+  /**
+   * The portfolio member's answer: its board ends the run (once verified); its exhausted space (the whole board,
+   * nothing fixed but the hints) refutes every open cube, each with its own weight, so the weights still sum to 1.
+   */
+  private *recordMember(v: Verdict): RunSteps {
+    const m = this.table.member(v.cubeId)!;
+    if (!m.open) return;
+    m.open = false;
+    if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
+      const found = boardOfVerdict(this.puzzle, this.spec, v, this.log);
+      const accepted = found?.kind === "board" ? acceptBoard(this.puzzle, found.board) : null;
+      if (accepted?.ok) {
+        yield* this.acceptSolution(accepted.board, v.cubeId, v.workerId);
+        return;
+      }
+      this.log.error("the portfolio member's board was rejected by the verifier: not a solution", { worker: v.workerId, violation: accepted && !accepted.ok ? accepted.reason : "no board" });
+      yield* this.applyAndRecord({ $case: "rejectedModel", value: 1 });
+      return;
+    }
+    if (v.kind !== VerdictKind.VERDICT_KIND_UNSAT) {
+      this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
+      return;
+    }
+    const closed: CubeClosed[] = [];
+    const reason = `refuted by ${v.cubeId}: the whole board's ${SCAN_MEMBER_ORDER} scan exhausted`;
+    for (const e of [...this.table.entries()]) {
+      // The member's own statistics go with the first cube it closes, so the run's placements include them.
+      const own = closed.length === 0;
+      if (isOpen(e)) this.close({ ...closedOf(v, VerdictKind.VERDICT_KIND_UNSAT, reason), id: e.id, ...(own ? {} : { wallMs: 0, searchNodes: 0, conflicts: 0 }), estNodes: 0, estNodesStderr: 0 }, closed);
+    }
+    this.log.info("portfolio member exhausted the board", { cubes: closed.length, nodes: v.stats?.searchNodes ?? 0 });
+    yield* this.flushClosed(closed);
+    yield { type: "cancel", cube: "", reason: "refuted" };
+  }
+
   /** After a replay: follow up the cubes waiting in state unknown, and end the run if nothing is open. */
   *recover(): RunSteps {
     yield* this.followUpUnknowns([...this.table.unknowns()]);
@@ -130,6 +209,11 @@ export class RunModel extends RunLedgerState {
     const retries: CubeEntry[] = [];
     const failed: Array<{ entry: CubeEntry; reason: string }> = [];
     for (const v of verdicts) {
+      if (this.table.member(v.cubeId)) {
+        yield* this.recordMember(v);
+        if (this.ended) return;
+        continue;
+      }
       const entry = this.table.get(v.cubeId);
       if (!entry) {
         this.log.warn("verdict for an unknown cube ignored", { cube: v.cubeId, worker: v.workerId });
@@ -261,7 +345,10 @@ export class RunModel extends RunLedgerState {
       if (this.ended) return;
       if (e.state !== "unknown") continue;
       if (e.unknowns >= policy.afterBudgets) {
-        yield* this.resplit(e, { depth: policy.targetChildren > 0 ? undefined : policy.depth, targetChildren: policy.targetChildren || undefined }, "unknown");
+        // Scan cubes re-split into enough children to share between workers (a level of the scan may hold one).
+        const scan = this.spec.cubing!.cellOrder === "scan";
+        const children = policy.targetChildren || (scan ? SCAN_RESPLIT_CHILDREN : 0);
+        yield* this.resplit(e, { depth: children > 0 ? undefined : policy.depth, targetChildren: children || undefined }, "unknown");
       } else {
         yield* this.requeue(e, e.unknowns + e.errors);
       }
@@ -280,11 +367,12 @@ export class RunModel extends RunLedgerState {
    */
   *resplit(e: CubeEntry, opts: { depth?: number; targetChildren?: number }, reason: string): RunSteps<number> {
     const depth = opts.targetChildren ? 64 : opts.depth ?? 1;
-    const result = resplitCube(this.puzzle, { placements: e.placements, branching: [...e.branching], weight: e.weight }, {
-      depth,
-      targetChildren: opts.targetChildren,
-      cellOrder: this.spec.cubing!.cellOrder as CellOrder,
-    });
+    const base = { placements: e.placements, branching: [...e.branching], weight: e.weight };
+    // Scan cubes split along the scan, and their children go to the front queue so the scan order holds.
+    const scan = this.spec.cubing!.cellOrder === "scan";
+    const result = scan
+      ? scanSplit(this.puzzle, { base, targetCubes: opts.targetChildren ?? Infinity, maxDepth: opts.targetChildren ? undefined : depth })
+      : resplitCube(this.puzzle, base, { depth, targetChildren: opts.targetChildren, cellOrder: this.spec.cubing!.cellOrder as CellOrder });
     if (!this.counting) {
       for (const s of result.solutions) {
         if (yield* this.offerBoard(s.board, e.id, "coordinator")) return 0;
@@ -297,7 +385,7 @@ export class RunModel extends RunLedgerState {
     // Records the parent as resplit even when every child was refuted (an empty batch). A manual re-split's
     // children go to the front queue: the operator asked for them, so workers take them before the rest.
     yield* this.publishCubes(e.id, children, reason, true, { count: result.refuted.count, weight: result.refuted.weight },
-      { depth, targetChildren: opts.targetChildren ?? 0, front: reason === "manual" });
+      { depth, targetChildren: opts.targetChildren ?? 0, front: reason === "manual" || scan });
     if (wasQueued) {
       yield { type: "cancel", cube: e.id, reason: "resplit" };
       if (seq > 0) yield { type: "delete-task", seq };

@@ -17,7 +17,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -109,8 +109,6 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   if (!isEncodingName(encoding)) throw new InvalidOptionError("encoding", `unknown encoding "${encoding}"`);
   const order = req.order ?? "";
   if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
-  const cellOrder = req.cellOrder ?? DEFAULT_CELL_ORDER;
-  if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
   const objective = req.objective ?? "sat";
   if (objective !== "sat" && objective !== "score") throw new InvalidOptionError("objective", `must be sat or score, got "${objective}"`);
   if (objective === "score" && ((req.solver !== undefined && req.solver !== "none") || req.searchMs === 0 || req.certify)) {
@@ -131,6 +129,10 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   const solver = objective === "score" || all ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
   if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
   if (solver === "none" && req.searchMs === 0) throw new InvalidOptionError("solver", "none with search ms 0 leaves nothing to run on a cube");
+  // Counting splits by the splitter's cell order: a scan run's whole-board member refutes the board, it does not count it.
+  const cellOrder = req.cellOrder ?? (all ? DEFAULT_CELL_ORDER : defaultCellOrder(puzzle, solver, objective));
+  if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
+  if (all && cellOrder === "scan") throw new InvalidOptionError("cell order", "scan does not go with mode all (counting)");
   const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
   const puzzleText = writeCanonical({ ...puzzle, name });
   const spec: RunSpec = {

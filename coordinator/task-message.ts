@@ -13,7 +13,8 @@ import type { RunSpec } from "../proto/gen/cubist/v1/run.js";
 import type { TaskMessage } from "./run-effects.js";
 import { cubeBudgetSec } from "./run-defaults.js";
 
-export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; placements: readonly Placement[] }, attempt: number, now: number, lease: string): TaskMessage {
+export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; placements: readonly Placement[] }, attempt: number, now: number, lease: string,
+  member?: { order: string; timeLimitSec: number }): TaskMessage {
   const units: number[] = [];
   for (const p of cube.placements) units.push(...varMap.placementLiterals(p));
   const s = spec.solver!;
@@ -25,11 +26,19 @@ export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; p
     units,
     placements: cube.placements.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })),
     // The budget grows with the cube's re-split generation and the attempt (run-defaults.ts cubeBudgetSec).
-    solver: { ...s, timeLimitSec: cubeBudgetSec(s, cube.id.split(".").length - 1 + attempt), seed: (s.seed + attempt) % 2147483647 },
+    // A portfolio member (a whole-board scan in another order) has a budget of its own. Scan cubes get the whole cap
+    // at once: a re-split child starts its subtree from scratch, and taken in order they need no budget to spread
+    // the search (docs/cubing.md "Scan cubes").
+    solver: {
+      ...s,
+      timeLimitSec: member ? member.timeLimitSec : spec.cubing?.cellOrder === "scan" ? s.timeLimitSec : cubeBudgetSec(s, cube.id.split(".").length - 1 + attempt),
+      seed: (s.seed + attempt) % 2147483647,
+    },
     generation: 0,
     puzzleSha256: spec.puzzleSha256,
     lease,
     certify: spec.certify,
+    engineOrder: member?.order ?? "",
   };
   return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };
 }

@@ -50,7 +50,7 @@ typedef struct {
   int *nb;              /* cell*4+d -> neighbour cell or -1 */
 } puzzle_t;
 
-typedef enum { ORDER_ROW, ORDER_COL, ORDER_SHORT, ORDER_SPIRAL, ORDER_BORDER } order_kind;
+typedef enum { ORDER_ROW, ORDER_COL, ORDER_SHORT, ORDER_SPIRAL, ORDER_BORDER, ORDER_MCF } order_kind;
 
 typedef struct {
   order_kind order;

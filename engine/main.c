@@ -12,7 +12,8 @@
 
 static const char *usage =
   "usage: cubist-engine [options] < problem\n"
-  "  --order row|col|short|spiral|border  scan order (default short: lines along the shorter side)\n"
+  "  --order row|col|short|spiral|border|mcf  scan order (default short: lines along the shorter side;\n"
+  "                    mcf: most constrained first, the cell with the fewest candidates left, chosen per node)\n"
   "  --seed N          shuffle candidate order with this seed (0: piece order; default 0)\n"
   "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0; ignored with --count, --part)\n"
   "  --symmetry        break the board's rotational symmetry (no fixed cells; not with --count)\n"
@@ -84,6 +85,7 @@ int main(int argc, char **argv) {
       else if (!strcmp(v, "short")) o.order = ORDER_SHORT;
       else if (!strcmp(v, "spiral")) o.order = ORDER_SPIRAL;
       else if (!strcmp(v, "border")) o.order = ORDER_BORDER;
+      else if (!strcmp(v, "mcf")) o.order = ORDER_MCF;
       else { fprintf(stderr, "cubist-engine: unknown order '%s'\n%s", v, usage); return 2; }
     } else if (!strcmp(a, "--part") && v) {
       i++;
@@ -116,8 +118,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (o.score && (o.count || o.part_n > 1 || o.symmetry)) {
-    fprintf(stderr, "cubist-engine: --score searches alone: not with --count, --part or --symmetry\n");
+  if (o.score && (o.count || o.part_n > 1 || o.symmetry || o.order == ORDER_MCF)) {
+    fprintf(stderr, "cubist-engine: --score searches alone in a static order: not with --count, --part, --symmetry or --order mcf\n");
     return 2;
   }
   if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }

@@ -16,43 +16,13 @@
 #include <math.h>
 #include <time.h>
 #include "engine.h"
+#include "search.h"
 
 volatile int engine_stop_requested = 0;
 
 #define END_BUDGET 100
 #define CHECK_EVERY (1u << 16)
-#define MAX_KEYS (1 << 22) /* buckets per table; with more colours fewer sides are keyed and the rest compared */
 
-typedef struct {
-  const puzzle_t *p;
-  const options_t *o;
-  int n;                 /* positions (free cells) */
-  int *cell;             /* position -> cell */
-  int *nk;               /* keyed sides per position (0..3) */
-  int *kidx, *kmul;      /* position*3+j -> colour index (cell*4+side) and multiplier */
-  int *chk;              /* sides compared per candidate (beyond the keyed ones): 1 when any, else -1 */
-  int *chk_idx;          /* position*4+d -> colour index of a compared side d, or -1 */
-  uint32_t *chk_mask;    /* position -> mask of the compared sides' bytes in the placed-colour word */
-  int *tab_id;           /* position -> table */
-  table_t tabs[256];     /* by rim mask * 16 + keyed sides mask */
-  int *excluded;         /* rim mask -> class left out of that table (symmetry breaking) or -1 */
-  uint8_t *colour;       /* cell*4+d: placed colour */
-  int *avail;            /* class -> copies left */
-  int *lo, *hi;
-  const cand_t **chosen;
-  const cand_t **list;   /* position -> its table's list */
-  const int **start;     /* position -> its table's starts */
-  int **free_pieces;     /* class -> its pieces not fixed, piece order */
-  uint64_t nodes, solutions, part_counter;
-  int part_depth;
-  int max_depth;
-  uint64_t rng;
-  struct timespec t0;
-  double next_progress;
-  int *board_piece, *board_rot; /* the first solution (caller's) */
-  cand_t *best;          /* with o->best: the deepest partial board's choices (copies: restarts rebuild tables) */
-  int best_printed;      /* its depth when last printed */
-} ctx_t;
 
 static double elapsed(const ctx_t *x) {
   struct timespec t;
@@ -66,6 +36,8 @@ static uint64_t next_rand(uint64_t *s) { /* splitmix64 */
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+
+static const uint8_t ZERO = 0;
 
 static int placed(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
 
@@ -84,7 +56,7 @@ static int ring_order(const puzzle_t *p, int *out, int rings) {
 
 void engine_make_order(const puzzle_t *p, order_kind kind, int *out) {
   int n = 0;
-  bool by_col = kind == ORDER_COL || (kind == ORDER_SHORT && p->cols > p->rows);
+  bool by_col = kind == ORDER_COL || ((kind == ORDER_SHORT || kind == ORDER_MCF) && p->cols > p->rows);
   if (kind == ORDER_SPIRAL) { ring_order(p, out, MAX_SIDE); return; }
   bool *seen = calloc((size_t)p->cells, 1);
   if (kind == ORDER_BORDER) {
@@ -160,11 +132,12 @@ static void free_tables(ctx_t *x) {
 
 static void build_tables(ctx_t *x) {
   free_tables(x);
+  if (x->dyn) { mcf_build_tables(x, build_table); return; }
   for (int i = 0; i < x->n; i++) {
     table_t *t = &x->tabs[x->tab_id[i]];
     if (!t->start) build_table(x, x->tab_id[i] >> 4, x->tab_id[i] & 15, t);
-    x->list[i] = t->list;
-    x->start[i] = t->start;
+    x->F[i].list = t->list;
+    x->F[i].start = t->start;
   }
 }
 
@@ -187,11 +160,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   x->chk_idx = malloc(sizeof(int) * 4 * (size_t)n);
   x->chk_mask = calloc((size_t)n, sizeof(uint32_t));
   x->tab_id = calloc((size_t)n, sizeof(int));
-  x->lo = calloc((size_t)n, sizeof(int));
-  x->hi = calloc((size_t)n, sizeof(int));
-  x->chosen = calloc((size_t)n, sizeof(cand_t *));
-  x->list = calloc((size_t)n, sizeof(cand_t *));
-  x->start = calloc((size_t)n, sizeof(int *));
+  x->F = calloc((size_t)n, sizeof(frame_t));
   x->colour = calloc((size_t)cells * 4, 1);
   x->avail = calloc((size_t)p->nclasses, sizeof(int));
   x->excluded = malloc(sizeof(int) * 16);
@@ -222,6 +191,12 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
       }
     }
     x->tab_id[i] = rim * 16 + keyed;
+    frame_t *f = &x->F[i];
+    for (int j = 0; j < 3; j++) f->key[j] = j < x->nk[i] ? &x->colour[x->kidx[i * 3 + j]] : &ZERO;
+    f->mul1 = x->kmul[i * 3 + 1];
+    f->mul2 = x->kmul[i * 3 + 2];
+    f->mask = x->chk_mask[i];
+    f->dst = &x->colour[cell * 4];
   }
   free(all); free(rank);
 
@@ -240,6 +215,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
       break;
     }
   }
+  if (o->order == ORDER_MCF) mcf_setup(x);
   x->rng = o->seed;
   x->part_depth = -1;
   clock_gettime(CLOCK_MONOTONIC, &x->t0);
@@ -258,7 +234,7 @@ static void on_solution(ctx_t *x) {
   int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
   for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
   for (int i = 0; i < x->n; i++) {
-    const cand_t *c = x->chosen[i];
+    const cand_t *c = x->F[i].chosen;
     int q = x->free_pieces[c->cls][cursor[c->cls]++];
     piece[x->cell[i]] = q;
     rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
@@ -284,8 +260,8 @@ static void print_best(ctx_t *x) {
   for (int i = 0; i < x->max_depth; i++) {
     const cand_t *c = &x->best[i];
     int q = x->free_pieces[c->cls][cursor[c->cls]++];
-    piece[x->cell[i]] = q;
-    rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
+    piece[x->best_cell[i]] = q;
+    rot[x->best_cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
   }
   printf("c best placed=%d of=%d nodes=%llu seconds=%.3f\nb", p->nfixed + x->max_depth, p->cells,
          (unsigned long long)x->nodes, elapsed(x));
@@ -303,10 +279,8 @@ static void print_best(ctx_t *x) {
 static double covered(ctx_t *x, int depth) {
   double share = 1, done = 0;
   for (int d = 0; d < depth; d++) {
-    const int *ki = &x->kidx[d * 3], *km = &x->kmul[d * 3];
-    int key = 0;
-    for (int j = 0; j < x->nk[d]; j++) key += x->colour[ki[j]] * (j == 0 ? 1 : km[j]);
-    int first = x->start[d][key], b = x->hi[d] - first, before = x->lo[d] - 1 - first;
+    const frame_t *f = &x->F[d];
+    int b = f->hi - f->first, before = f->lo - 1 - f->first;
     if (b <= 0) break;
     done += share * (double)before / b;
     share /= b;
@@ -317,97 +291,117 @@ static double covered(ctx_t *x, int depth) {
 /* ---- the depth-first search ---- */
 
 static void unwind(ctx_t *x, int depth) {
-  while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
+  while (depth > 0) x->avail[x->F[--depth].chosen->cls]++;
 }
 
-static inline void enter(ctx_t *x, int d) {
-  const int *ki = &x->kidx[d * 3], *km = &x->kmul[d * 3];
-  const uint8_t *col = x->colour;
-  int key;
-  switch (x->nk[d]) {
-    case 0: key = 0; break;
-    case 1: key = col[ki[0]]; break;
-    case 2: key = col[ki[0]] + col[ki[1]] * km[1]; break;
-    default: key = col[ki[0]] + col[ki[1]] * km[1] + col[ki[2]] * km[2]; break;
+/* Sets up depth d: its bucket (lo, hi, first) and the compared sides' colours (need). */
+static inline void enter_static(ctx_t *x, frame_t *f) {
+  int key = *f->key[0] + *f->key[1] * f->mul1 + *f->key[2] * f->mul2;
+  f->first = f->lo = f->start[key];
+  f->hi = f->start[key + 1];
+  if (f->mask) {
+    uint32_t need = 0;
+    for (int s = 0; s < 4; s++) {
+      int ci = x->chk_idx[(f - x->F) * 4 + s];
+      if (ci >= 0) need |= (uint32_t)x->colour[ci] << (8 * s);
+    }
+    f->need = need;
   }
-  x->lo[d] = x->start[d][key];
-  x->hi[d] = x->start[d][key + 1];
 }
 
-/* Returns an end_kind, or END_BUDGET when `budget` nodes (0: none) were spent. `leaf` < n counts leaves only. */
-static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
+/*
+ * Returns an end_kind, or END_BUDGET when `budget` nodes (0: none) were spent. `leaf` < n counts leaves only.
+ * Written once and specialised by `dyn` (a constant at each call), so the static orders' loop carries no test for
+ * the dynamic one. The node count lives in a local between checks.
+ */
+static inline void enter(ctx_t *x, int d) {
+  if (x->dyn) mcf_enter(x, d);
+  else enter_static(x, &x->F[d]);
+}
+
+static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves, const bool dyn) {
   const options_t *o = x->o;
-  int n = x->n, depth = 0;
-  int *avail = x->avail;
-  uint8_t *colour = x->colour;
+  int n = x->n;
+  int *restrict avail = x->avail;
+  frame_t *const F = x->F;
   uint64_t stop_at = budget ? x->nodes + budget : UINT64_MAX;
   if (o->node_limit && o->node_limit < stop_at) stop_at = o->node_limit;
   uint64_t next_check = x->nodes + CHECK_EVERY;
+  uint64_t nodes = x->nodes, check_at = next_check < stop_at ? next_check : stop_at;
+  if (dyn) mcf_reset(x);
   if (leaf == 0) {
     if (n == 0) { x->solutions++; on_solution(x); return o->count && !(o->solution_limit && x->solutions >= o->solution_limit) ? END_EXHAUSTED : END_SOLUTION_LIMIT; }
     (*leaves)++;
     return END_EXHAUSTED;
   }
-  enter(x, 0);
+  frame_t *const Fleaf = F + leaf, *const Fpart = x->part_depth >= 0 ? F + x->part_depth : NULL;
+  frame_t *Fmax = F + x->max_depth;
+  frame_t *f = F;
+  if (dyn) mcf_enter(x, 0);
+  else enter_static(x, f);
   for (;;) {
-    const cand_t *L = x->list[depth];
-    int i = x->lo[depth], e = x->hi[depth];
-    int chk = x->chk[depth];
-    if (chk < 0) {
+    const cand_t *L = f->list;
+    int i = f->lo, e = f->hi;
+    uint32_t mask = f->mask;
+    if (mask == 0) {
       while (i < e && avail[L[i].cls] == 0) i++;
     } else {
-      /* The compared sides' required colours as a placed-colour word (byte d = side d). */
-      uint32_t need = 0, mask = x->chk_mask[depth], w;
-      for (int d = 0; d < 4; d++) {
-        int ci = x->chk_idx[depth * 4 + d];
-        if (ci >= 0) need |= (uint32_t)colour[ci] << (8 * d);
-      }
+      uint32_t need = f->need, w;
       while (i < e && (avail[L[i].cls] == 0 || (memcpy(&w, L[i].c, 4), (w & mask) != need))) i++;
     }
     if (i >= e) {
-      if (depth == 0) return END_EXHAUSTED;
-      depth--;
-      avail[x->chosen[depth]->cls]++;
+      if (dyn) mcf_leave(x, (int)(f - F));
+      if (f == F) { x->nodes = nodes; return END_EXHAUSTED; }
+      f--;
+      avail[f->chosen->cls]++;
       continue;
     }
-    x->lo[depth] = i + 1;
-    if (depth == x->part_depth && (x->part_counter++ % (uint64_t)o->part_n) != (uint64_t)o->part_k) continue;
+    f->lo = i + 1;
+    if (f == Fpart && (x->part_counter++ % (uint64_t)o->part_n) != (uint64_t)o->part_k) continue;
     const cand_t *c = &L[i];
-    x->nodes++;
+    nodes++;
     avail[c->cls]--;
-    x->chosen[depth] = c;
-    memcpy(&colour[x->cell[depth] * 4], c->c, 4);
-    depth++;
-    if (depth > x->max_depth) {
+    f->chosen = c;
+    if (dyn) memcpy(&x->colour[x->cell[f - F] * 4], c->c, 4);
+    else memcpy(f->dst, c->c, 4);
+    f++;
+    if (f > Fmax) {
+      Fmax = f;
+      int depth = (int)(f - F);
       x->max_depth = depth;
-      if (x->best) for (int j = 0; j < depth; j++) x->best[j] = *x->chosen[j];
+      if (x->best) for (int j = 0; j < depth; j++) { x->best[j] = *F[j].chosen; x->best_cell[j] = x->cell[j]; }
     }
-    if (depth == leaf) {
-      depth--;
+    if (f == Fleaf) {
+      f--;
       if (leaf == n) {
         x->solutions++;
+        x->nodes = nodes;
         on_solution(x);
         if (!o->count || (o->solution_limit && x->solutions >= o->solution_limit)) {
-          unwind(x, depth + 1);
+          unwind(x, (int)(f - F) + 1);
           return END_SOLUTION_LIMIT;
         }
       } else {
         (*leaves)++;
       }
       avail[c->cls]++;
+    } else if (dyn) {
+      mcf_enter(x, (int)(f - F));
     } else {
-      enter(x, depth);
+      enter_static(x, f);
     }
-    if (x->nodes >= next_check || x->nodes >= stop_at) {
-      next_check = x->nodes + CHECK_EVERY;
-      int end = -1;
-      if (x->nodes >= stop_at) end = o->node_limit && x->nodes >= o->node_limit ? END_NODE_LIMIT : END_BUDGET;
+    if (nodes >= check_at) {
+      x->nodes = nodes;
+      next_check = nodes + CHECK_EVERY;
+      check_at = next_check < stop_at ? next_check : stop_at;
+      int depth = (int)(f - F), end = -1;
+      if (nodes >= stop_at) end = o->node_limit && nodes >= o->node_limit ? END_NODE_LIMIT : END_BUDGET;
       else if (engine_stop_requested) end = END_STOPPED;
       else {
         double t = elapsed(x);
         if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
         if (t >= x->next_progress) {
-          printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)x->nodes, t, x->max_depth, n, covered(x, depth));
+          printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)nodes, t, x->max_depth, n, covered(x, depth));
           print_best(x);
           fflush(stdout);
           x->next_progress = t + o->progress_s;
@@ -416,6 +410,10 @@ static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
       if (end >= 0) { unwind(x, depth); return end; }
     }
   }
+}
+
+static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
+  return x->dyn ? dfs_impl(x, leaf, budget, leaves, true) : dfs_impl(x, leaf, budget, leaves, false);
 }
 
 /*
@@ -431,20 +429,16 @@ static void estimate_tree(ctx_t *x, int probes) {
   for (int k = 0; k < probes; k++) {
     double product = 1, total = 0;
     int depth = 0;
+    if (x->dyn) mcf_reset(x);
     while (depth < n) {
       enter(x, depth);
-      const cand_t *L = x->list[depth];
+      frame_t *f = &x->F[depth];
+      const cand_t *L = f->list;
       int count = 0, chosen = -1;
-      for (int i = x->lo[depth]; i < x->hi[depth]; i++) {
-        if (x->avail[L[i].cls] == 0) continue;
-        if (x->chk[depth] >= 0) {
-          bool ok = true;
-          for (int d = 0; d < 4; d++) {
-            int ci = x->chk_idx[depth * 4 + d];
-            if (ci >= 0 && L[i].c[d] != x->colour[ci]) ok = false;
-          }
-          if (!ok) continue;
-        }
+      for (int i = f->lo; i < f->hi; i++) {
+        uint32_t w;
+        memcpy(&w, L[i].c, 4);
+        if (x->avail[L[i].cls] == 0 || (w & f->mask) != f->need) continue;
         count++;
         if (next_rand(&rng) % (uint64_t)count == 0) chosen = i; /* reservoir: uniform among the valid */
       }
@@ -453,14 +447,15 @@ static void estimate_tree(ctx_t *x, int probes) {
       total += product;
       const cand_t *c = &L[chosen];
       x->avail[c->cls]--;
-      x->chosen[depth] = c;
+      f->chosen = c;
       memcpy(&x->colour[x->cell[depth] * 4], c->c, 4);
       depth++;
     }
-    while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
+    while (depth > 0) x->avail[x->F[--depth].chosen->cls]++;
     sum += total;
     sum2 += total * total;
   }
+  if (x->dyn) mcf_reset(x);
   double mean = probes > 0 ? sum / probes : 0;
   double var = probes > 1 ? (sum2 - sum * mean) / (probes - 1) : 0;
   printf("c estimate nodes=%.6g stderr=%.6g probes=%d\n", mean, probes > 0 && var > 0 ? sqrt(var / probes) : 0, probes);
@@ -494,7 +489,10 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   setup(&x, p, o);
   x.board_piece = r->board_piece_buf;
   x.board_rot = r->board_rot_buf;
-  if (o->best) x.best = calloc((size_t)x.n + 1, sizeof(cand_t));
+  if (o->best) {
+    x.best = calloc((size_t)x.n + 1, sizeof(cand_t));
+    x.best_cell = calloc((size_t)x.n + 1, sizeof(int));
+  }
   r->positions = x.n;
   build_tables(&x);
   if (o->estimate_probes > 0) estimate_tree(&x, o->estimate_probes);
@@ -527,5 +525,6 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   r->part_depth = x.part_depth;
   if (x.solutions == 0) print_best(&x);
   free(x.best);
+  free(x.best_cell);
   free_tables(&x);
 }

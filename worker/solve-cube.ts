@@ -24,7 +24,7 @@ import type { Placement, Puzzle } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
-import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOutcome } from "./engine/index.js";
+import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
 import { proofFiles, proverTable, publishProof, type ProofFiles } from "./certify-cube.js";
 import { proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
 import { proverBinary } from "./engine/prove-binary.js";
@@ -147,7 +147,8 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
         // Contradicting placements: refuted without a process.
         search: problem === null
           ? { kind: "unsat", stats: noEngineStats("exhausted") }
-          : await runEngine(problem, shape, { order: "short", timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
+          // A whole-board task (a scan run's portfolio member) breaks the board's symmetry as `cubist solve` does.
+          : await runEngine(problem, shape, { order: (task.engineOrder || "short") as EngineOrder, symmetry: task.placements.length === 0, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
       }),
     });
   }

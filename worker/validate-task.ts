@@ -16,6 +16,7 @@ import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import type { RunInfo } from "./run-table.js";
 import type { DeliveryInfo } from "./pull.js";
 import { SOLVER_NAMES, type SolverName } from "./solver/index.js";
+import { ENGINE_ORDERS } from "./engine/index.js";
 
 export type TaskCheck =
   | { action: "run"; task: CubeTask; run: RunInfo; limits: CubeLimits }
@@ -140,6 +141,7 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   }
   const limits = checkLimits(task.solver);
   if (typeof limits === "string") return bad(limits);
+  if (task.engineOrder !== "" && !(ENGINE_ORDERS as readonly string[]).includes(task.engineOrder)) return bad(`unknown engine order "${task.engineOrder.slice(0, 40)}"`);
   if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   return { action: "run", task, run, limits };
 }

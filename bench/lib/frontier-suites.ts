@@ -8,7 +8,8 @@
  *   6 rows). Target per board and seed: `cubist solve` within max(1 s, the reference's time).
  * - heule: Heule's 2008 em-* instances, test/fixtures/heule2008 (the files bench/cluster-speedup.ts uses; identical to
  *   ../shared/instances/heule2008). Target: within 1.2 s on one machine, em_9_3_5 within 3 s.
- * - hard: Brendan's 8x8 (goal: within 30 min) and bench/puzzles/unsat-hard.txt (refuted; no target time).
+ * - hard: Brendan's 8x8 (goal: within 30 min), bench/puzzles/unsat-hard.txt and bench/puzzles/unsat-8x8.txt (refuted;
+ *   no target time; unsat-8x8 is the cluster-scheduling UNSAT of about 60 s on one worker).
  */
 
 import { referenceTime } from "./peers.js";
@@ -41,6 +42,8 @@ export const BOARDS: readonly SuiteBoard[] = [
   ),
   brendan(8, 8, "hard"),
   { suite: "hard", name: "unsat-hard", file: "bench/puzzles/unsat-hard.txt", expect: "unsat" },
+  // Cluster scheduling (issue 10): an UNSAT that takes one engine about 60 s (bench/puzzles/unsat-8x8.txt says how it was made).
+  { suite: "hard", name: "unsat-8x8", file: "bench/puzzles/unsat-8x8.txt", expect: "unsat" },
 ];
 
 /** The issue's target for one board and seed, seconds, and how it was set; undefined where there is none. */

@@ -5,6 +5,7 @@
 
 import { InvalidOptionError } from "../errors.js";
 import { cellOrders, type CellOrder } from "./types.js";
+import { scanCellOrder } from "./scan-split.js";
 
 /** All cells of a rows x cols board in the given static order. */
 export function staticCellOrder(rows: number, cols: number, order: CellOrder): Int32Array {
@@ -15,6 +16,8 @@ export function staticCellOrder(rows: number, cols: number, order: CellOrder): I
     case "row-major":
       for (let c = 0; c < rows * cols; c++) out[n++] = c;
       return out;
+    case "scan":
+      return scanCellOrder(rows, cols, "short");
     case "spiral": {
       const seen = new Uint8Array(rows * cols);
       let r = (rows - 1) >> 1, c = (cols - 1) >> 1;

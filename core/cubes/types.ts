@@ -35,12 +35,14 @@ export interface SplitSolution extends Cube {
  * - "most-constrained": fewest candidates, ties by row-major index (dynamic);
  * - "spiral": a square spiral from the centre cell ((rows-1)/2, (cols-1)/2) outwards, turning E, S, W, N;
  * - "row-major": rows top to bottom, each left to right (the fastest for search);
- * - "frame-first": the rim cells clockwise from the top-left corner, then the inside row-major.
+ * - "frame-first": the rim cells clockwise from the top-left corner, then the inside row-major;
+ * - "scan": the native engine's `short` scan (lines along the board's shorter side). A run with this cell order
+ *   splits with `scanSplit` (scan-split.ts), in the engine's own candidate order, so its cubes replay one scan.
  */
-export type CellOrder = "most-constrained" | "spiral" | "row-major" | "frame-first";
+export type CellOrder = "most-constrained" | "spiral" | "row-major" | "frame-first" | "scan";
 
 /** The cell orders accepted by options. */
-export const cellOrders: readonly CellOrder[] = ["most-constrained", "spiral", "row-major", "frame-first"];
+export const cellOrders: readonly CellOrder[] = ["most-constrained", "spiral", "row-major", "frame-first", "scan"];
 
 /**
  * Checks after every placement.

@@ -122,7 +122,7 @@ export async function setRunState(t: TestNats, run: TestRun, state: RunState, ex
 }
 
 /** A cube task of the run: units from the placements through the formula's variable map (plus `extraUnits`). */
-export function cubeTask(run: TestRun, cubeId: string, options: { placements?: readonly Placement[]; extraUnits?: number[]; solver?: Partial<SolverSpec>; lease?: string } = {}): CubeTask {
+export function cubeTask(run: TestRun, cubeId: string, options: { placements?: readonly Placement[]; extraUnits?: number[]; solver?: Partial<SolverSpec>; lease?: string; engineOrder?: string } = {}): CubeTask {
   const placements = options.placements ?? [];
   const units: number[] = [];
   for (const p of placements) units.push(...run.formula.varMap.placementLiterals(p));
@@ -139,6 +139,7 @@ export function cubeTask(run: TestRun, cubeId: string, options: { placements?: r
     puzzleSha256: run.puzzleSha256,
     lease: options.lease ?? `lease-${cubeId}`,
     certify: false,
+    engineOrder: options.engineOrder ?? "",
   };
 }
 

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnCubist } from "../helpers/processes.js";
@@ -133,8 +133,10 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
     assert.match(check.stdout, new RegExp(`cubes: ${cubes}/${cubes} VERIFIED`));
     assert.match(check.stdout, /coverage: VERIFIED/);
 
-    // A tampered proof is caught by the bundle's own check.
-    const first = lines[0].split(" ")[0];
+    // A tampered proof is caught by the bundle's own check. The cube with the largest proof: a cube that unit
+    // propagation refutes alone is proved by the empty clause itself, which the tampering writes.
+    const sizes = await Promise.all(lines.map(async (l) => ({ id: l.split(" ")[0], size: (await stat(join(bundle, "proofs", `${l.split(" ")[0]}.drat`))).size })));
+    const first = sizes.sort((a, b) => b.size - a.size)[0].id;
     await writeFile(join(bundle, "proofs", `${first}.drat`), "0\n");
     const tampered = spawnSync("sh", [join(bundle, "check.sh")], { encoding: "utf8" });
     assert.equal(tampered.status, 1);

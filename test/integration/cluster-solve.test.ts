@@ -5,19 +5,32 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { spawnCubist } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { verifySolution } from "../../core/verify.js";
 
-function localTempDirs(): string[] {
-  return readdirSync(tmpdir()).filter((d) => d.startsWith("cubist-local-"));
+/**
+ * A private TMPDIR for one command, so that what it leaves behind is told apart from other test files' clusters
+ * (they run side by side); `left()` lists what is still in it, and removes it.
+ */
+function privateTmp(): { env: Record<string, string>; left(): string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "cubist-test-tmp-"));
+  return {
+    env: { TMPDIR: dir },
+    left: () => {
+      const rest = readdirSync(dir);
+      rmSync(dir, { recursive: true, force: true });
+      return rest;
+    },
+  };
 }
 
-async function solve(args: string[], marker: { env: Record<string, string> }) {
-  const p = spawnCubist(["solve", ...args], { env: marker.env });
+async function solve(args: string[], marker: { env: Record<string, string> }, tmp?: { env: Record<string, string> }) {
+  const p = spawnCubist(["solve", ...args], { env: { ...marker.env, ...tmp?.env } });
   const { code } = await p.exited;
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
@@ -38,9 +51,9 @@ test("cluster solve - a crashing solver on the local workers ends the run FAILED
 
 test("cluster solve - a shuffled clue puzzle is solved on 2 workers and the board verifies", async () => {
   const marker = newMarker();
-  const before = new Set(localTempDirs());
+  const tmp = privateTmp();
   const file = "test/fixtures/cluster/clue1-shuffled-s11.txt";
-  const r = await solve([file, "--workers", "2", "--json", "--cubes", "16"], marker);
+  const r = await solve([file, "--workers", "2", "--json", "--cubes", "16"], marker, tmp);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "sat");
@@ -56,18 +69,18 @@ test("cluster solve - a shuffled clue puzzle is solved on 2 workers and the boar
   assert.ok(p.workersReady >= p.coordinatorReady && p.workersReady <= p.firstVerdict, JSON.stringify(p));
   assert.ok(p.stopped <= out.stats.wallMs, `stopped at ${p.stopped} ms, the command took ${out.stats.wallMs} ms`);
   assert.deepEqual(await waitNoMarked(marker.value), []);
-  assert.deepEqual(localTempDirs().filter((d) => !before.has(d)), []);
+  assert.deepEqual(tmp.left(), [], "nothing left in the command's TMPDIR");
 });
 
 test("cluster solve - a missing solver binary is an error at start naming it (exit 1), and nothing is left behind", async () => {
   const marker = newMarker();
-  const before = new Set(localTempDirs());
-  const r = await solve(["test/fixtures/cluster/clue1-shuffled-s11.txt", "--workers", "2", "--json", "--solver-path", "/nonexistent/kissat", "--time", "60"], marker);
+  const tmp = privateTmp();
+  const r = await solve(["test/fixtures/cluster/clue1-shuffled-s11.txt", "--workers", "2", "--json", "--solver-path", "/nonexistent/kissat", "--time", "60"], marker, tmp);
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /cubist solve: solver \/nonexistent\/kissat not found/);
   assert.deepEqual(await waitNoMarked(marker.value), []);
-  assert.deepEqual(localTempDirs().filter((d) => !before.has(d)), []);
+  assert.deepEqual(tmp.left(), [], "nothing left in the command's TMPDIR");
 });
 
 test("cluster solve - an unsatisfiable puzzle is proved UNSAT: every cube refuted, weights sum to 1", async () => {
@@ -97,16 +110,16 @@ test("cluster solve - in a pipe, progress lines go to stderr from the start (the
 
 test("cluster solve - Ctrl-C tears the whole cluster down: exit 130, no process or temp dir left", async () => {
   const marker = newMarker();
-  const before = new Set(localTempDirs());
+  const tmp = privateTmp();
   // A puzzle that keeps the workers busy for longer than the test waits.
-  const p = spawnCubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--workers", "2", "-v", "--cubes", "8"], { env: marker.env });
+  const p = spawnCubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--workers", "2", "-v", "--cubes", "8"], { env: { ...marker.env, ...tmp.env } });
   await p.waitForLog(/worker running/, 20_000);
   await new Promise((r) => setTimeout(r, 1500));
   p.kill("SIGINT");
   const { code } = await p.exited;
   assert.equal(code, 130, p.stderr());
   assert.deepEqual(await waitNoMarked(marker.value), []);
-  assert.deepEqual(localTempDirs().filter((d) => !before.has(d)), []);
+  assert.deepEqual(tmp.left(), [], "nothing left in the command's TMPDIR");
 });
 
 test("cluster solve - a whole-run time limit gives unknown (exit 30)", async () => {

@@ -146,7 +146,7 @@ test("portfolio spec - bad specs are InvalidOptionErrors that say what is wrong"
   const bad: Array<[string, RegExp]> = [
     ["", /^portfolio: no members$/],
     [" , ,", /no members/],
-    ["diagonal", /unknown member 'diagonal' \(known: short, long, row, col, spiral, border, kissat\)/],
+    ["diagonal", /unknown member 'diagonal' \(known: short, long, row, col, spiral, border, mcf, kissat\)/],
     ["Short", /unknown member 'Short'/],
     ["short,spiral:x1", /bad option 'x1' in 'spiral:x1' \(s<seed>, r<restart nodes>, p<processes>\)/],
     ["short:s", /bad option 's' in 'short:s'/],

@@ -137,7 +137,7 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
   const task: CubeTask = {
     runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
-    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false,
+    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false, engineOrder: "",
   };
   const check = (t: CubeTask, d: DeliveryInfo = delivery, subject = "cubist.cubes.r1") => validateTask(ctx, subject, CubeTask.encode(t).finish(), d);
   const ok = check(task);
@@ -160,6 +160,10 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check({ ...task, solver: { ...task.solver!, seed: 2 ** 31 } }).action, "term");
   assert.equal(check({ ...task, placements: [{ cell: 0, piece: 16, rot: 0 }] }).action, "term");
   assert.equal(check({ ...task, puzzleSha256: "b".repeat(64) }).action, "term");
+  // A scan run's portfolio member names the engine's scan order; an unknown one is refused.
+  assert.equal(check({ ...task, engineOrder: "long" }).action, "run");
+  const badOrder = check({ ...task, engineOrder: "diagonal" });
+  assert.ok(badOrder.action === "term" && /unknown engine order "diagonal"/.test(badOrder.reason));
   state = RunState.RUN_STATE_PAUSED;
   assert.equal(check(task).action, "nak");
   state = RunState.RUN_STATE_SAT;

@@ -22,8 +22,8 @@ import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineSt
 export const SCORE_FROM_PCT = 75;
 export const SCORE_RESTART_NODES = 1_000_000;
 
-/** Scan orders: `short` runs lines along the board's shorter side, `long` along the longer one. */
-export const ENGINE_ORDERS = ["short", "long", "row", "col", "spiral", "border"] as const;
+/** Scan orders: `short` runs lines along the board's shorter side, `long` along the longer one; `mcf` (most constrained first) picks at each node the cell with the fewest candidates left. */
+export const ENGINE_ORDERS = ["short", "long", "row", "col", "spiral", "border", "mcf"] as const;
 export type EngineOrder = (typeof ENGINE_ORDERS)[number];
 
 export interface EngineOptions {

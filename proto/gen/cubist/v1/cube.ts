@@ -144,6 +144,11 @@ export interface CubeTask {
    * + units), uploaded to the proofs Object Store; the placement engine's UNSAT alone is not accepted.
    */
   certify: boolean;
+  /**
+   * The placement engine's scan order on this task (worker/engine: short, long, ...); empty = short. A run of scan
+   * cubes (cell order "scan") sends one whole-board task in the other order beside its cubes (docs/cubing.md).
+   */
+  engineOrder: string;
 }
 
 /** Solver statistics reported with every verdict. */
@@ -570,6 +575,7 @@ function createBaseCubeTask(): CubeTask {
     puzzleSha256: "",
     lease: "",
     certify: false,
+    engineOrder: "",
   };
 }
 
@@ -611,6 +617,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.certify !== false) {
       writer.uint32(88).bool(message.certify);
+    }
+    if (message.engineOrder !== "") {
+      writer.uint32(562).string(message.engineOrder);
     }
     return writer;
   },
@@ -726,6 +735,14 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.certify = reader.bool();
             continue;
           }
+          case 70: {
+            if (tag !== 562) {
+              break;
+            }
+
+            message.engineOrder = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -775,6 +792,11 @@ export const CubeTask: MessageFns<CubeTask> = {
         : "",
       lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
       certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
+      engineOrder: isSet(object.engineOrder)
+        ? globalThis.String(object.engineOrder)
+        : isSet(object.engine_order)
+        ? globalThis.String(object.engine_order)
+        : "",
     };
   },
 
@@ -813,6 +835,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.certify !== false) {
       obj.certify = message.certify;
     }
+    if (message.engineOrder !== "") {
+      obj.engineOrder = message.engineOrder;
+    }
     return obj;
   },
 
@@ -834,6 +859,7 @@ export const CubeTask: MessageFns<CubeTask> = {
     message.puzzleSha256 = object.puzzleSha256 ?? "";
     message.lease = object.lease ?? "";
     message.certify = object.certify ?? false;
+    message.engineOrder = object.engineOrder ?? "";
     return message;
   },
 };

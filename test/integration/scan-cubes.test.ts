@@ -1,0 +1,109 @@
+/**
+ * Scan cubes (core/cubes/scan-split.ts) against the real engine, and scan runs on the embedded cluster.
+ *
+ * The engine is the oracle for the split: the cubes of a scan, each searched by the engine with its placements
+ * fixed, must add up to the engine's whole-board scan exactly (placements and solutions, counting to the end), and
+ * taken in order they must meet the whole scan's first board after the same number of placements. Then `cubist
+ * solve --workers N --cell-order scan` (a private nats-server, the coordinator, real worker processes, the real
+ * engine) answers tiny boards: UNSAT with the weights summing to 1, SAT with a verified board.
+ */
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { scanSplit } from "../../core/cubes/scan-split.js";
+import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
+import { generatePuzzle } from "../../core/generate.js";
+import type { Puzzle } from "../../core/puzzle.js";
+import { verifySolution } from "../../core/verify.js";
+import { engineProblem, runEngine, type EngineOptions } from "../../worker/engine/index.js";
+import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
+import { spawnCubist } from "../helpers/processes.js";
+
+const fixture = (rel: string): Puzzle => parsePuzzle(readFileSync(new URL(`../fixtures/${rel}`, import.meta.url), "utf8"), rel);
+const shape = (p: Puzzle) => ({ rows: p.rows, cols: p.cols, pieces: p.pieces.length });
+
+async function engine(p: Puzzle, fixed: Parameters<typeof engineProblem>[1], o: EngineOptions) {
+  const problem = engineProblem(p, fixed);
+  assert.ok(problem !== null);
+  return runEngine(problem, shape(p), { order: "short", ...o });
+}
+
+const BOARDS: Array<[string, () => Puzzle]> = [
+  ["brendan 5x5", () => fixture("brendan/pieces_05x05.txt")],
+  ["unsat 5x5", () => fixture("cluster/unsat-5x5.txt")],
+  ["unsat 6x6", () => fixture("cluster/unsat-6x6.txt")],
+  ["generated 4x6 (many solutions)", () => generatePuzzle({ rows: 4, cols: 6, borderColors: 2, centerColors: 3, seed: 3 }).puzzle],
+];
+
+test("scan cubes - the engine on each cube adds up to its whole scan: placements and solutions, counted to the end", async () => {
+  for (const [name, make] of BOARDS) {
+    const p = make();
+    const whole = await engine(p, [], { count: true });
+    for (const target of [1, 8, 40]) {
+      const split = scanSplit(p, { targetCubes: target });
+      let nodes = split.stats.nodes, solutions = split.solutions.length;
+      for (const cube of split.cubes) {
+        const r = await engine(p, cube.placements, { count: true });
+        nodes += r.stats.nodes;
+        solutions += r.stats.solutions;
+      }
+      assert.equal(nodes, whole.stats.nodes, `${name}, ${split.cubes.length} cubes: placements`);
+      assert.equal(solutions, whole.stats.solutions, `${name}, ${split.cubes.length} cubes: solutions`);
+    }
+  }
+});
+
+test("scan cubes - taken in order, the cubes meet the whole scan's first board after the same placements (up to the split's own levels)", async () => {
+  for (const [name, make] of BOARDS) {
+    const p = make();
+    const whole = await engine(p, [], {});
+    const split = scanSplit(p, { targetCubes: 30 });
+    let nodes = 0;
+    let board: unknown = split.solutions[0]?.board ?? null;
+    for (const cube of split.cubes) {
+      if (board) break;
+      const r = await engine(p, cube.placements, {});
+      nodes += r.stats.nodes;
+      if (r.kind === "sat") board = r.board;
+    }
+    if (whole.kind === "sat") {
+      assert.deepEqual(board, whole.board, `${name}: the same first board`);
+    } else {
+      assert.equal(whole.kind, "unsat");
+      assert.equal(board, null, `${name}: no board`);
+    }
+    // The cubes' placements plus the split's own levels (the split walks them whole, the scan only up to its board).
+    assert.ok(nodes <= whole.stats.nodes && whole.stats.nodes - nodes <= split.stats.nodes, `${name}: ${nodes} + split ${split.stats.nodes} vs ${whole.stats.nodes}`);
+  }
+});
+
+async function solve(args: string[]) {
+  const marker = newMarker();
+  const p = spawnCubist(["solve", ...args], { env: marker.env });
+  const { code } = await p.exited;
+  assert.deepEqual(await waitNoMarked(marker.value), []);
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+test("scan cubes - solve --workers 2 on an unsatisfiable board: UNSAT, every cube refuted, weights sum to 1", async () => {
+  const r = await solve(["test/fixtures/cluster/unsat-6x6.txt", "--workers", "2", "--json", "--cell-order", "scan", "--cubes", "40", "--solver", "none"]);
+  assert.equal(r.code, 20, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "unsat");
+  assert.ok(Math.abs(out.stats.progress - 1) < 1e-9, `progress ${out.stats.progress}`);
+  assert.equal(out.stats.cubes.failed, 0);
+  assert.equal(out.stats.cubes.queued + out.stats.cubes.unknown, 0);
+  assert.ok(out.stats.cubes.unsat >= 40);
+  assert.ok(out.stats.placements > 0, "the engine's placements reach the run");
+});
+
+test("scan cubes - solve --workers 1 (the defaults pick scan cubes on a near-unique board) finds a verified board", async () => {
+  const file = "test/fixtures/brendan/pieces_06x06.txt";
+  const r = await solve([file, "--workers", "1", "--json", "--cubes", "20"]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "sat");
+  const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
+  assert.deepEqual(verifySolution(puzzle, readBoardJSON(out.board, puzzle)), { ok: true });
+});

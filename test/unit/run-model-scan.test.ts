@@ -1,0 +1,158 @@
+/**
+ * Scan runs in the run model (cell order "scan", docs/cubing.md "Scan cubes"): cubes along the engine's scan in
+ * order with the whole budget, the portfolio member beside them, re-splits to the front queue, and the exact
+ * bookkeeping when the member decides the run. Effects are carried out by a small in-memory shell.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { silentLogger } from "../../cluster/log.js";
+import { checkVerdict } from "../../coordinator/leases.js";
+import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
+import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
+import { RunModel, SCAN_MEMBER_ID, SCAN_MEMBER_SEC } from "../../coordinator/run-model.js";
+import { scanSplit } from "../../core/cubes/scan-split.js";
+import { encode } from "../../core/encode/index.js";
+import { writeCanonical } from "../../core/formats/index.js";
+import { generatePuzzle } from "../../core/generate.js";
+import { createNames } from "../../proto/contract.js";
+import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
+
+const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
+const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 });
+
+function harness(req: Partial<RunRequest> & { puzzleText: string }) {
+  const { spec, puzzle } = buildRunSpec({ runId: "r1", solver: "none", cellOrder: "scan", ...req });
+  const formula = encode(spec.encoding, puzzle);
+  spec.numVars = formula.numVars;
+  let now = 1_000_000;
+  const opts = { maxDeliver: 3, batchSize: 5, clock: () => now++, log: silentLogger };
+  const model = new RunModel(spec, puzzle, formula.varMap, opts);
+  const ledger: LedgerEntry[] = [];
+  const effects: RunEffect[] = [];
+  let seq = 0;
+  return {
+    spec, puzzle, model, ledger, effects,
+    run: <T>(steps: RunSteps<T>) => runSteps(steps, (e) => {
+      effects.push(e);
+      if (e.type === "append") ledger.push(...e.entries);
+      if (e.type === "publish") e.seqs.push(...e.tasks.map(() => ++seq));
+    }),
+    replay() {
+      const m = new RunModel(spec, puzzle, formula.varMap, opts);
+      for (const e of ledger) m.apply(e);
+      return m;
+    },
+  };
+}
+
+function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
+  return {
+    runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", ...extra,
+  };
+}
+
+const openCubes = (m: RunModel): string[] => [...m.table.entries()].filter((e) => e.state === "queued" || e.state === "unknown").map((e) => e.id);
+const published = (effects: RunEffect[]) => effects.flatMap((e) => (e.type === "publish" ? e.tasks.map((t) => ({ ...t, front: e.front === true })) : []));
+
+test("scan run - the defaults: near-unique boards with the engine alone split along the scan, others as before", () => {
+  assert.equal(buildRunSpec({ puzzleText: UNSAT }).spec.cubing!.cellOrder, "scan");
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, solver: "kissat" }).spec.cubing!.cellOrder, "most-constrained");
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, objective: "score" }).spec.cubing!.cellOrder, "most-constrained");
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, cellOrder: "spiral" }).spec.cubing!.cellOrder, "spiral");
+});
+
+test("scan run - cubes go out in scan order with the whole budget, the long member second; all refuted: UNSAT, weights 1, replayable", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 8, timeLimitSec: 30, firstTimeLimitSec: 2 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const expected = scanSplit(h.puzzle, { targetCubes: 8 });
+  const tasks = published(h.effects);
+  assert.equal(tasks.length, expected.cubes.length + 1);
+  assert.equal(tasks[1].task.cubeId, SCAN_MEMBER_ID);
+  assert.equal(tasks[1].task.engineOrder, "long");
+  assert.deepEqual(tasks[1].task.placements, []);
+  assert.equal(tasks[1].task.solver!.timeLimitSec, Math.min(30, SCAN_MEMBER_SEC));
+  const cubes = tasks.filter((t) => t.task.cubeId !== SCAN_MEMBER_ID);
+  assert.deepEqual(cubes.map((t) => t.task.cubeId), expected.cubes.map((_, i) => String(i)));
+  assert.deepEqual(cubes.map((t) => t.task.placements), expected.cubes.map((c) => c.placements));
+  assert.ok(cubes.every((t) => t.task.solver!.timeLimitSec === 30 && t.task.engineOrder === "" && !t.front));
+  assert.equal(h.model.table.size, expected.cubes.length, "the member is no cube");
+  // The member's verdict passes the lease check with its lease only.
+  const names = createNames();
+  const subject = names.verdictsSubject("r1", "w1");
+  assert.equal(checkVerdict(names, h.model.table, verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { lease: tasks[1].task.lease }), subject), null);
+  assert.equal(checkVerdict(names, h.model.table, verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { lease: "other" }), subject), "verdict_lease");
+  await h.run(h.model.recordVerdicts(openCubes(h.model).map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))));
+  assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+  assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
+  const again = h.replay();
+  assert.equal(again.state, RunState.RUN_STATE_UNSAT);
+  assert.equal(again.table.refutedWeight, h.model.table.refutedWeight);
+});
+
+test("scan run - the member's exhausted board refutes every open cube with its weight: UNSAT, weights 1, replayable", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 8 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const [first] = openCubes(h.model);
+  await h.run(h.model.recordVerdicts([verdict(first, VerdictKind.VERDICT_KIND_UNSAT)]));
+  assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+  const openBefore = openCubes(h.model);
+  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT)]));
+  assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+  assert.deepEqual(openCubes(h.model), []);
+  assert.equal(h.model.table.snapshotCounts().unsat, h.model.table.size);
+  assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
+  const closed = h.ledger.flatMap((e) => (e.entry?.$case === "closed" ? e.entry.value.cubes : []));
+  assert.deepEqual(closed.filter((c) => /refuted by member-long/.test(c.reason)).map((c) => c.id).sort(), openBefore.sort());
+  const again = h.replay();
+  assert.equal(again.state, RunState.RUN_STATE_UNSAT);
+  assert.equal(again.table.snapshotCounts().unsat, h.model.table.size);
+  // Closed: a second answer from the member is dropped by the lease check.
+  assert.equal(checkVerdict(createNames(), h.model.table, verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT), createNames().verdictsSubject("r1", "w1")), "verdict_closed_cube");
+});
+
+test("scan run - the member's board is verified: a solution ends the run SAT, a wrong one is rejected and the cubes go on", async () => {
+  const text = writeCanonical(GENERATED.puzzle);
+  const good = GENERATED.solution.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
+  const bad = good.map((p, i) => (i === 0 ? { ...p, rot: (p.rot + 1) % 4 } : p));
+  const h = harness({ puzzleText: text, targetCubes: 4 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  assert.ok(h.model.table.member(SCAN_MEMBER_ID));
+  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_SAT, { board: bad })]));
+  assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+  assert.equal(h.model.rejected, 1);
+  const k = harness({ puzzleText: text, targetCubes: 4 });
+  await k.run(k.model.start());
+  await k.run(k.model.splitInitial());
+  await k.run(k.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_SAT, { board: good })]));
+  assert.equal(k.model.state, RunState.RUN_STATE_SAT);
+  assert.equal(k.model.solutions[0].cubeId, SCAN_MEMBER_ID);
+  assert.equal(k.replay().state, RunState.RUN_STATE_SAT);
+});
+
+test("scan run - a scan cube over budget is re-split along the scan: children in order to the front queue, exact weights", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 4 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN)]));
+  assert.equal(h.model.state, RunState.RUN_STATE_RUNNING, "a member that gave up changes nothing");
+  const parent = h.model.table.get("0")!;
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([verdict("0", VerdictKind.VERDICT_KIND_UNKNOWN)]));
+  assert.equal(parent.state, "resplit");
+  const kids = published(h.effects);
+  const expected = scanSplit(h.puzzle, { base: { placements: parent.placements, branching: [...parent.branching], weight: parent.weight }, targetCubes: 16 });
+  assert.deepEqual(kids.map((t) => t.task.cubeId), expected.cubes.map((_, i) => `0.${i}`));
+  assert.deepEqual(kids.map((t) => t.task.placements), expected.cubes.map((c) => c.placements));
+  assert.ok(kids.every((t) => t.front));
+  await h.run(h.model.recordVerdicts(openCubes(h.model).map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))));
+  assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+  assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
+  assert.equal(h.replay().table.refutedWeight, h.model.table.refutedWeight);
+});
