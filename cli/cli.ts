@@ -41,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "cubes list": () => import("./commands/cubes-list.js"),
   "cube resplit": () => import("./commands/cube-resplit.js"),
   "solution show": () => import("./commands/solution-show.js"),
+  "solution list": () => import("./commands/solution-list.js"),
   "nats users": () => import("./commands/nats-users.js"),
 };
 

@@ -65,9 +65,21 @@ export function formatEta(status: Pick<RunStatus, "etaSeconds" | "state">): stri
   return status.etaSeconds < 0 ? "?" : formatDuration(status.etaSeconds);
 }
 
-/** The share of the search space closed, or "solved" for a run that found its solution (its closed share means little). */
-export function formatProgress(status: Pick<RunStatus, "progress" | "state">, digits = 1): string {
-  return status.state === RunState.RUN_STATE_SAT ? "solved" : formatPercent(status.progress ?? 0, digits);
+/**
+ * The share of the search space closed, or "solved" for a run that found its solution (its closed share means
+ * little); a counting run always shows its share (covered weight).
+ */
+export function formatProgress(status: Pick<RunStatus, "progress" | "state" | "solutionCount">, digits = 1): string {
+  return status.state === RunState.RUN_STATE_SAT && status.solutionCount === undefined ? "solved" : formatPercent(status.progress ?? 0, digits);
+}
+
+/** A counting run's count: `exactly 1234 solutions`, `at least 56 solutions so far`; "" for other runs. */
+export function formatCount(status: Pick<RunStatus, "solutionCount" | "countComplete" | "state"> | undefined): string {
+  if (status?.solutionCount === undefined) return "";
+  const n = status.solutionCount;
+  const noun = `solution${n === 1 ? "" : "s"}`;
+  if (status.countComplete) return `exactly ${n} ${noun}`;
+  return `at least ${n} ${noun}${isTerminal(status.state) ? " (the count stopped before the space was covered)" : " so far"}`;
 }
 
 /** A fraction of the search space: `0.25`, `1/1024`, `3.05e-7`. */
@@ -115,6 +127,8 @@ export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
     cubesPerSecond: st.cubesPerSecond ?? 0,
     etaSeconds: isTerminal(st.state) ? 0 : st.etaSeconds ?? -1,
     solutions: st.solutions ?? 0,
+    // A counting run: the count so far (exact counts of closed cubes) and whether it covers the whole space.
+    ...(st.solutionCount !== undefined ? { count: st.solutionCount, complete: st.countComplete === true } : {}),
     rejectedModels: st.rejectedModels ?? 0,
     message: st.message ?? "",
     priority: st.priority ?? 0,

@@ -5,7 +5,7 @@ import { terminalSafe } from "../cluster/terminal-text.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import {
-  emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatTime, isTerminal, runStateName,
+  emptyCounts, formatCount, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatTime, isTerminal, runStateName,
 } from "./control-format.js";
 import { formatCertification } from "./certification-format.js";
 
@@ -73,7 +73,8 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["puzzle", `${r.rows}x${r.cols}, encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses`],
     ["solver", `${solver?.solver ?? "?"}: ${budget}`],
     ["cubing", `${cubesMade(r)}${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order; re-split ${resplit}`],
-    ["progress", s?.state === RunState.RUN_STATE_SAT
+    ...(s?.solutionCount !== undefined ? [["count", `${formatCount(s)} (cubist solution list ${r.runId})`] as [string, string]] : []),
+    ["progress", s?.state === RunState.RUN_STATE_SAT && s.solutionCount === undefined
       ? `solved (${formatPercent(s.progress, 2)} of the search space closed before the solution)`
       : `${formatPercent(s?.progress ?? 0, 2)} of the search space closed`],
     ["cubes", formatCounts(c)],
@@ -109,7 +110,7 @@ export function renderRunTable(runs: readonly RunInfo[], now: number): string {
         r.status ? formatProgress(r.status) : formatPercent(0),
         String(c.queued + c.running + c.unknown),
         String(c.unsat + c.sat + c.failed),
-        String(r.status?.solutions ?? 0),
+        String(r.status?.solutionCount ?? r.status?.solutions ?? 0),
         `${r.rows}x${r.cols}`,
         `${formatTime(r.createdUnixMs).replace(/:\d\d UTC$/, " UTC")} (${age(now, r.createdUnixMs)})`,
         r.name,

@@ -25,7 +25,7 @@ import type { CoordinatorProcess, RunController } from "../coordinator/main.js";
 import type { WorkerProcess } from "../worker/main.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
 import type { Logger } from "../cluster/log.js";
-import type { RunState, RunStatus } from "../proto/gen/cubist/v1/run.js";
+import type { RunState, RunStatus, Solution } from "../proto/gen/cubist/v1/run.js";
 import { boardFromPlacements, type Board } from "../core/puzzle.js";
 import type { Names } from "../proto/contract.js";
 
@@ -81,6 +81,8 @@ export type LocalClusterResult = {
   certificate: string | null;
   /** When each phase ended (filled in until `stopped`, which is set just before the result is returned). */
   phases: LocalClusterPhases;
+  /** The run's recorded solutions (a counting run with every_board: every board, each verified). */
+  solutions: readonly Solution[];
 };
 
 export async function solveOnLocalCluster(request: RunRequest, options: LocalClusterOptions): Promise<LocalClusterResult> {
@@ -166,7 +168,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       certificate = options.certificateDir;
     }
     log.info("run ended", { run: run.id, state, phasesMs: JSON.stringify(phases) });
-    return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate, phases };
+    return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate, phases, solutions: run.solutions };
   } finally {
     stopping.abort();
     // A worker still starting (the run failed early) is closed with the others, not left running.

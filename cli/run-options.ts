@@ -51,5 +51,7 @@ export function runRequestFrom(values: ParsedValues, puzzleText: string, label: 
     priority: n("priority"),
     certify: values.certify === true,
     objective: s("objective"),
+    // Counting (`--all`: run submit, solve --workers); solve -o FILE needs every board (cli/commands/solve.ts).
+    ...(values.all === true ? { mode: "all" as const, solutionLimit: n("limit"), everyBoard: values["every-board"] === true } : {}),
   };
 }

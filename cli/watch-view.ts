@@ -13,7 +13,7 @@ import { VerdictKind, type Placement } from "../proto/gen/cubist/v1/cube.js";
 import { RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
 import type { VerdictSummary } from "../proto/gen/cubist/v1/api.js";
 import { verdictLabel } from "../proto/vocabulary.js";
-import { emptyCounts, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, isTerminal, runStateName } from "./control-format.js";
+import { emptyCounts, formatCount, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, isTerminal, runStateName } from "./control-format.js";
 
 const ESC = "\x1b[";
 const FULL = "█";
@@ -67,7 +67,7 @@ export function renderWatchView(status: RunStatus, options: WatchViewOptions): s
   if (Array.from(title).length > room) title = fitWidth(title, Math.max(2, room + 1));
   const barWidth = Math.max(minBar, Math.min(40, width - 1 - Array.from(title).length - state.length - tail.length - 2));
   const line1 = `${title}${state}${renderProgressBar(status.progress, barWidth)}${tail}`;
-  const solutions = `${status.solutions} solution${status.solutions === 1 ? "" : "s"}`;
+  const solutions = formatCount(status) || `${status.solutions} solution${status.solutions === 1 ? "" : "s"}`;
   const best = status.best ? `   best ${status.best.score}/${status.best.maxScore}` : "";
   const line2 = `cubes: ${compactCounts(status)}   ${status.cubesPerSecond.toFixed(1)} cubes/s   ${solutions}${best}`;
   return [fitWidth(line1, width), fitWidth(line2, width)];
@@ -95,11 +95,11 @@ function clock(now: number): string {
 /** The plain line for logs and pipes. */
 export function renderStatusLine(status: RunStatus, options: { runId: string; now: number }): string {
   return [
-    `${clock(options.now)} ${options.runId} ${runStateName(status.state)} ${formatProgress(status)}${status.state === RunState.RUN_STATE_SAT ? "" : " closed"}`,
+    `${clock(options.now)} ${options.runId} ${runStateName(status.state)} ${formatProgress(status)}${status.state === RunState.RUN_STATE_SAT && status.solutionCount === undefined ? "" : " closed"}`,
     `cubes: ${formatCounts(status.cubes)}`,
     `${status.cubesPerSecond.toFixed(1)} cubes/s`,
     `ETA ${formatEta(status)}`,
-    `${status.solutions} solution(s)`,
+    formatCount(status) || `${status.solutions} solution(s)`,
     ...(status.best ? [`best ${status.best.score}/${status.best.maxScore} (${status.best.placed} placed)`] : []),
     ...(status.workEtaSeconds > 0 && !isTerminal(status.state) ? [`work left ${formatDuration(status.workEtaSeconds)} by tree estimates`] : []),
   ].join(" | ");
@@ -147,8 +147,8 @@ export function renderDroppedLine(count: number): string {
 export function renderEndLine(runId: string, status: RunStatus): string {
   const elapsed = status.finishedUnixMs && status.startedUnixMs ? ` after ${formatDuration((status.finishedUnixMs - status.startedUnixMs) / 1000)}` : "";
   const msg = status.message ? `: ${terminalSafe(status.message)}` : "";
-  const closed = status.state === RunState.RUN_STATE_SAT ? "solved" : `${formatPercent(status.progress)} closed`;
-  return `run ${terminalSafe(runId)} ${runStateName(status.state)}${msg}${elapsed} (${closed}, ${status.solutions} solution(s))`;
+  const closed = status.state === RunState.RUN_STATE_SAT && status.solutionCount === undefined ? "solved" : `${formatPercent(status.progress)} closed`;
+  return `run ${terminalSafe(runId)} ${runStateName(status.state)}${msg}${elapsed} (${closed}, ${formatCount(status) || `${status.solutions} solution(s)`})`;
 }
 
 /** Placements for people: `r2c3=p17/1` (0-based row and column, the piece as given, rotation). */

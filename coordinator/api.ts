@@ -71,6 +71,8 @@ export function createService(c: Coordinator): CubistServiceServer {
         resplitChildren: req.resplit?.targetChildren || undefined,
         priority: req.priority,
         mode: req.mode === RunMode.RUN_MODE_ALL_SOLUTIONS ? "all" : "first",
+        solutionLimit: req.solutionLimit || undefined,
+        everyBoard: req.everyBoard || undefined,
       });
       return { run: runInfo(run.record()) };
     }),

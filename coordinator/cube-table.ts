@@ -132,7 +132,7 @@ export interface MemberEntry {
 }
 
 /** Kahan-compensated running sum: 200,000 small weights must add up to 1 within 1e-12. */
-class Sum {
+export class Sum {
   private sum = 0;
   private c = 0;
   add(x: number): void {

@@ -21,7 +21,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
-import { RunState } from "../proto/gen/cubist/v1/run.js";
+import { RunMode, RunState } from "../proto/gen/cubist/v1/run.js";
 import type { Coordinator } from "./coordinator.js";
 import { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName, runStateOf, VERDICT_LABELS, verdictLabel, type CubeStateName } from "../proto/vocabulary.js";
 import type { RunController } from "./run.js";
@@ -141,10 +141,17 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     },
   });
   new Gauge({
-    name: "cubist_run_progress_ratio", help: "Closed (refuted) weight of the run's search space, 0..1.", labelNames: ["run"], registers,
+    name: "cubist_run_progress_ratio", help: "Closed weight of the run's search space (refuted, and counted in a counting run), 0..1.", labelNames: ["run"], registers,
     collect() {
       this.reset();
-      for (const r of labelled()) this.set({ run: r.id }, Math.min(1, r.table.refutedWeight));
+      for (const r of labelled()) this.set({ run: r.id }, Math.min(1, r.coveredWeight));
+    },
+  });
+  new Gauge({
+    name: "cubist_run_solutions_counted", help: "Counting run (mode all): solutions counted so far, the exact counts of the closed cubes summed (absent for other runs).", labelNames: ["run"], registers,
+    collect() {
+      this.reset();
+      for (const r of labelled()) if (r.spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS) this.set({ run: r.id }, r.counted);
     },
   });
   new Gauge({

@@ -11,9 +11,10 @@ import type { Puzzle } from "../core/puzzle.js";
 import type { Logger } from "../cluster/log.js";
 import { VerdictKind } from "../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
-import { RunState, type BestBoard, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
+import { RunMode, RunState, type BestBoard, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
+import type { Placement } from "../proto/gen/cubist/v1/cube.js";
 import { isTerminal, verdictLabel } from "../proto/vocabulary.js";
-import { CubeTable, type CubeEntry } from "./cube-table.js";
+import { CubeTable, Sum, type CubeEntry } from "./cube-table.js";
 import { WorkEstimate } from "./work-estimate.js";
 import type { LedgerBody, RunSteps } from "./run-effects.js";
 
@@ -59,6 +60,11 @@ export class RunLedgerState {
   private coverageMessage = "";
   /** Certified run: cube id -> its checked DRAT proof (object name). */
   readonly proofs = new Map<string, string>();
+  /** Counting run: the exact counts of the closed cubes, summed, and the weight of the counted cubes (those with solutions). */
+  counted = 0;
+  private readonly countedWeightSum = new Sum();
+  /** Counting run: the recorded boards' keys, so that a board recorded again (a verdict redelivered after a crash) is kept once. */
+  protected readonly solutionKeys = new Set<string>();
   /** The current priority: the spec's, until changed (`setPriority`). */
   priority: number;
   protected readonly log: Logger;
@@ -81,6 +87,16 @@ export class RunLedgerState {
     return isTerminal(this.state);
   }
 
+  /** The closed weight: refuted, plus (counting run) counted cubes. 0..1. */
+  get coveredWeight(): number {
+    return this.table.refutedWeight + this.countedWeightSum.value;
+  }
+
+  /** Counting run: true when the whole space was counted (the run ended with every cube closed, none failed). */
+  get countComplete(): boolean {
+    return (this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT) && this.table.complete && this.table.snapshotCounts().failed === 0;
+  }
+
   // ---- the one way state changes ------------------------------------------------------------------------------
 
   /** Applies one ledger entry: on replay for every stored entry, live for every entry recorded. */
@@ -99,7 +115,12 @@ export class RunLedgerState {
       }
       case "closed":
         for (const c of b.value.cubes) {
-          this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
+          const closed = this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
+          // Each cube closes once, so its count is added once (also on replay).
+          if (closed.kind === "closed" && closed.state === "sat" && c.solutionCount !== undefined) {
+            this.counted += c.solutionCount;
+            this.countedWeightSum.add(this.table.get(c.id)!.weight);
+          }
           this.work.record(c.id, e.atUnixMs, c.searchNodes, c.estNodes, c.estNodesStderr);
           if (c.proofSha256 !== "" && c.kind === VerdictKind.VERDICT_KIND_UNSAT) this.proofs.set(c.id, c.proofSha256);
         }
@@ -118,9 +139,13 @@ export class RunLedgerState {
       case "failed":
         this.table.markFailed(b.value.id, b.value.reason);
         break;
-      case "solution":
+      case "solution": {
+        const key = solutionKey(b.value.cells);
+        if (this.solutionKeys.has(key)) break;
+        this.solutionKeys.add(key);
         this.solutions.push(b.value);
         break;
+      }
       case "state":
         this.state = b.value.state;
         this.message = b.value.message;
@@ -167,6 +192,14 @@ export class RunLedgerState {
     if (this.ended || !this.table.complete) return null;
     const counts = this.table.snapshotCounts();
     if (counts.failed > 0) return { state: RunState.RUN_STATE_FAILED, message: `${counts.failed} cube(s) failed; the rest is closed: no verdict` };
+    if (this.spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS) {
+      const covered = this.coveredWeight;
+      if (Math.abs(covered - 1) > 1e-6) {
+        return { state: RunState.RUN_STATE_FAILED, message: `every cube closed but the closed weights sum to ${covered}, not 1 (a bookkeeping bug)` };
+      }
+      if (this.counted > 0) return { state: RunState.RUN_STATE_SAT, message: `count complete: exactly ${this.counted} solution(s); closed weights sum to 1` };
+      return { state: RunState.RUN_STATE_UNSAT, message: "count complete: no solution; closed weights sum to 1" };
+    }
     if (this.solutions.length > 0) return { state: RunState.RUN_STATE_SAT, message: `search complete: ${this.solutions.length} solution(s)` };
     const w = this.table.refutedWeight;
     if (Math.abs(w - 1) > 1e-6) {
@@ -197,4 +230,9 @@ export class RunLedgerState {
     for (const e of this.table.entries()) if (e.state === "unsat") out.push({ id: e.id, units: this.unitsOf(e.id)! });
     return out;
   }
+}
+
+/** A recorded board's identity: its placements in cell order. */
+export function solutionKey(cells: readonly Placement[]): string {
+  return cells.map((p) => `${p.cell}:${p.piece}:${p.rot}`).join(",");
 }

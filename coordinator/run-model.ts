@@ -33,7 +33,11 @@ import type { RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
 import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
 import { bestBoardOf, boardOfVerdict, closedOf } from "./run-answers.js";
-import { isOpen, RunLedgerState } from "./run-ledger-state.js";
+import { isOpen, RunLedgerState, solutionKey } from "./run-ledger-state.js";
+import { checkCount } from "./count-intake.js";
+
+/** Counting run without every_board: the boards recorded (and shown by `solution list`); the rest are counted only. */
+export const KEPT_SOLUTIONS = 100;
 
 /** Distinct workers whose errors on one cube make it fail (errors from one worker only retry it). */
 export const CUBE_FAIL_WORKERS = 2;
@@ -104,6 +108,8 @@ export class RunModel extends RunLedgerState {
       pruning: "full",
     })) {
       if (ev.kind === "cube") ids.push({ id: String(ids.length), cube: ev.cube });
+      // Counting: a board the splitter filled is a cube like any other (its count, 1, comes back from a worker).
+      else if (ev.kind === "solution" && this.counting) ids.push({ id: String(ids.length), cube: ev.solution });
       else if (ev.kind === "solution") solutions.push(ev.solution);
       else refuted = { count: ev.refuted.count, weight: ev.refuted.weight };
     }
@@ -213,6 +219,11 @@ export class RunModel extends RunLedgerState {
         this.log.warn("verdict for an unknown cube ignored", { cube: v.cubeId, worker: v.workerId });
         continue;
       }
+      if (this.counting && (v.kind === VerdictKind.VERDICT_KIND_SAT || v.kind === VerdictKind.VERDICT_KIND_UNSAT)) {
+        const step = yield* this.recordCount(v, entry, closed, unknowns, retries, failed);
+        if (step === "ended") return;
+        continue;
+      }
       if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
         const found = boardOfVerdict(this.puzzle, this.spec, v, this.log);
         if (found === null) continue;
@@ -250,6 +261,58 @@ export class RunModel extends RunLedgerState {
     for (const e of retries) if (e.state === "queued") yield* this.requeue(e, e.unknowns + e.errors);
     yield* this.followUpUnknowns(unknowns);
     yield* this.checkComplete();
+  }
+
+  /** A counting run (RUN_MODE_ALL_SOLUTIONS: objective "count" on every cube). */
+  get counting(): boolean {
+    return this.spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS;
+  }
+
+  /**
+   * A counted cube's verdict (coordinator/count-intake.ts checks it against the run's own puzzle and cube). Its
+   * boards are recorded first (up to KEPT_SOLUTIONS, or all with every_board; a board recorded again after a crash
+   * is kept once), then the cube closes with its count, which the ledger sums: a cube closes once, so a count is
+   * added once, also on replay. A run with a limit ends once the sum reaches it.
+   */
+  private *recordCount(v: Verdict, entry: CubeEntry, closed: CubeClosed[], unknowns: CubeEntry[], retries: CubeEntry[],
+    failed: Array<{ entry: CubeEntry; reason: string }>): RunSteps<"ended" | "next"> {
+    if (!isOpen(entry)) return "next";
+    const check = checkCount(this.puzzle, entry.placements, v, this.spec.solver!.countBoards ?? 0, this.spec.everyBoard === true);
+    if (check.kind === "rejected") {
+      this.log.error("count rejected: not a verified count of the cube", { cube: v.cubeId, worker: v.workerId, violation: check.reason });
+      yield* this.applyAndRecord({ $case: "rejectedModel", value: 1 });
+      if (!this.close(closedOf(v, VerdictKind.VERDICT_KIND_ERROR, `rejected count: ${check.reason}`), closed)) return "next";
+      if (entry.errors >= this.opts.maxDeliver) failed.push({ entry, reason: "the coordinator rejected its counts" });
+      else retries.push(entry);
+      return "next";
+    }
+    if (check.kind === "too-many") {
+      // Every board is to be recorded, and one verdict cannot carry them all: a cube over budget, re-split as usual.
+      if (this.close(closedOf(v, VerdictKind.VERDICT_KIND_UNKNOWN, `count: ${check.solutions} solutions, more than a verdict carries`), closed)) unknowns.push(entry);
+      return "next";
+    }
+    const fresh: Solution[] = [];
+    for (const board of check.boards) {
+      if (!this.spec.everyBoard && this.solutions.length + fresh.length >= KEPT_SOLUTIONS) break;
+      const cells = board.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
+      if (this.solutionKeys.has(solutionKey(cells))) continue;
+      fresh.push({ runId: this.id, index: this.solutions.length + fresh.length, rows: this.puzzle.rows, cols: this.puzzle.cols, cells, cubeId: v.cubeId, workerId: v.workerId, foundUnixMs: this.opts.clock() });
+    }
+    if (fresh.length > 0) {
+      const entries = fresh.map((s) => this.entry({ $case: "solution", value: s }));
+      yield { type: "append", entries };
+      for (const e of entries) this.apply(e);
+      for (const solution of fresh) yield { type: "solution", solution };
+    }
+    if (!this.close({ ...closedOf(v, v.kind, ""), solutionCount: check.solutions }, closed)) return "next";
+    yield* this.flushClosed(closed);
+    const limit = this.spec.solutionLimit ?? 0;
+    if (limit > 0 && this.counted >= limit) {
+      yield* this.finish(this.table.complete ? (this.counted > 0 ? RunState.RUN_STATE_SAT : RunState.RUN_STATE_UNSAT) : RunState.RUN_STATE_SAT,
+        this.table.complete ? `count complete: exactly ${this.counted} solution(s); closed weights sum to 1` : `limit reached: at least ${this.counted} solution(s) counted`);
+      return "ended";
+    }
+    return "next";
   }
 
   /** A worker's best board (coordinator/run-answers.ts): recorded when it beats the run's best. */
@@ -310,10 +373,13 @@ export class RunModel extends RunLedgerState {
     const result = scan
       ? scanSplit(this.puzzle, { base, targetCubes: opts.targetChildren ?? Infinity, maxDepth: opts.targetChildren ? undefined : depth })
       : resplitCube(this.puzzle, base, { depth, targetChildren: opts.targetChildren, cellOrder: this.spec.cubing!.cellOrder as CellOrder });
-    for (const s of result.solutions) {
-      if (yield* this.offerBoard(s.board, e.id, "coordinator")) return 0;
+    if (!this.counting) {
+      for (const s of result.solutions) {
+        if (yield* this.offerBoard(s.board, e.id, "coordinator")) return 0;
+      }
     }
-    const children = result.cubes.map((cube, k) => ({ id: `${e.id}.${k}`, cube }));
+    // Counting: boards the splitter filled are cubes like any other (splitInitial).
+    const children = [...result.cubes, ...(this.counting ? result.solutions : [])].map((cube, k) => ({ id: `${e.id}.${k}`, cube }));
     const wasQueued = e.state === "queued";
     const seq = e.seq;
     // Records the parent as resplit even when every child was refuted (an empty batch). A manual re-split's

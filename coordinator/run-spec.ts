@@ -12,13 +12,12 @@ import { cellOrders } from "../core/cubes/types.js";
 import type { Puzzle } from "../core/puzzle.js";
 import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
 import { RUN_ID_RE } from "../proto/contract.js";
-import { UnimplementedError } from "./api-errors.js";
 
 export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -50,6 +49,10 @@ export interface RunRequest {
   certify?: boolean;
   /** "sat" (default) or "score": the engine's score mode on every cube; the run keeps the best board (issue 13). */
   objective?: string;
+  /** Mode "all": end once at least this many solutions are counted (0 or unset: no limit). */
+  solutionLimit?: number;
+  /** Mode "all": record every board, each verified (docs/cluster.md "Counting"). @default false: the first KEPT_SOLUTIONS */
+  everyBoard?: boolean;
 }
 
 function int(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
@@ -62,6 +65,20 @@ function num(field: string, v: number | undefined, min: number, max: number, dfl
   if (v === undefined || v === null) return dflt;
   if (!Number.isFinite(v) || v < min || v > max) throw new InvalidOptionError(field, `must be a number in ${min}..${max}, got ${v}`);
   return v;
+}
+
+/** Boards a counted cube's verdict carries unless the run records every board (docs/cluster.md "Counting"). */
+export const COUNT_BOARDS = 32;
+
+/**
+ * Boards a counted cube's verdict carries: COUNT_BOARDS, or with every_board as many as fit in about 256 kB (a
+ * placement is at most 12 bytes on the wire, and a verdict must stay well under NATS's 1 MB payload limit), at most
+ * 1000. Verifying a board costs the coordinator about 60 us on a 6x6 board: every board of a 170,000-solution count
+ * would be about 10 s of the coordinator's time beside about 100 s of search (BENCHMARKS.md "Counting on the cluster").
+ */
+export function countBoardsFor(puzzle: Pick<Puzzle, "rows" | "cols">, everyBoard: boolean): number {
+  const fit = Math.max(1, Math.min(1000, Math.floor(256_000 / (12 * puzzle.rows * puzzle.cols))));
+  return everyBoard ? fit : Math.min(COUNT_BOARDS, fit);
 }
 
 export function newRunId(): string {
@@ -97,15 +114,25 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   if (objective === "score" && ((req.solver !== undefined && req.solver !== "none") || req.searchMs === 0 || req.certify)) {
     throw new InvalidOptionError("objective", "score runs the placement engine alone: not with a SAT solver, --search-ms 0 or --certify");
   }
+  const all = req.mode === "all";
+  if (all) {
+    // Counting runs the placement engine alone (docs/cluster.md "Counting": chosen by measurement, BENCHMARKS.md).
+    if (req.certify) throw new InvalidOptionError("mode", "all (counting) does not go with certify");
+    if (objective !== "sat") throw new InvalidOptionError("mode", "all (counting) does not go with objective score");
+    if ((req.solver !== undefined && req.solver !== "none") || req.searchMs === 0) {
+      throw new InvalidOptionError("mode", "all (counting) runs the placement engine alone: not with a SAT solver or search ms 0");
+    }
+  } else if (req.solutionLimit || req.everyBoard) {
+    throw new InvalidOptionError(req.solutionLimit ? "solution limit" : "every board", "goes with mode all (counting)");
+  }
   // Without the engine (search_ms 0) the SAT solver is the default whatever the board.
-  const solver = objective === "score" ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
+  const solver = objective === "score" || all ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
   if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
   if (solver === "none" && req.searchMs === 0) throw new InvalidOptionError("solver", "none with search ms 0 leaves nothing to run on a cube");
-  const cellOrder = req.cellOrder ?? defaultCellOrder(puzzle, solver, objective);
+  // Counting splits by the splitter's cell order: a scan run's whole-board member refutes the board, it does not count it.
+  const cellOrder = req.cellOrder ?? (all ? DEFAULT_CELL_ORDER : defaultCellOrder(puzzle, solver, objective));
   if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
-  if (req.mode === "all") {
-    throw new UnimplementedError("all-solutions mode is not available yet: runs stop at the first verified solution");
-  }
+  if (all && cellOrder === "scan") throw new InvalidOptionError("cell order", "scan does not go with mode all (counting)");
   const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
   const puzzleText = writeCanonical({ ...puzzle, name });
   const spec: RunSpec = {
@@ -127,7 +154,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
       searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
       firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
-      objective: objective === "score" ? "score" : "",
+      objective: objective === "score" ? "score" : all ? "count" : "",
+      ...(all ? { countBoards: countBoardsFor(puzzle, req.everyBoard === true) } : {}),
     },
     resplit: {
       afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),
@@ -135,7 +163,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       targetChildren: int("resplit children", req.resplitChildren, 0, 1_000_000, 0),
     },
     priority: int("priority", req.priority, -1000, 1000, 0),
-    mode: RunMode.RUN_MODE_FIRST_SOLUTION,
+    mode: all ? RunMode.RUN_MODE_ALL_SOLUTIONS : RunMode.RUN_MODE_FIRST_SOLUTION,
+    ...(all ? { solutionLimit: int("solution limit", req.solutionLimit, 0, Number.MAX_SAFE_INTEGER, 0), everyBoard: req.everyBoard === true } : {}),
     createdUnixMs: now,
     puzzleSha256: sha256Hex(puzzleText),
     formulaSha256: "",

@@ -108,6 +108,10 @@ export class RunController extends EventEmitter<RunEvents> {
   get state(): RunState { return this.model.state; }
   get message(): string { return this.model.message; }
   get rejected(): number { return this.model.rejected; }
+  /** Counting run: solutions counted so far (exact counts of closed cubes). */
+  get counted(): number { return this.model.counted; }
+  /** The closed weight: refuted, plus counted cubes in a counting run. */
+  get coveredWeight(): number { return this.model.coveredWeight; }
   get best(): BestBoard | null { return this.model.best; }
   get bestHistory(): ReadonlyArray<{ atUnixMs: number; score: number; placed: number }> { return this.model.bestHistory; }
   get startedAt(): number { return this.model.startedAt; }
@@ -190,7 +194,7 @@ export class RunController extends EventEmitter<RunEvents> {
         await deps.ledger.append(this.id, effect.entries);
         for (const e of effect.entries) {
           // The initial split's refuted weight arrives all at once; the rate follows the steady part.
-          if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.table.refutedWeight - this.table.initialRefutedWeight, decidedCount(e.entry.value.cubes));
+          if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.model.coveredWeight - this.table.initialRefutedWeight, decidedCount(e.entry.value.cubes));
         }
         return;
       }
@@ -328,7 +332,8 @@ export class RunController extends EventEmitter<RunEvents> {
       c.unknown = 0;
       running = 0;
     }
-    const progress = Math.min(1, this.table.refutedWeight);
+    // Closed weight: refuted, plus counted cubes in a counting run.
+    const progress = Math.min(1, this.model.coveredWeight);
     const eta = isTerminal(this.state) ? 0 : this.rate.eta(now, progress - this.table.initialRefutedWeight, 1 - this.table.initialRefutedWeight);
     return {
       runId: this.id,
@@ -360,6 +365,7 @@ export class RunController extends EventEmitter<RunEvents> {
       ...this.model.work.view(this.table.entries(), now, this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT, isTerminal(this.state)),
       waiting: this.state === RunState.RUN_STATE_RUNNING ? this.waitingFor : "",
       initialCubes: this.table.initialCubes,
+      ...(this.model.counting ? { solutionCount: this.model.counted, countComplete: this.model.countComplete } : {}),
     };
   }
 

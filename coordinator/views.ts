@@ -46,6 +46,8 @@ export interface RunSummary {
   priority: number;
   waiting: string;
   initialCubes: number;
+  /** Counting run (mode all): solutions counted so far and whether the count is complete; null for other runs. */
+  count: { solutions: number; complete: boolean; limit: number } | null;
 }
 
 /** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
@@ -112,6 +114,7 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     priority: s.priority,
     waiting: s.waiting ?? "",
     initialCubes: s.initialCubes ?? 0,
+    count: spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS ? { solutions: s.solutionCount ?? 0, complete: s.countComplete === true, limit: spec.solutionLimit ?? 0 } : null,
   };
 }
 
@@ -291,9 +294,9 @@ export class RunHistory {
     if (!list) this.samples.set(run.id, (list = []));
     const last = list[list.length - 1];
     // A finished run gets one last sample, then stays as it is.
-    if (last && isTerminal(run.state) && last.progress === Math.min(1, run.table.refutedWeight) && last.queued + last.running === 0) return;
+    if (last && isTerminal(run.state) && last.progress === Math.min(1, run.coveredWeight) && last.queued + last.running === 0) return;
     const c = run.status(now).cubes!;
-    list.push({ t: now, progress: Math.min(1, run.table.refutedWeight), queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
+    list.push({ t: now, progress: Math.min(1, run.coveredWeight), queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
     if (list.length > this.max) {
       const kept = list.filter((_, i) => i % 2 === 0 || i === list!.length - 1);
       this.samples.set(run.id, kept);
@@ -328,7 +331,8 @@ export function runDetail(c: Coordinator, run: RunController, speeds: WorkerSpee
     },
     running: runningCubes(run, now),
     workers: workersView(c, speeds, now),
-    solutions: run.solutions.map((s) => ({ index: s.index, cubeId: s.cubeId, workerId: s.workerId, foundUnixMs: s.foundUnixMs })),
+    // The first 100: a counting run with every_board may hold millions.
+    solutions: run.solutions.slice(0, 100).map((s) => ({ index: s.index, cubeId: s.cubeId, workerId: s.workerId, foundUnixMs: s.foundUnixMs })),
     best: run.best ? { score: run.best.score, maxScore: run.best.maxScore, placed: run.best.placed, cubeId: run.best.cubeId, workerId: run.best.workerId, foundUnixMs: run.best.foundUnixMs } : null,
     bestHistory: run.bestHistory.slice(-500),
     now,

@@ -132,7 +132,7 @@ export async function handleTask(
       log.warn("verdict not published; task handed back", fields);
       return;
     }
-    countResult(ctx, result.kind);
+    countResult(ctx, result.kind === "counted" ? (result.solutions > 0 ? "sat" : "unsat") : result.kind);
     ctx.quarantine.record(result.kind === "error" ? { error: true, reason: result.reason } : { error: false });
     const stats = verdict.stats!;
     const summary = { ...fields, verdict: result.kind, engine: stats.engine, wallMs: Math.round(stats.wallMs), conflicts: stats.conflicts };

@@ -28,6 +28,7 @@ import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SC
 import { proofFiles, proverTable, publishProof, type ProofFiles } from "./certify-cube.js";
 import { proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
 import { proverBinary } from "./engine/prove-binary.js";
+import { countCube } from "./count-cube.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
 import { runSolver, type SolverOutcome, type SolverStats } from "./solver/index.js";
@@ -137,6 +138,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     const problem = engineProblem(puzzle, task.placements);
     const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
     if (limits.objective === "score") return scoreCube(ctx, job, problem, shape, searchMs, t0);
+    if (limits.objective === "count") return countCube(ctx, job, problem, shape, searchMs, t0);
     contenders.push({
       name: "search",
       // Certified: only a board decides (the engine's UNSAT carries no proof).

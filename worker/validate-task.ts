@@ -33,8 +33,10 @@ export interface CubeLimits {
   conflictLimit: number | undefined;
   seed: number;
   searchMs: number;
-  /** "score": the engine's score mode alone (docs/engine.md); otherwise find or refute. */
-  objective: "sat" | "score";
+  /** "score": the engine's score mode alone (docs/engine.md); "count": the engine counts the cube; otherwise find or refute. */
+  objective: "sat" | "score" | "count";
+  /** Objective "count": boards sent with a cube's count (absent for other objectives). */
+  countBoards?: number;
 }
 
 /** A cube id is a path in the cube tree; this bounds its length well beyond any real split depth. */
@@ -42,6 +44,10 @@ const MAX_CUBE_ID_LENGTH = 512;
 const MAX_TIME_LIMIT_SEC = 30 * 86_400;
 const MAX_SEARCH_MS = 3_600_000;
 const MAX_SEED = 2 ** 31 - 1;
+/** Boards a counted cube's verdict carries when the task does not say (the coordinator always does). */
+const DEFAULT_COUNT_BOARDS = 100;
+/** A sanity bound on count_boards (the coordinator picks it so that a verdict stays under NATS's 1 MB payload). */
+const MAX_COUNT_BOARDS = 10_000;
 
 export interface ValidateContext {
   names: Names;
@@ -81,10 +87,13 @@ function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
   if (!Number.isInteger(searchMs) || searchMs < 0 || searchMs > MAX_SEARCH_MS) return `search_ms ${searchMs} out of range`;
   if (solver === "none" && searchMs === 0) return "solver none with search_ms 0: nothing to run";
   const objective = s.objective ?? "";
-  if (objective !== "" && objective !== "sat" && objective !== "score") return `unknown objective "${objective.slice(0, 40)}"`;
-  if (objective === "score" && (solver !== "none" || searchMs === 0)) return "objective score needs solver none and the engine (search_ms > 0)";
+  if (objective !== "" && objective !== "sat" && objective !== "score" && objective !== "count") return `unknown objective "${objective.slice(0, 40)}"`;
+  if ((objective === "score" || objective === "count") && (solver !== "none" || searchMs === 0)) return `objective ${objective} needs solver none and the engine (search_ms > 0)`;
+  const countBoards = s.countBoards ?? DEFAULT_COUNT_BOARDS;
+  if (!Number.isInteger(countBoards) || countBoards < 0 || countBoards > MAX_COUNT_BOARDS) return `count_boards ${countBoards} out of range`;
   return {
-    objective: objective === "score" ? "score" : "sat",
+    objective: objective === "score" || objective === "count" ? objective : "sat",
+    ...(objective === "count" ? { countBoards } : {}),
     solver,
     timeLimitSec: s.timeLimitSec > 0 ? s.timeLimitSec : undefined,
     conflictLimit: s.conflictLimit > 0 ? s.conflictLimit : undefined,

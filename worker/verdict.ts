@@ -37,6 +37,8 @@ export type CubeResult =
   | { kind: "unsat"; stats: CubeStats; proofSha256?: string }
   | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[] }
   | { kind: "error"; reason: string; stats: CubeStats }
+  /** Objective "count": the cube exhausted, its exact count and its first boards (worker/count-cube.ts). */
+  | { kind: "counted"; solutions: number; boards: Placement[][]; stats: CubeStats }
   | { kind: "stopped"; stats: CubeStats };
 
 export interface VerdictContext {
@@ -57,7 +59,13 @@ const KIND: Record<Exclude<CubeResult["kind"], "stopped">, VerdictKind> = {
   unsat: VerdictKind.VERDICT_KIND_UNSAT,
   unknown: VerdictKind.VERDICT_KIND_UNKNOWN,
   error: VerdictKind.VERDICT_KIND_ERROR,
+  counted: VerdictKind.VERDICT_KIND_UNSAT,
 };
+
+function kindOf(result: Exclude<CubeResult, { kind: "stopped" }>): VerdictKind {
+  if (result.kind === "counted") return result.solutions > 0 ? VerdictKind.VERDICT_KIND_SAT : VerdictKind.VERDICT_KIND_UNSAT;
+  return KIND[result.kind];
+}
 
 /** A non-negative integer for a uint64 field (the wire type rejects fractions). */
 function count(n: number | undefined): number {
@@ -89,7 +97,7 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
   return {
     runId: ctx.run,
     cubeId: ctx.cube,
-    kind: KIND[result.kind],
+    kind: kindOf(result),
     model: result.kind === "sat" ? Buffer.from(result.model.buffer, result.model.byteOffset, result.model.byteLength) : Buffer.alloc(0),
     numVars: ctx.numVars,
     stats: wireStats(result.stats),
@@ -103,6 +111,9 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     proofSha256: result.kind === "unsat" ? result.proofSha256 ?? "" : "",
     best: result.kind === "unknown" && result.best ? result.best.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     lease: ctx.lease,
+    ...(result.kind === "counted"
+      ? { counted: { solutions: count(result.solutions), boards: result.boards.map((b) => ({ cells: b.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) })) } }
+      : {}),
   };
 }
 

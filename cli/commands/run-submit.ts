@@ -18,12 +18,13 @@ import { writeCanonical } from "../../core/formats/index.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
+import { InvalidOptionError } from "../../core/errors.js";
 import type { SubmitRunRequest, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
   name: "run submit",
   summary: "Submit a puzzle to the cluster's coordinator as a new run; prints the run id.",
-  usage: "cubist run submit <puzzle> [--coordinator HOST:PORT] [--token T] [--cubes N] [--cube-time S] [--encoding E] [--watch] [--json]",
+  usage: "cubist run submit <puzzle> [--coordinator HOST:PORT] [--token T] [--cubes N] [--cube-time S] [--encoding E] [--all [--limit N] [--every-board]] [--watch] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
     ...PUZZLE_OPTIONS,
@@ -34,6 +35,9 @@ export const spec: CommandSpec = {
     ...RUN_OPTIONS,
     name: { type: "string", arg: "NAME", description: "run name (default: the puzzle file as given)" },
     id: { type: "string", arg: "RUN", description: "choose the run id (letters, digits, _ and -; must be new)" },
+    all: { type: "boolean", description: "count every solution (the engine counts each cube; docs/cluster.md \"Counting\"); run show and solution list show the count" },
+    limit: { type: "integer", arg: "N", description: "with --all: end the run once at least N solutions are counted (the count is then a lower bound)", min: 1 },
+    "every-board": { type: "boolean", description: "with --all: record every board, each verified (default: the first 100; the rest are counted)" },
     watch: { type: "boolean", short: "w", description: "follow the run until it ends (like cubist run watch)" },
     ...WATCH_OPTIONS,
     ...CLIENT_OPTIONS,
@@ -42,6 +46,12 @@ export const spec: CommandSpec = {
 so a bad line is reported as INVALID_ARGUMENT naming file:line. The run is named after the file (--name to change;
 with --name or --hints the file is checked here first, and a bad line is reported the same way without the status).
 Prints the run id on stdout (--json: the run as JSON), a summary on stderr.
+
+--all counts every solution: each cube is counted by the placement engine (alone) where it exhausts the cube within
+the cube's budget, and re-split otherwise; the coordinator verifies the boards that come with each count and sums
+the exact counts of closed cubes (docs/cluster.md "Counting"). run show, solution list RUN, the dashboard and the
+metric cubist_run_solutions_counted show the count as it grows; the run ends SAT (or UNSAT: none) once the closed
+weights sum to 1, or at --limit with the count a lower bound.
 
 Exit codes:
   0    submitted (with --watch: see below)
@@ -64,14 +74,18 @@ export function submitRequestOf(r: RunRequest, runId: string | undefined): Submi
     solver: { solver: r.solver ?? "", timeLimitSec: r.timeLimitSec ?? 0, conflictLimit: r.conflictLimit ?? 0, seed: r.seed ?? 0, searchMs: r.searchMs, firstTimeLimitSec: r.firstTimeLimitSec, objective: r.objective ?? "" },
     resplit: { afterBudgets: r.resplitAfter ?? 0, depth: r.resplitDepth ?? 0, targetChildren: r.resplitChildren ?? 0 },
     priority: r.priority ?? 0,
-    mode: RunMode.RUN_MODE_FIRST_SOLUTION,
+    mode: r.mode === "all" ? RunMode.RUN_MODE_ALL_SOLUTIONS : RunMode.RUN_MODE_FIRST_SOLUTION,
     runId: runId ?? "",
     certify: r.certify === true,
+    ...(r.mode === "all" ? { solutionLimit: r.solutionLimit ?? 0, everyBoard: r.everyBoard === true } : {}),
   };
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const label = path === "-" ? "<stdin>" : path;
+  if (values.all !== true && (values.limit !== undefined || values["every-board"] === true)) {
+    throw new InvalidOptionError(values.limit !== undefined ? "limit" : "every-board", "goes with --all");
+  }
   let text: string;
   let format = values.format as string;
   // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read

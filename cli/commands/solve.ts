@@ -37,8 +37,8 @@ export const spec: CommandSpec = {
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
     threads: { type: "integer", arg: "N", description: "alone: cores to use (one search process each; default: every core)", min: 1, max: 256 },
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
-    all: { type: "boolean", description: "alone: count every solution (and with -o write every board, verified, one JSON line each)" },
-    limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (the count is then a lower bound)", min: 1 },
+    all: { type: "boolean", description: "count every solution, alone or with --workers (and with -o write every board, verified, one JSON line each)" },
+    limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (with --workers: once at least N are counted; the count is then a lower bound)", min: 1 },
     output: { type: "string", short: "o", arg: "FILE", description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
     "up-to-symmetry": { type: "boolean", description: "with --all: count (and write) one board per orbit under the board's rotations and reflections that the piece set allows" },
     "sat-delay": { type: "integer", arg: "MS", description: "alone: the SAT member starts after the engines ran this long (default 2000 on near-unique boards, 500 on boards with many solutions)", min: 0, max: 3_600_000 },
@@ -76,6 +76,10 @@ otherwise count is a lower bound. -o FILE writes every board, verified, as one l
 --up-to-symmetry counts one board per orbit under the board's rotations and reflections (a square board has 8, a
 rectangle 4, a triangle 6), using those whose image is again a solution: its cells are the puzzle's pieces (a
 reflection mirrors every piece) and it shows every hint. It lists every board, so it is slower than a plain count.
+With --workers N, --all counts on the embedded cluster: the placement engine counts each cube it exhausts within the
+cube's budget (--cube-time), other cubes are re-split, and the coordinator verifies the boards that come with each
+count and sums the exact counts (docs/cluster.md "Counting"); --json prints the same shape plus "workers" and
+"run". With -o every board is recorded and verified by the coordinator. Not with --up-to-symmetry.
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
 (--search-ms 0: Kissat alone), --all over --threads worker threads; its board is board[row][pos] = [id, rot], row 0
@@ -137,6 +141,41 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
       return showBoard(puzzle, r.best.board, values);
     }
   }
+}
+
+/** `solve --workers N --all`: the count (the shape of `solve --all`), and every board to -o. */
+function printClusterCount(puzzle: Puzzle, r: LocalClusterResult, values: ParsedValues, seconds: number): "sat" | "unsat" | "unknown" {
+  const count = r.status.solutionCount ?? 0;
+  const complete = r.status.countComplete === true;
+  const status = count > 0 ? "sat" : complete ? "unsat" : "unknown";
+  const reason = complete ? undefined : r.state === "cancelled" ? r.message || "cancelled" : r.state === "failed" ? `failed: ${r.message}` : "limit";
+  const file = values.output as string | undefined;
+  if (file !== undefined) {
+    const fd = file === "-" ? 1 : openSync(file, "w");
+    try {
+      for (const s of r.solutions) writeSync(fd, JSON.stringify({ board: boardToJSON(boardFromPlacements(puzzle, s.cells), puzzle) }) + "\n");
+    } finally {
+      if (fd !== 1) closeSync(fd);
+    }
+  }
+  const c = r.status.cubes!;
+  if (values.json) {
+    process.stdout.write(JSON.stringify({
+      status, count, complete, ...(reason ? { reason } : {}),
+      upToSymmetry: false, rows: puzzle.rows, cols: puzzle.cols, puzzle: puzzle.name ?? null,
+      workers: r.workers, run: r.runId,
+      stats: {
+        wallMs: Math.round(seconds * 1000), progress: r.status.progress, placements: r.status.placements,
+        cubes: { counted: c.sat, empty: c.unsat, resplit: c.resplit, refutedBySplit: c.refutedBySplit, failed: c.failed, purged: c.purged },
+        rejectedModels: r.status.rejectedModels,
+      },
+    }) + "\n");
+  } else {
+    const what = complete ? "exactly" : `at least (${reason})`;
+    process.stderr.write(`${terminalSafe(puzzle.name ?? "puzzle")}: ${what} ${count} solution${count === 1 ? "" : "s"} in ${seconds.toFixed(2)} s on ${r.workers} worker(s)` +
+      ` (${c.sat} cubes counted, ${c.resplit} re-split)${file !== undefined && file !== "-" ? `, every board verified and written to ${file}` : ""}\n`);
+  }
+  return status;
 }
 
 function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: ParsedValues, seconds: number): Promise<void> | void {
@@ -226,6 +265,11 @@ async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): 
     if (progress) process.stderr.write(progress.finish());
     if (stop.interrupted) return EXIT.INTERRUPTED;
     if (timedOut && result.state === "cancelled") result.message = "time-limit";
+    if (values.all === true) {
+      const status = printClusterCount(puzzle, result, values, (performance.now() - t0) / 1000);
+      if (result.state === "failed") return EXIT.ERROR;
+      return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
+    }
     await printClusterResult(puzzle, result, values, (performance.now() - t0) / 1000);
     return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
   } finally {
@@ -299,7 +343,9 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   const limits = sizeLimits(values["max-cells"] as number | undefined, maxFormulaMb);
   checkBoardSize(puzzle, limits);
   if ((values.workers !== undefined || values.nats !== undefined) && values.all) {
-    throw new InvalidOptionError("all", "counting runs on one machine for now (cluster counting is issue 12's)");
+    if (values["up-to-symmetry"] === true) throw new InvalidOptionError("up-to-symmetry", "folds boards on one machine only (not with --workers)");
+    // -o needs every board: the run records them all, each verified by the coordinator.
+    if (values.output !== undefined) values["every-board"] = true;
   }
   if (values.certificate !== undefined && values.certify !== true) throw new InvalidOptionError("certificate", "goes with --certify");
   const threads = (values.threads as number | undefined) ?? defaultThreads();

@@ -87,7 +87,9 @@ function renderDetail(d) {
   $("btn-resume").disabled = r.state !== "paused";
   $("btn-cancel").disabled = terminal;
   const eta = terminal ? "" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
-  setProgress($("progress"), r.progress, r.state === "sat" ? "solved" : `${fmtPercent(r.progress)} closed${eta}`);
+  // A counting run shows its covered share and its count as it grows (never "solved").
+  const counted = r.count ? `; ${countText(r.count, terminal)}` : "";
+  setProgress($("progress"), r.progress, r.state === "sat" && !r.count ? "solved" : `${fmtPercent(r.progress)} closed${eta}${counted}`);
   $("btn-priority").disabled = terminal;
   $("priority").disabled = terminal;
   if (document.activeElement !== $("priority")) $("priority").value = String(r.priority);
@@ -106,7 +108,8 @@ function renderDetail(d) {
     ["Work left (tree estimate)", terminal ? "none" : r.remainingNodes >= 0
       ? `${r.remainingNodes.toExponential(2)} ± ${r.remainingNodesStderr.toExponential(1)} placements${r.workEtaSeconds >= 0 ? `, about ${fmtDuration(r.workEtaSeconds)}` : ""}`
       : "no estimate yet"],
-    ["Solutions", `${r.solutions}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`],
+    ...(r.count ? [["Count", countText(r.count, terminal)]] : []),
+    ["Solutions", `${r.solutions}${r.count ? " recorded" : ""}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`],
     [terminal ? "Took" : "Running for", fmtDuration(elapsed)],
     ["Puzzle", `${r.rows}x${r.cols}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
     ["Encoding", `${r.encoding}: ${fmtNumber(d.spec.numVars)} vars, ${fmtNumber(d.spec.numClauses)} clauses`],
@@ -117,6 +120,13 @@ function renderDetail(d) {
   renderRunning(d.running, terminal);
   renderWorkers(d.workers);
   addSample(d);
+}
+
+/** A counting run's count: "exactly 1,820 solutions", "at least 56 solutions so far". */
+function countText(count, terminal) {
+  const n = `${fmtNumber(count.solutions)} solution${count.solutions === 1 ? "" : "s"}`;
+  if (count.complete) return `exactly ${n}`;
+  return `at least ${n}${terminal ? "" : " so far"}${count.limit ? ` (limit ${fmtNumber(count.limit)})` : ""}`;
 }
 
 /** Every cube the run made: initial ones and re-split children, open, closed, re-split or purged. */

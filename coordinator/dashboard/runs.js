@@ -28,10 +28,10 @@ function render({ runs, workers }) {
       el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.runId)}`, class: "run-link" }, r.name || r.runId), r.name && r.name !== r.runId ? el("div", { class: "muted small" }, r.runId) : null,
         el("div", { class: "muted small" }, `${r.rows}x${r.cols}, ${r.encoding}`)),
       el("td", {}, stateBadge(r.state)),
-      el("td", { class: "progress-col" }, progressBar(r.progress, r.state === "sat" ? "solved" : undefined)),
+      el("td", { class: "progress-col" }, progressBar(r.progress, r.state === "sat" && !r.count ? "solved" : undefined)),
       el("td", {}, eta, r.waiting ? el("div", { class: "muted small", title: "why its queued cubes wait" }, r.waiting) : null),
       el("td", { class: "num" }, `${fmtNumber(closedOf(r.cubes))} / ${fmtNumber(totalOf(r.cubes))}`),
-      el("td", { class: "num" }, String(r.solutions), r.rejectedModels > 0 ? el("span", { class: "bad small" }, ` (${r.rejectedModels} rejected)`) : null),
+      el("td", { class: "num" }, r.count ? `${fmtNumber(r.count.solutions)}${r.count.complete ? "" : "+"}` : String(r.solutions), r.rejectedModels > 0 ? el("span", { class: "bad small" }, ` (${r.rejectedModels} rejected)`) : null),
       el("td", {}, fmtDateTime(r.startedUnixMs || r.createdUnixMs))));
   }
 }

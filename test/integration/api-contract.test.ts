@@ -139,8 +139,12 @@ test("api - errors are status codes with clear messages, and the coordinator kee
     assert.match(huge.details, /larger than/);
     const bigBoard = await codeOf(env.call("submitRun", { puzzleText: CLUE, cubing: { targetCubes: 50_000_000 } }));
     assert.equal(bigBoard.code, Status.INVALID_ARGUMENT);
-    const allSolutions = await codeOf(env.call("submitRun", { puzzleText: CLUE, mode: RunMode.RUN_MODE_ALL_SOLUTIONS }));
-    assert.equal(allSolutions.code, Status.UNIMPLEMENTED);
+    // Counting runs the placement engine alone: a SAT solver or certify with it is refused, naming the option.
+    const allWithSolver = await codeOf(env.call("submitRun", { puzzleText: CLUE, mode: RunMode.RUN_MODE_ALL_SOLUTIONS, solver: { solver: "kissat" } }));
+    assert.equal(allWithSolver.code, Status.INVALID_ARGUMENT);
+    assert.match(allWithSolver.details, /mode: all \(counting\) runs the placement engine alone/);
+    const limitAlone = await codeOf(env.call("submitRun", { puzzleText: CLUE, solutionLimit: 5 }));
+    assert.equal(limitAlone.code, Status.INVALID_ARGUMENT);
     // Still serving: a good run is accepted, and a finished run cannot be resumed.
     env.worker("w1");
     const { run } = await env.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: CLUE, cubing: { targetCubes: 4 } });

@@ -142,6 +142,12 @@ export interface SubmitRunRequest {
   runId: string;
   /** certified UNSAT: DRAT proofs for every refuted cube, checked (docs/operations.md) */
   certify: boolean;
+  /** RUN_MODE_ALL_SOLUTIONS: stop once at least this many are counted (0: all) */
+  solutionLimit?:
+    | number
+    | undefined;
+  /** RUN_MODE_ALL_SOLUTIONS: record every board, verified (else the first 100) */
+  everyBoard?: boolean | undefined;
 }
 
 export interface SubmitRunResponse {
@@ -323,6 +329,8 @@ function createBaseSubmitRunRequest(): SubmitRunRequest {
     mode: 0,
     runId: "",
     certify: false,
+    solutionLimit: undefined,
+    everyBoard: undefined,
   };
 }
 
@@ -363,6 +371,12 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     }
     if (message.certify !== false) {
       writer.uint32(96).bool(message.certify);
+    }
+    if (message.solutionLimit !== undefined) {
+      writer.uint32(480).uint64(message.solutionLimit);
+    }
+    if (message.everyBoard !== undefined) {
+      writer.uint32(488).bool(message.everyBoard);
     }
     return writer;
   },
@@ -476,6 +490,22 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
             message.certify = reader.bool();
             continue;
           }
+          case 60: {
+            if (tag !== 480) {
+              break;
+            }
+
+            message.solutionLimit = longToNumber(reader.uint64());
+            continue;
+          }
+          case 61: {
+            if (tag !== 488) {
+              break;
+            }
+
+            message.everyBoard = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -514,6 +544,16 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
         ? globalThis.String(object.run_id)
         : "",
       certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
+      solutionLimit: isSet(object.solutionLimit)
+        ? globalThis.Number(object.solutionLimit)
+        : isSet(object.solution_limit)
+        ? globalThis.Number(object.solution_limit)
+        : undefined,
+      everyBoard: isSet(object.everyBoard)
+        ? globalThis.Boolean(object.everyBoard)
+        : isSet(object.every_board)
+        ? globalThis.Boolean(object.every_board)
+        : undefined,
     };
   },
 
@@ -555,6 +595,12 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     if (message.certify !== false) {
       obj.certify = message.certify;
     }
+    if (message.solutionLimit !== undefined) {
+      obj.solutionLimit = Math.round(message.solutionLimit);
+    }
+    if (message.everyBoard !== undefined) {
+      obj.everyBoard = message.everyBoard;
+    }
     return obj;
   },
 
@@ -581,6 +627,8 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     message.mode = object.mode ?? 0;
     message.runId = object.runId ?? "";
     message.certify = object.certify ?? false;
+    message.solutionLimit = object.solutionLimit ?? undefined;
+    message.everyBoard = object.everyBoard ?? undefined;
     return message;
   },
 };

@@ -105,6 +105,11 @@ export interface SolverSpec {
    * engine's score mode, alone); every cube comes back unknown with its best board (or SAT with a perfect one).
    */
   objective: string;
+  /**
+   * Objective "count" (a run in RUN_MODE_ALL_SOLUTIONS): the worker sends at most this many of an exhausted cube's
+   * boards with its count (the coordinator verifies each one; docs/cluster.md "Counting").
+   */
+  countBoards?: number | undefined;
 }
 
 /**
@@ -200,6 +205,22 @@ export interface Verdict {
    * placements and the hints included). The coordinator re-checks and re-scores it before keeping it.
    */
   best: Placement[];
+  /** Objective "count": the cube exhausted and counted (SAT when its count is > 0, UNSAT when 0). */
+  counted?: CubeCount | undefined;
+}
+
+/**
+ * A counted cube (docs/cluster.md "Counting"): its exact number of solutions and the first of its boards, at most
+ * the task's count_boards.
+ */
+export interface CubeCount {
+  solutions: number;
+  boards: CountedBoard[];
+}
+
+/** One board of a counted cube: every cell, cell order. */
+export interface CountedBoard {
+  cells: Placement[];
 }
 
 /** Broadcast on cubist.cancel.<run_id> (whole run) or cubist.cancel.<run_id>.<cube_id> (one cube). */
@@ -340,6 +361,7 @@ function createBaseSolverSpec(): SolverSpec {
     searchMs: undefined,
     firstTimeLimitSec: undefined,
     objective: "",
+    countBoards: undefined,
   };
 }
 
@@ -365,6 +387,9 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     }
     if (message.objective !== "") {
       writer.uint32(162).string(message.objective);
+    }
+    if (message.countBoards !== undefined) {
+      writer.uint32(480).uint32(message.countBoards);
     }
     return writer;
   },
@@ -438,6 +463,14 @@ export const SolverSpec: MessageFns<SolverSpec> = {
             message.objective = reader.string();
             continue;
           }
+          case 60: {
+            if (tag !== 480) {
+              break;
+            }
+
+            message.countBoards = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -475,6 +508,11 @@ export const SolverSpec: MessageFns<SolverSpec> = {
         ? globalThis.Number(object.first_time_limit_sec)
         : undefined,
       objective: isSet(object.objective) ? globalThis.String(object.objective) : "",
+      countBoards: isSet(object.countBoards)
+        ? globalThis.Number(object.countBoards)
+        : isSet(object.count_boards)
+        ? globalThis.Number(object.count_boards)
+        : undefined,
     };
   },
 
@@ -501,6 +539,9 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     if (message.objective !== "") {
       obj.objective = message.objective;
     }
+    if (message.countBoards !== undefined) {
+      obj.countBoards = Math.round(message.countBoards);
+    }
     return obj;
   },
 
@@ -516,6 +557,7 @@ export const SolverSpec: MessageFns<SolverSpec> = {
     message.searchMs = object.searchMs ?? undefined;
     message.firstTimeLimitSec = object.firstTimeLimitSec ?? undefined;
     message.objective = object.objective ?? "";
+    message.countBoards = object.countBoards ?? undefined;
     return message;
   },
 };
@@ -1109,6 +1151,7 @@ function createBaseVerdict(): Verdict {
     lease: "",
     proofSha256: "",
     best: [],
+    counted: undefined,
   };
 }
 
@@ -1161,6 +1204,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     for (const v of message.best) {
       Placement.encode(v!, writer.uint32(162).fork()).join();
+    }
+    if (message.counted !== undefined) {
+      CubeCount.encode(message.counted, writer.uint32(482).fork()).join();
     }
     return writer;
   },
@@ -1306,6 +1352,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.best.push(Placement.decode(reader, reader.uint32()));
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.counted = CubeCount.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1364,6 +1418,7 @@ export const Verdict: MessageFns<Verdict> = {
       best: globalThis.Array.isArray(object?.best)
         ? object.best.map((e: any) => Placement.fromJSON(e))
         : [],
+      counted: isSet(object.counted) ? CubeCount.fromJSON(object.counted) : undefined,
     };
   },
 
@@ -1417,6 +1472,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.best?.length) {
       obj.best = message.best.map((e) => Placement.toJSON(e));
     }
+    if (message.counted !== undefined) {
+      obj.counted = CubeCount.toJSON(message.counted);
+    }
     return obj;
   },
 
@@ -1443,6 +1501,163 @@ export const Verdict: MessageFns<Verdict> = {
     message.lease = object.lease ?? "";
     message.proofSha256 = object.proofSha256 ?? "";
     message.best = object.best?.map((e) => Placement.fromPartial(e)) || [];
+    message.counted = (object.counted !== undefined && object.counted !== null)
+      ? CubeCount.fromPartial(object.counted)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCubeCount(): CubeCount {
+  return { solutions: 0, boards: [] };
+}
+
+export const CubeCount: MessageFns<CubeCount> = {
+  encode(message: CubeCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.solutions !== 0) {
+      writer.uint32(8).uint64(message.solutions);
+    }
+    for (const v of message.boards) {
+      CountedBoard.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CubeCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCubeCount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.solutions = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.boards.push(CountedBoard.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CubeCount {
+    return {
+      solutions: isSet(object.solutions) ? globalThis.Number(object.solutions) : 0,
+      boards: globalThis.Array.isArray(object?.boards) ? object.boards.map((e: any) => CountedBoard.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: CubeCount): unknown {
+    const obj: any = {};
+    if (message.solutions !== 0) {
+      obj.solutions = Math.round(message.solutions);
+    }
+    if (message.boards?.length) {
+      obj.boards = message.boards.map((e) => CountedBoard.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CubeCount>, I>>(base?: I): CubeCount {
+    return CubeCount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CubeCount>, I>>(object: I): CubeCount {
+    const message = createBaseCubeCount();
+    message.solutions = object.solutions ?? 0;
+    message.boards = object.boards?.map((e) => CountedBoard.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCountedBoard(): CountedBoard {
+  return { cells: [] };
+}
+
+export const CountedBoard: MessageFns<CountedBoard> = {
+  encode(message: CountedBoard, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.cells) {
+      Placement.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountedBoard {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountedBoard();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cells.push(Placement.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountedBoard {
+    return {
+      cells: globalThis.Array.isArray(object?.cells) ? object.cells.map((e: any) => Placement.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: CountedBoard): unknown {
+    const obj: any = {};
+    if (message.cells?.length) {
+      obj.cells = message.cells.map((e) => Placement.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountedBoard>, I>>(base?: I): CountedBoard {
+    return CountedBoard.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountedBoard>, I>>(object: I): CountedBoard {
+    const message = createBaseCountedBoard();
+    message.cells = object.cells?.map((e) => Placement.fromPartial(e)) || [];
     return message;
   },
 };

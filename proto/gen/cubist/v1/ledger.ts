@@ -64,6 +64,8 @@ export interface CubeClosed {
   /** the verdict's estimate of the cube's whole tree (0: none) */
   estNodes: number;
   estNodesStderr: number;
+  /** counting run (RUN_MODE_ALL_SOLUTIONS): the closed cube's exact count */
+  solutionCount?: number | undefined;
 }
 
 export interface CubesClosed {
@@ -491,6 +493,7 @@ function createBaseCubeClosed(): CubeClosed {
     searchNodes: 0,
     estNodes: 0,
     estNodesStderr: 0,
+    solutionCount: undefined,
   };
 }
 
@@ -525,6 +528,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     }
     if (message.estNodesStderr !== 0) {
       writer.uint32(177).double(message.estNodesStderr);
+    }
+    if (message.solutionCount !== undefined) {
+      writer.uint32(480).uint64(message.solutionCount);
     }
     return writer;
   },
@@ -622,6 +628,14 @@ export const CubeClosed: MessageFns<CubeClosed> = {
             message.estNodesStderr = reader.double();
             continue;
           }
+          case 60: {
+            if (tag !== 480) {
+              break;
+            }
+
+            message.solutionCount = longToNumber(reader.uint64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -670,6 +684,11 @@ export const CubeClosed: MessageFns<CubeClosed> = {
         : isSet(object.est_nodes_stderr)
         ? globalThis.Number(object.est_nodes_stderr)
         : 0,
+      solutionCount: isSet(object.solutionCount)
+        ? globalThis.Number(object.solutionCount)
+        : isSet(object.solution_count)
+        ? globalThis.Number(object.solution_count)
+        : undefined,
     };
   },
 
@@ -705,6 +724,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     if (message.estNodesStderr !== 0) {
       obj.estNodesStderr = floatToJson(message.estNodesStderr);
     }
+    if (message.solutionCount !== undefined) {
+      obj.solutionCount = Math.round(message.solutionCount);
+    }
     return obj;
   },
 
@@ -723,6 +745,7 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     message.searchNodes = object.searchNodes ?? 0;
     message.estNodes = object.estNodes ?? 0;
     message.estNodesStderr = object.estNodesStderr ?? 0;
+    message.solutionCount = object.solutionCount ?? undefined;
     return message;
   },
 };

@@ -18,7 +18,7 @@ export enum RunMode {
   RUN_MODE_UNSPECIFIED = 0,
   /** RUN_MODE_FIRST_SOLUTION - stop at the first verified solution (default) */
   RUN_MODE_FIRST_SOLUTION = 1,
-  /** RUN_MODE_ALL_SOLUTIONS - keep going: every cube is closed; every solution is recorded */
+  /** RUN_MODE_ALL_SOLUTIONS - count every solution: every cube is closed with its exact count (docs/cluster.md "Counting") */
   RUN_MODE_ALL_SOLUTIONS = 2,
 }
 
@@ -167,6 +167,18 @@ export interface RunSpec {
    * coverage (base formula + every refuted cube negated) is proved and checked once (docs/operations.md).
    */
   certify: boolean;
+  /**
+   * RUN_MODE_ALL_SOLUTIONS (counting, docs/cluster.md "Counting"): end once at least this many solutions are
+   * counted (unset or 0: no limit); a run ended by its limit has count_complete false.
+   */
+  solutionLimit?:
+    | number
+    | undefined;
+  /**
+   * RUN_MODE_ALL_SOLUTIONS: record every board (each one verified by the coordinator); a cube whose count exceeds
+   * what one verdict carries is re-split. Otherwise boards beyond the first few are counted, not kept.
+   */
+  everyBoard?: boolean | undefined;
 }
 
 export interface CubeCounts {
@@ -230,6 +242,12 @@ export interface RunStatus {
   initialCubes: number;
   /** why queued cubes wait ("2/2 slots busy with e2-full (priority 0)"); "" otherwise */
   waiting: string;
+  /**
+   * RUN_MODE_ALL_SOLUTIONS: solutions counted so far (exact counts of closed cubes, summed), and whether the count is
+   * complete (every cube closed, weights summing to 1); progress is then the covered weight.
+   */
+  solutionCount?: number | undefined;
+  countComplete?: boolean | undefined;
 }
 
 /**
@@ -522,6 +540,8 @@ function createBaseRunSpec(): RunSpec {
     numVars: 0,
     numClauses: 0,
     certify: false,
+    solutionLimit: undefined,
+    everyBoard: undefined,
   };
 }
 
@@ -574,6 +594,12 @@ export const RunSpec: MessageFns<RunSpec> = {
     }
     if (message.certify !== false) {
       writer.uint32(128).bool(message.certify);
+    }
+    if (message.solutionLimit !== undefined) {
+      writer.uint32(480).uint64(message.solutionLimit);
+    }
+    if (message.everyBoard !== undefined) {
+      writer.uint32(488).bool(message.everyBoard);
     }
     return writer;
   },
@@ -719,6 +745,22 @@ export const RunSpec: MessageFns<RunSpec> = {
             message.certify = reader.bool();
             continue;
           }
+          case 60: {
+            if (tag !== 480) {
+              break;
+            }
+
+            message.solutionLimit = longToNumber(reader.uint64());
+            continue;
+          }
+          case 61: {
+            if (tag !== 488) {
+              break;
+            }
+
+            message.everyBoard = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -777,6 +819,16 @@ export const RunSpec: MessageFns<RunSpec> = {
         ? globalThis.Number(object.num_clauses)
         : 0,
       certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
+      solutionLimit: isSet(object.solutionLimit)
+        ? globalThis.Number(object.solutionLimit)
+        : isSet(object.solution_limit)
+        ? globalThis.Number(object.solution_limit)
+        : undefined,
+      everyBoard: isSet(object.everyBoard)
+        ? globalThis.Boolean(object.everyBoard)
+        : isSet(object.every_board)
+        ? globalThis.Boolean(object.every_board)
+        : undefined,
     };
   },
 
@@ -830,6 +882,12 @@ export const RunSpec: MessageFns<RunSpec> = {
     if (message.certify !== false) {
       obj.certify = message.certify;
     }
+    if (message.solutionLimit !== undefined) {
+      obj.solutionLimit = Math.round(message.solutionLimit);
+    }
+    if (message.everyBoard !== undefined) {
+      obj.everyBoard = message.everyBoard;
+    }
     return obj;
   },
 
@@ -860,6 +918,8 @@ export const RunSpec: MessageFns<RunSpec> = {
     message.numVars = object.numVars ?? 0;
     message.numClauses = object.numClauses ?? 0;
     message.certify = object.certify ?? false;
+    message.solutionLimit = object.solutionLimit ?? undefined;
+    message.everyBoard = object.everyBoard ?? undefined;
     return message;
   },
 };
@@ -1090,6 +1150,8 @@ function createBaseRunStatus(): RunStatus {
     workEtaSeconds: 0,
     initialCubes: 0,
     waiting: "",
+    solutionCount: undefined,
+    countComplete: undefined,
   };
 }
 
@@ -1163,6 +1225,12 @@ export const RunStatus: MessageFns<RunStatus> = {
     }
     if (message.waiting !== "") {
       writer.uint32(322).string(message.waiting);
+    }
+    if (message.solutionCount !== undefined) {
+      writer.uint32(480).uint64(message.solutionCount);
+    }
+    if (message.countComplete !== undefined) {
+      writer.uint32(488).bool(message.countComplete);
     }
     return writer;
   },
@@ -1364,6 +1432,22 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.waiting = reader.string();
             continue;
           }
+          case 60: {
+            if (tag !== 480) {
+              break;
+            }
+
+            message.solutionCount = longToNumber(reader.uint64());
+            continue;
+          }
+          case 61: {
+            if (tag !== 488) {
+              break;
+            }
+
+            message.countComplete = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1449,6 +1533,16 @@ export const RunStatus: MessageFns<RunStatus> = {
         ? globalThis.Number(object.initial_cubes)
         : 0,
       waiting: isSet(object.waiting) ? globalThis.String(object.waiting) : "",
+      solutionCount: isSet(object.solutionCount)
+        ? globalThis.Number(object.solutionCount)
+        : isSet(object.solution_count)
+        ? globalThis.Number(object.solution_count)
+        : undefined,
+      countComplete: isSet(object.countComplete)
+        ? globalThis.Boolean(object.countComplete)
+        : isSet(object.count_complete)
+        ? globalThis.Boolean(object.count_complete)
+        : undefined,
     };
   },
 
@@ -1523,6 +1617,12 @@ export const RunStatus: MessageFns<RunStatus> = {
     if (message.waiting !== "") {
       obj.waiting = message.waiting;
     }
+    if (message.solutionCount !== undefined) {
+      obj.solutionCount = Math.round(message.solutionCount);
+    }
+    if (message.countComplete !== undefined) {
+      obj.countComplete = message.countComplete;
+    }
     return obj;
   },
 
@@ -1558,6 +1658,8 @@ export const RunStatus: MessageFns<RunStatus> = {
     message.workEtaSeconds = object.workEtaSeconds ?? 0;
     message.initialCubes = object.initialCubes ?? 0;
     message.waiting = object.waiting ?? "";
+    message.solutionCount = object.solutionCount ?? undefined;
+    message.countComplete = object.countComplete ?? undefined;
     return message;
   },
 };
