@@ -120,6 +120,12 @@ test("prometheus - a real Prometheus scraping the coordinator and two workers ev
     assert.ok(await eventually(async () => (await query(base, "up == 1")).length === 3, 15_000), `targets not up:\n${promLog}`);
 
     const run = await coord.coordinator.submitRun(requestFor("test/fixtures/cluster/unsat-6x6.txt", { targetCubes: 12 }));
+    // Held until Prometheus has scraped it with cubes still open: the run alone can end inside one scrape interval,
+    // and a rate needs two samples that differ.
+    await run.pause(false);
+    await run.splitDone();
+    assert.ok(await eventually(async () => Number((await query(base, `cubist_run_cubes{run="${run.id}",state="queued"}`))[0]?.value[1]) > 0, 15_000), "the paused run's queued cubes scraped");
+    await run.resume();
     assert.equal(await waitForRunEnd(run, 40_000), RunState.RUN_STATE_UNSAT);
     const unsat = run.table.snapshotCounts().unsat;
 
