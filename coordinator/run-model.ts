@@ -55,6 +55,9 @@ export const SCAN_RESPLIT_CHILDREN = 16;
 
 /** One run's decisions, over its state and `apply` (RunLedgerState, coordinator/run-ledger-state.ts). */
 export class RunModel extends RunLedgerState {
+  /** The portfolio member's UNSAT when it came back before the split's last cube was recorded (splitScan closes them). */
+  private memberUnsat: Verdict | null = null;
+
   // ---- start, split, publish ----------------------------------------------------------------------------------
 
   /** A new run: records its spec and starts it. */
@@ -151,6 +154,9 @@ export class RunModel extends RunLedgerState {
       yield { type: "publish", tasks: [task], seqs: [] };
       this.table.addMember(SCAN_MEMBER_ID, task.task.lease);
       yield* this.publishCubes(undefined, ids.slice(1), "initial", true, refuted);
+      const early = this.memberUnsat;
+      this.memberUnsat = null;
+      if (early && !this.ended) yield* this.closeAllByMember(early);
     }
     yield* this.checkComplete();
   }
@@ -178,6 +184,16 @@ export class RunModel extends RunLedgerState {
       this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
       return;
     }
+    // Its tasks are published before the split's cubes are all recorded: the cubes recorded later must close too.
+    if (!this.table.initialSplitDone) {
+      this.memberUnsat = v;
+      return;
+    }
+    yield* this.closeAllByMember(v);
+  }
+
+  /** The member exhausted the whole board: every open cube is refuted with its own weight, and the workers stop. */
+  private *closeAllByMember(v: Verdict): RunSteps {
     const closed: CubeClosed[] = [];
     const reason = `refuted by ${v.cubeId}: the whole board's ${SCAN_MEMBER_ORDER} scan exhausted`;
     for (const e of [...this.table.entries()]) {

@@ -156,3 +156,28 @@ test("scan run - a scan cube over budget is re-split along the scan: children in
   assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
   assert.equal(h.replay().table.refutedWeight, h.model.table.refutedWeight);
 });
+
+test("scan run - the member's UNSAT that comes back while the split is still publishing closes the cubes published after it too", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 8 });
+  await h.run(h.model.start());
+  let seq = 0;
+  let memberOut = false;
+  let answered = false;
+  // The split publishes the first cube, the member, then the rest in batches: the member answers between batches.
+  await runSteps(h.model.splitInitial(), async (e) => {
+    if (e.type === "append") h.ledger.push(...e.entries);
+    if (e.type !== "publish") return;
+    e.seqs.push(...e.tasks.map(() => ++seq));
+    if (memberOut && !answered) {
+      answered = true;
+      await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT)]));
+      assert.equal(h.model.state, RunState.RUN_STATE_RUNNING, "not over while cubes are still to come");
+    }
+    if (e.tasks.some((t) => t.task.cubeId === SCAN_MEMBER_ID)) memberOut = true;
+  });
+  assert.ok(answered, "the member answered during the split");
+  assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+  assert.deepEqual(openCubes(h.model), [], "no cube is left queued (the run would wait for them forever)");
+  assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
+  assert.equal(h.replay().state, RunState.RUN_STATE_UNSAT);
+});
