@@ -4,12 +4,12 @@
  */
 import { cellOrders } from "../core/cubes/types.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES } from "../coordinator/run-defaults.js";
+import { DEFAULT_CELL_ORDER, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES } from "../coordinator/run-defaults.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
 import { encodeOptionsFrom } from "./encode-options.js";
 
 export const RUN_OPTIONS: Record<string, OptionSpec> = {
-  cubes: { type: "integer", arg: "N", description: "initial split: this many cubes", min: 1, max: 2_000_000, default: DEFAULT_TARGET_CUBES },
+  cubes: { type: "integer", arg: "N", description: `initial split: this many cubes (default: ${DEFAULT_TARGET_CUBES}; ${DEFAULT_CERTIFIED_TARGET_CUBES} with --certify)`, min: 1, max: 2_000_000 },
   "max-depth": { type: "integer", arg: "D", description: "initial split: at most this many placements per cube (0 = no limit)", min: 0, max: 1024 },
   "cell-order": { type: "string", arg: "O", description: `how the splitter picks cells (default: scan, cubes along the engine's own scan, where the engine runs alone on a board of up to 200 cells with few expected solutions; else ${DEFAULT_CELL_ORDER})`, choices: cellOrders },
   "cube-time": { type: "number", arg: "S", description: "per-cube time budget cap in seconds (0 = none); a cube over budget is re-split", min: 0, default: DEFAULT_CUBE_TIME_LIMIT_SEC },

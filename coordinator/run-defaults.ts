@@ -7,6 +7,12 @@ import type { Puzzle } from "../core/puzzle.js";
 import { log10ExpectedSolutions, MANY_SOLUTIONS_LOG10 } from "../core/solution-estimate.js";
 
 export const DEFAULT_TARGET_CUBES = 64;
+/**
+ * A certified run's initial split: each certified cube costs two processes, a proof upload and a drat-trim run, so
+ * fewer and larger cubes certify faster (BENCHMARKS.md "Certified UNSAT": 6x6 1.56 s with 8 cubes, 4.81 s with 64;
+ * the hard 7x7 14.2 s, 20.0 s).
+ */
+export const DEFAULT_CERTIFIED_TARGET_CUBES = 8;
 export const DEFAULT_CELL_ORDER = "most-constrained";
 /**
  * The cell order a run splits by when none is asked for: "scan" (cubes along the engine's own scan, docs/cubing.md

@@ -17,7 +17,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -143,7 +143,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
     encoding,
     order,
     cubing: {
-      targetCubes: int("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, DEFAULT_TARGET_CUBES),
+      targetCubes: int("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, req.certify === true ? DEFAULT_CERTIFIED_TARGET_CUBES : DEFAULT_TARGET_CUBES),
       maxDepth: int("max depth", req.maxDepth, 0, 1024, 0),
       cellOrder,
     },
