@@ -23,7 +23,7 @@ import { acceptBoard, acceptModel, bitsetValue } from "../core/accept.js";
 import { resplitCube, streamCubes } from "../core/cubes/split.js";
 import { scanSplit } from "../core/cubes/scan-split.js";
 import type { CellOrder, Cube, SplitSolution } from "../core/cubes/types.js";
-import type { Board, Placement } from "../core/puzzle.js";
+import { placementsOfBoard, type Board, type Placement } from "../core/puzzle.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed, CubeDef } from "../proto/gen/cubist/v1/ledger.js";
 import { RunMode, RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
@@ -310,7 +310,7 @@ export class RunModel extends RunLedgerState {
     const fresh: Solution[] = [];
     for (const board of check.boards) {
       if (!this.spec.everyBoard && this.solutions.length + fresh.length >= KEPT_SOLUTIONS) break;
-      const cells = board.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
+      const cells = placementsOfBoard(board);
       if (this.solutionKeys.has(solutionKey(cells))) continue;
       fresh.push({ runId: this.id, index: this.solutions.length + fresh.length, rows: this.puzzle.rows, cols: this.puzzle.cols, cells, cubeId: v.cubeId, workerId: v.workerId, foundUnixMs: this.opts.clock() });
     }
@@ -461,7 +461,7 @@ export class RunModel extends RunLedgerState {
       index: this.solutions.length,
       rows: this.puzzle.rows,
       cols: this.puzzle.cols,
-      cells: board.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot })),
+      cells: placementsOfBoard(board),
       cubeId: cube,
       workerId: worker,
       foundUnixMs: this.opts.clock(),

@@ -176,3 +176,8 @@ export function boardFromPlacements(puzzle: { rows: number; cols: number }, plac
   for (const p of placements) cells[p.cell] = { piece: p.piece, rot: p.rot };
   return { rows: puzzle.rows, cols: puzzle.cols, cells };
 }
+
+/** The placements of a board's filled cells, in cell order (boardFromPlacements' inverse). */
+export function placementsOfBoard(board: Board): Placement[] {
+  return board.cells.flatMap((c, cell) => (c ? [{ cell, piece: c.piece, rot: c.rot }] : []));
+}

@@ -50,7 +50,7 @@ export async function publishProof(ctx: WorkerContext, path: string, run: string
   return uploadProof(ctx.layout.proofs, path, `cubist DRAT proof, run ${run} cube ${cube}`);
 }
 
-/** Placement tables of the runs served lately, by puzzle, encoding and order. */
+/** Placement tables of the runs served lately, by puzzle and variable order (the encoding is cubist-placement). */
 const tables = new Map<string, PlacementTable | null>();
 
 /**

@@ -20,14 +20,13 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { modelToBitset } from "../core/accept.js";
 import { parsePuzzle } from "../core/formats/index.js";
-import type { Placement, Puzzle } from "../core/puzzle.js";
+import { placementsOfBoard, type Puzzle } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
 import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
 import { proofFiles, proverTable, publishProof, type ProofFiles } from "./certify-cube.js";
-import { proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
-import { proverBinary } from "./engine/prove-binary.js";
+import { proverBinary, proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
 import { countCube } from "./count-cube.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
@@ -209,7 +208,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     const r = winner.result!;
     if ("prove" in r) {
       const stats = withProver(solverStats(solved?.solver.stats, "prove", search?.search, wallMs), r.prove);
-      if (r.prove.kind === "sat") return { kind: "sat-board", board: boardPlacements(table!.decode(r.prove.lits).cells), stats };
+      if (r.prove.kind === "sat") return { kind: "sat-board", board: placementsOfBoard(table!.decode(r.prove.lits)), stats };
       try {
         return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files!.proverProof, run.id, task.cubeId) };
       } catch (err) {
@@ -279,9 +278,4 @@ function withProver(stats: CubeStats, prove: ProverOutcome | undefined): CubeSta
   stats.searchNodes = (stats.searchNodes ?? 0) + prove.stats.nodes;
   stats.cpuMs = (stats.cpuMs ?? 0) + Math.round(prove.stats.seconds * 1000);
   return stats;
-}
-
-/** A decoded board's cells as placements (every cell filled: the prover's boards are complete). */
-function boardPlacements(cells: ReadonlyArray<{ piece: number; rot: number } | null>): Placement[] {
-  return cells.flatMap((c, cell) => (c ? [{ cell, piece: c.piece, rot: c.rot }] : []));
 }

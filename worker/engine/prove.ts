@@ -43,25 +43,59 @@ export interface ProverOptions {
   killGraceMs?: number;
 }
 
-/** The prover executable: CUBIST_PROVER, else `cubist-prove` in the placement engine's directory. */
-export function locateProver(env: NodeJS.ProcessEnv = process.env): string {
-  const file = env.CUBIST_PROVER || join(dirname(locateEngine(env)), "cubist-prove");
-  try {
-    accessSync(file, constants.X_OK);
-  } catch {
-    throw new EngineNotFoundError(file, env.CUBIST_PROVER ? "CUBIST_PROVER names no executable file" : "not built");
+/** The prover's path: CUBIST_PROVER, else `cubist-prove` in the directory of the placement engine `enginePath`. */
+function proverPath(enginePath: string, env: NodeJS.ProcessEnv): string {
+  return env.CUBIST_PROVER || join(dirname(enginePath), "cubist-prove");
+}
+
+const found = new Map<string, string | null>();
+
+/**
+ * The prover beside the engine `enginePath` (or CUBIST_PROVER) when it is an executable file, else null: a worker's
+ * certified cubes then use the SAT solver. Looked up once per path.
+ */
+export function proverBinary(enginePath: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const file = proverPath(enginePath, env);
+  let hit = found.get(file);
+  if (hit === undefined) {
+    try {
+      accessSync(file, constants.X_OK);
+      hit = file;
+    } catch {
+      hit = null;
+    }
+    found.set(file, hit);
   }
+  return hit;
+}
+
+/** The prover executable beside the located engine (proverBinary); throws EngineNotFoundError when there is none. */
+export function locateProver(env: NodeJS.ProcessEnv = process.env): string {
+  const enginePath = locateEngine(env);
+  const file = proverBinary(enginePath, env);
+  if (file === null) throw new EngineNotFoundError(proverPath(enginePath, env), env.CUBIST_PROVER ? "CUBIST_PROVER names no executable file" : "not built");
   return file;
+}
+
+/** The table's part of the prover's input, made once per table (a worker sends the same one with every cube). */
+const tableTexts = new WeakMap<PlacementTable, string>();
+
+function tableText(table: PlacementTable): string {
+  let text = tableTexts.get(table);
+  if (text === undefined) {
+    const out: string[] = ["cubist-prove 1", `${table.rows} ${table.cols} ${table.copies.length} ${table.cell.length}`, table.copies.join(" ")];
+    const { cell, unit, lit, side } = table;
+    for (let i = 0; i < cell.length; i++) out.push(`${cell[i]} ${unit[i]} ${lit[i]} ${side[4 * i]} ${side[4 * i + 1]} ${side[4 * i + 2]} ${side[4 * i + 3]}`);
+    text = out.join("\n");
+    tableTexts.set(table, text);
+  }
+  return text;
 }
 
 /** The prover's input: the placement table and the literals that are true (the cube's units, the hints'). */
 export function proverProblem(table: PlacementTable, trueLits: Iterable<number>): string {
-  const out: string[] = ["cubist-prove 1", `${table.rows} ${table.cols} ${table.copies.length} ${table.cell.length}`, table.copies.join(" ")];
-  const { cell, unit, lit, side } = table;
-  for (let i = 0; i < cell.length; i++) out.push(`${cell[i]} ${unit[i]} ${lit[i]} ${side[4 * i]} ${side[4 * i + 1]} ${side[4 * i + 2]} ${side[4 * i + 3]}`);
   const lits = [...trueLits];
-  out.push(String(lits.length), ...lits.map(String), "");
-  return out.join("\n");
+  return [tableText(table), String(lits.length), ...lits.map(String), ""].join("\n");
 }
 
 const EMPTY: ProverStats = { nodes: 0, lemmas: 0, seconds: 0, wallMs: 0 };
