@@ -3,6 +3,7 @@
  * and writing outputs. Read errors name the file; parse errors come from core/formats with file:line.
  */
 
+import { closeSync, openSync, writeSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseE2Hints, parsePuzzle, readBoardJSON, withHints, isFormatOption, formatNames } from "../core/formats/index.js";
@@ -68,4 +69,14 @@ export async function writeOutput(path: string | undefined, text: string | Uint8
     return;
   }
   await writeFile(path, text);
+}
+
+/** Writes one line per item to a file, or to stdout for "-", synchronously and line by line (counts list many boards). */
+export function writeLines(path: string, lines: Iterable<string>): void {
+  const fd = path === "-" ? 1 : openSync(path, "w");
+  try {
+    for (const line of lines) writeSync(fd, `${line}\n`);
+  } finally {
+    if (fd !== 1) closeSync(fd);
+  }
 }

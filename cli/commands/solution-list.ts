@@ -3,15 +3,15 @@
  * coordinator recorded, one line each (index, cube, worker, time); `--json` prints them with their boards, and
  * `-o FILE` writes the boards as `solve --all -o` does. Every board is verified again here before it is listed.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
+import { writeLines } from "../io.js";
 import { formatCount, formatPercent, formatTable, formatTime, runStateName } from "../control-format.js";
 import { boardToJSON, parsePuzzle } from "../../core/formats/index.js";
-import { boardFromPlacements } from "../../core/puzzle.js";
+import { boardFromPlacements, type Puzzle } from "../../core/puzzle.js";
 import { verifySolution } from "../../core/verify.js";
 import { EncoderBugError } from "../../core/errors.js";
 import type { GetRunRequest, GetSolutionRequest, RunInfo, SolutionInfo } from "../../proto/gen/cubist/v1/api.js";
@@ -41,26 +41,19 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     const s = info.status;
     const recorded = s?.solutions ?? 0;
     const rows: Array<{ index: number; cube: string; worker: string; foundUnixMs: number; board: unknown }> = [];
-    let puzzleName = "";
+    let puzzle: Puzzle | null = null;
     for (let index = 0; index < recorded; index++) {
       const got = await api.call<GetSolutionRequest, SolutionInfo>(api.client.getSolution, { runId, index });
       const sol = got.solution!;
-      const puzzle = parsePuzzle(got.puzzleText, `<run ${runId}>`, "canonical");
-      puzzleName = puzzle.name ?? "";
+      // Every answer carries the run's puzzle: parsed once.
+      puzzle ??= parsePuzzle(got.puzzleText, `<run ${runId}>`, "canonical");
       const board = boardFromPlacements(puzzle, sol.cells);
       const verdict = verifySolution(puzzle, board);
       if (!verdict.ok) throw new EncoderBugError(`solution ${index} of run ${runId} as sent by the coordinator: ${verdict.violations[0].message}`);
       rows.push({ index: sol.index, cube: sol.cubeId, worker: sol.workerId, foundUnixMs: sol.foundUnixMs, board: boardToJSON(board, puzzle) });
     }
     const file = values.output as string | undefined;
-    if (file !== undefined) {
-      const fd = file === "-" ? 1 : openSync(file, "w");
-      try {
-        for (const r of rows) writeSync(fd, `${JSON.stringify({ board: r.board })}\n`);
-      } finally {
-        if (fd !== 1) closeSync(fd);
-      }
-    }
+    if (file !== undefined) writeLines(file, rows.map((r) => JSON.stringify({ board: r.board })));
     if (values.json) {
       process.stdout.write(`${JSON.stringify({
         run: runId, state: runStateName(s?.state), count: s?.solutionCount ?? recorded, complete: s?.countComplete ?? null, progress: s?.progress ?? 0,
@@ -70,7 +63,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     }
     const out = file === "-" ? process.stderr : process.stdout;
     const count = formatCount(s) || `${recorded} solution(s)`;
-    out.write(`run ${runId} (${terminalSafe(puzzleName || info.name)}): ${count}; ${formatPercent(s?.progress ?? 0, 2)} of the search space closed; ${recorded} board(s) recorded, each verified\n`);
+    out.write(`run ${runId} (${terminalSafe(puzzle?.name || info.name)}): ${count}; ${formatPercent(s?.progress ?? 0, 2)} of the search space closed; ${recorded} board(s) recorded, each verified\n`);
     if (rows.length > 0) {
       out.write(formatTable(["INDEX", "CUBE", "WORKER", "FOUND"], rows.map((r) => [String(r.index), r.cube, r.worker || "?", formatTime(r.foundUnixMs)])));
     }

@@ -3,7 +3,7 @@ import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import { checkBoardSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB, sizeLimits } from "../../core/limits.js";
-import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { loadPuzzle, PUZZLE_OPTIONS, writeLines } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
 import { defaultPortfolio, defaultThreads, solveLocal, type LocalSolveResult } from "../solve-local.js";
@@ -150,14 +150,7 @@ function printClusterCount(puzzle: Puzzle, r: LocalClusterResult, values: Parsed
   const status = count > 0 ? "sat" : complete ? "unsat" : "unknown";
   const reason = complete ? undefined : r.state === "cancelled" ? r.message || "cancelled" : r.state === "failed" ? `failed: ${r.message}` : "limit";
   const file = values.output as string | undefined;
-  if (file !== undefined) {
-    const fd = file === "-" ? 1 : openSync(file, "w");
-    try {
-      for (const s of r.solutions) writeSync(fd, JSON.stringify({ board: boardToJSON(boardFromPlacements(puzzle, s.cells), puzzle) }) + "\n");
-    } finally {
-      if (fd !== 1) closeSync(fd);
-    }
-  }
+  if (file !== undefined) writeLines(file, r.solutions.map((s) => JSON.stringify({ board: boardToJSON(boardFromPlacements(puzzle, s.cells), puzzle) })));
   const c = r.status.cubes!;
   if (values.json) {
     process.stdout.write(JSON.stringify({
