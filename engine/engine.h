@@ -71,6 +71,7 @@ typedef struct {
   int score_breaks;      /* score mode: the break budget to start from (-1: every inner edge) */
   double score_from;     /* score mode: breaks allowed from this fraction of the scan order on */
   bool quiet;
+  bool scan_loop;        /* the bucket-scan inner loop instead of bit sets (--loop scan; for comparisons) */
 } options_t;
 
 typedef enum { END_EXHAUSTED, END_SOLUTION_LIMIT, END_NODE_LIMIT, END_TIME_LIMIT, END_STOPPED } end_kind;

@@ -15,6 +15,7 @@ static const char *usage =
   "  --order row|col|short|spiral|border|mcf  scan order (default short: lines along the shorter side;\n"
   "                    mcf: most constrained first, the cell with the fewest candidates left, chosen per node)\n"
   "  --seed N          shuffle candidate order with this seed (0: piece order; default 0)\n"
+  "  --loop bits|scan  the static orders' inner loop: candidates as bit sets (default) or a bucket scan\n"
   "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0; ignored with --count, --part)\n"
   "  --symmetry        break the board's rotational symmetry (no fixed cells; not with --count)\n"
   "  --count           count every solution instead of stopping at the first\n"
@@ -87,6 +88,11 @@ int main(int argc, char **argv) {
       else if (!strcmp(v, "border")) o.order = ORDER_BORDER;
       else if (!strcmp(v, "mcf")) o.order = ORDER_MCF;
       else { fprintf(stderr, "cubist-engine: unknown order '%s'\n%s", v, usage); return 2; }
+    } else if (!strcmp(a, "--loop") && v) {
+      i++;
+      if (!strcmp(v, "bits")) o.scan_loop = false;
+      else if (!strcmp(v, "scan")) o.scan_loop = true;
+      else { fprintf(stderr, "cubist-engine: unknown loop '%s'\n%s", v, usage); return 2; }
     } else if (!strcmp(a, "--part") && v) {
       i++;
       int k, n;

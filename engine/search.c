@@ -20,9 +20,6 @@
 
 volatile int engine_stop_requested = 0;
 
-#define END_BUDGET 100
-#define CHECK_EVERY (1u << 16)
-
 
 static double elapsed(const ctx_t *x) {
   struct timespec t;
@@ -30,12 +27,6 @@ static double elapsed(const ctx_t *x) {
   return (double)(t.tv_sec - x->t0.tv_sec) + (double)(t.tv_nsec - x->t0.tv_nsec) * 1e-9;
 }
 
-static uint64_t next_rand(uint64_t *s) { /* splitmix64 */
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 static const uint8_t ZERO = 0;
 
@@ -115,7 +106,7 @@ static void build_table(ctx_t *x, int rim, int keyed, table_t *t) {
   if (x->rng) {
     for (int k = 0; k < t->nkeys; k++) {
       for (int i = t->start[k + 1] - 1; i > t->start[k]; i--) {
-        int j = t->start[k] + (int)(next_rand(&x->rng) % (uint64_t)(i - t->start[k] + 1));
+        int j = t->start[k] + (int)(search_rand(&x->rng) % (uint64_t)(i - t->start[k] + 1));
         cand_t tmp = t->list[i]; t->list[i] = t->list[j]; t->list[j] = tmp;
       }
     }
@@ -139,6 +130,7 @@ static void build_tables(ctx_t *x) {
     x->F[i].list = t->list;
     x->F[i].start = t->start;
   }
+  if (x->W) bits_build_tables(x);
 }
 
 /* ---- setup ---- */
@@ -216,6 +208,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
     }
   }
   if (o->order == ORDER_MCF) mcf_setup(x);
+  if (!x->dyn && !o->scan_loop) bits_setup(x);
   x->rng = o->seed;
   x->part_depth = -1;
   clock_gettime(CLOCK_MONOTONIC, &x->t0);
@@ -224,7 +217,10 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
 
 /* ---- solutions ---- */
 
-static void on_solution(ctx_t *x) {
+/* The candidate placed at depth i of the current path. */
+static inline const cand_t *chosen_at(const ctx_t *x, int i) { return x->W ? x->BF[i].chosen : x->F[i].chosen; }
+
+void search_on_solution(ctx_t *x) {
   const puzzle_t *p = x->p;
   int *cursor = calloc((size_t)p->nclasses, sizeof(int));
   int *bp = x->board_piece, *br = x->board_rot;
@@ -234,7 +230,7 @@ static void on_solution(ctx_t *x) {
   int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
   for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
   for (int i = 0; i < x->n; i++) {
-    const cand_t *c = x->F[i].chosen;
+    const cand_t *c = chosen_at(x, i);
     int q = x->free_pieces[c->cls][cursor[c->cls]++];
     piece[x->cell[i]] = q;
     rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
@@ -277,6 +273,7 @@ static void print_best(ctx_t *x) {
  * An estimate (subtrees differ in size and the bucket counts unavailable pieces too), only for progress lines.
  */
 static double covered(ctx_t *x, int depth) {
+  if (x->W) return bits_covered(x, depth);
   double share = 1, done = 0;
   for (int d = 0; d < depth; d++) {
     const frame_t *f = &x->F[d];
@@ -290,8 +287,27 @@ static double covered(ctx_t *x, int depth) {
 
 /* ---- the depth-first search ---- */
 
-static void unwind(ctx_t *x, int depth) {
-  while (depth > 0) x->avail[x->F[--depth].chosen->cls]++;
+void search_unwind(ctx_t *x, int depth) {
+  if (x->W && x->mode != BITS_COPIES) return; /* the bit-set loop with one copy per class keeps no counts */
+  while (depth > 0) { depth--; x->avail[chosen_at(x, depth)->cls]++; }
+}
+
+/* At a check point: the end_kind the search must stop with (the node limit or budget, a stop request, the time
+ * limit), or -1 to go on; prints a progress line when one is due. */
+int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth) {
+  const options_t *o = x->o;
+  if (nodes >= stop_at) return o->node_limit && nodes >= o->node_limit ? END_NODE_LIMIT : END_BUDGET;
+  if (engine_stop_requested) return END_STOPPED;
+  int end = -1;
+  double t = elapsed(x);
+  if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
+  if (t >= x->next_progress) {
+    printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)nodes, t, x->max_depth, x->n, covered(x, depth));
+    print_best(x);
+    fflush(stdout);
+    x->next_progress = t + o->progress_s;
+  }
+  return end;
 }
 
 /* Sets up depth d: its bucket (lo, hi, first) and the compared sides' colours (need). */
@@ -326,11 +342,11 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
   frame_t *const F = x->F;
   uint64_t stop_at = budget ? x->nodes + budget : UINT64_MAX;
   if (o->node_limit && o->node_limit < stop_at) stop_at = o->node_limit;
-  uint64_t next_check = x->nodes + CHECK_EVERY;
+  uint64_t next_check = x->nodes + SEARCH_CHECK_EVERY;
   uint64_t nodes = x->nodes, check_at = next_check < stop_at ? next_check : stop_at;
   if (dyn) mcf_reset(x);
   if (leaf == 0) {
-    if (n == 0) { x->solutions++; on_solution(x); return o->count && !(o->solution_limit && x->solutions >= o->solution_limit) ? END_EXHAUSTED : END_SOLUTION_LIMIT; }
+    if (n == 0) { x->solutions++; search_on_solution(x); return o->count && !(o->solution_limit && x->solutions >= o->solution_limit) ? END_EXHAUSTED : END_SOLUTION_LIMIT; }
     (*leaves)++;
     return END_EXHAUSTED;
   }
@@ -376,9 +392,9 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       if (leaf == n) {
         x->solutions++;
         x->nodes = nodes;
-        on_solution(x);
+        search_on_solution(x);
         if (!o->count || (o->solution_limit && x->solutions >= o->solution_limit)) {
-          unwind(x, (int)(f - F) + 1);
+          search_unwind(x, (int)(f - F) + 1);
           return END_SOLUTION_LIMIT;
         }
       } else {
@@ -392,27 +408,17 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     }
     if (nodes >= check_at) {
       x->nodes = nodes;
-      next_check = nodes + CHECK_EVERY;
+      next_check = nodes + SEARCH_CHECK_EVERY;
       check_at = next_check < stop_at ? next_check : stop_at;
-      int depth = (int)(f - F), end = -1;
-      if (nodes >= stop_at) end = o->node_limit && nodes >= o->node_limit ? END_NODE_LIMIT : END_BUDGET;
-      else if (engine_stop_requested) end = END_STOPPED;
-      else {
-        double t = elapsed(x);
-        if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
-        if (t >= x->next_progress) {
-          printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)nodes, t, x->max_depth, n, covered(x, depth));
-          print_best(x);
-          fflush(stdout);
-          x->next_progress = t + o->progress_s;
-        }
-      }
-      if (end >= 0) { unwind(x, depth); return end; }
+      int depth = (int)(f - F);
+      int end = search_check(x, nodes, stop_at, depth);
+      if (end >= 0) { search_unwind(x, depth); return end; }
     }
   }
 }
 
 static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
+  if (x->W) return bits_dfs(x, leaf, budget, leaves);
   return x->dyn ? dfs_impl(x, leaf, budget, leaves, true) : dfs_impl(x, leaf, budget, leaves, false);
 }
 
@@ -440,7 +446,7 @@ static void estimate_tree(ctx_t *x, int probes) {
         memcpy(&w, L[i].c, 4);
         if (x->avail[L[i].cls] == 0 || (w & f->mask) != f->need) continue;
         count++;
-        if (next_rand(&rng) % (uint64_t)count == 0) chosen = i; /* reservoir: uniform among the valid */
+        if (search_rand(&rng) % (uint64_t)count == 0) chosen = i; /* reservoir: uniform among the valid */
       }
       if (count == 0) break;
       product *= count;
@@ -527,4 +533,5 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   free(x.best);
   free(x.best_cell);
   free_tables(&x);
+  bits_free(&x);
 }

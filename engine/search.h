@@ -9,6 +9,11 @@
 #include "engine.h"
 
 #define MAX_KEYS (1 << 22) /* buckets per table; with more colours fewer sides are keyed and the rest compared */
+#define BITS_KINDS 6       /* piece kinds by grey sides: none, one, two adjacent, two opposite, three, four */
+#define BITS_WMAX 4        /* the bit-set loop (bits.c) takes up to 256 slots; beyond that the bucket scan runs */
+enum { BITS_ONE_SLOT, BITS_ONE_COPY, BITS_COPIES }; /* how the bit-set loop keeps availability */
+#define END_BUDGET 100     /* a dfs return: its node budget was spent */
+#define SEARCH_CHECK_EVERY (1u << 16) /* nodes between looks at the clock, limits and stop requests */
 
 /* One depth of the search path, kept together so the inner loop touches one cache line per depth. */
 typedef struct {
@@ -22,6 +27,35 @@ typedef struct {
   const uint8_t *key[3]; /* the keyed sides' placed colours (unused ones point at a constant zero) */
   int mul1, mul2;
 } frame_t;
+
+/* One depth of the bit-set loop (bits.c): the first cache line is what each node touches. */
+typedef struct {
+  uint64_t m[BITS_WMAX]; /* the bucket's candidates not yet tried at this depth */
+  const uint64_t *b;     /* the bucket: b[0] its first entry (a cand_t pointer), b[1..W] its slot mask */
+  const cand_t *chosen;
+  uint64_t bit;          /* the chosen candidate's slot bit, in word `w` */
+  uint8_t *dst;
+  const uint8_t *key[3];
+  int mul1, mul2;
+  uint32_t need, mask;
+  int w;
+  int ka, nka;           /* this depth's and the next depth's kind, times W: where their availability words are */
+  const uint64_t *buckets; /* the table: W + 1 words per key */
+  /* the next depth's key as a function of this depth's candidate: nkb (set on entering, from the cells placed
+   * before) + candidate side `ns` * nm (0 when the next cell is not this one's neighbour) */
+  const uint8_t *nkey[3];
+  int nmul[3];
+  int nkb, ns, nm;
+  const uint64_t *nbuckets; /* the next depth's table (NULL at the last depth) */
+  uint64_t m0[BITS_WMAX];  /* the candidates on entering (for the covered fraction) */
+} bframe_t;
+
+/* A candidate table of the bit-set loop: W + 1 words per key (bframe_t.b), entries in slot order per bucket. */
+typedef struct {
+  int nkeys;
+  uint64_t *buckets;
+  cand_t *list;
+} btable_t;
 
 typedef struct {
   const puzzle_t *p;
@@ -57,7 +91,34 @@ typedef struct {
   int *rim;              /* cell -> rim mask */
   uint8_t *placed;       /* cell -> fixed, or placed on the current path (or chosen at the current depth) */
   int *nbp;              /* cell -> neighbours fixed or placed */
+  /* the bit-set loop (bits.c), for static orders: W > 0 when in use */
+  int W;                 /* words per slot mask */
+  int *slot0, *nslot;    /* class -> its first slot (within its kind) and number of slots (0: no free copy) */
+  int *kind;             /* class -> its kind (grey sides up to rotation; all 0 on unbounded puzzles) */
+  uint64_t *clsmask;     /* class*W -> its slots */
+  bframe_t *BF;          /* depth -> its frame */
+  btable_t btabs[256];
+  int mode;              /* BITS_ONE_SLOT, BITS_ONE_COPY (some class has two slots) or BITS_COPIES (some class copies) */
 } ctx_t;
+
+/* search.c, for bits.c */
+static inline uint64_t search_rand(uint64_t *s) { /* splitmix64 */
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+void search_on_solution(ctx_t *x);
+void search_unwind(ctx_t *x, int depth);
+int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth);
+
+/* bits.c */
+bool bits_setup(ctx_t *x);
+void bits_build_tables(ctx_t *x);
+void bits_free_tables(ctx_t *x);
+void bits_free(ctx_t *x); /* everything bits_setup and bits_build_tables made */
+int bits_dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves);
+double bits_covered(const ctx_t *x, int depth);
 
 /* mcf.c */
 void mcf_setup(ctx_t *x);

@@ -31,6 +31,8 @@ export interface EngineOptions {
   order?: EngineOrder;
   /** Shuffles the candidate order (0: piece order). @default 0 */
   seed?: number;
+  /** The static orders' inner loop: candidates as bit sets, or the bucket scan (for comparisons). @default "bits" */
+  loop?: "bits" | "scan";
   /** Restart with a new shuffle after Luby(i) * restartBase placements (0: never). @default 0 */
   restartBase?: number;
   /** Break the board's rotational symmetry (only without fixed cells; not with `count`). */
@@ -127,6 +129,7 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
   if (order === "long") order = shape.cols > shape.rows ? "row" : "col";
   args.push("--order", order);
   if (o.seed) args.push("--seed", String(o.seed));
+  if (o.loop === "scan") args.push("--loop", "scan");
   if (o.restartBase) args.push("--restart", String(o.restartBase));
   if (o.symmetry && !o.count) args.push("--symmetry");
   if (o.count) args.push("--count");
