@@ -232,10 +232,12 @@ double bits_covered(const ctx_t *x, int depth) {
   return done;
 }
 
-/* Sets up depth f: its bucket and the candidates still available there. */
-static inline __attribute__((always_inline)) void enter(const ctx_t *x, bframe_t *f, const uint64_t *A, const int W) {
-  int key = *f->key[0] + *f->key[1] * f->mul1 + *f->key[2] * f->mul2;
-  const uint64_t *b = f->buckets + (size_t)key * (size_t)(W + 1);
+/* Sets up depth f: its bucket (`b`, when the parent's peek found it already) and the candidates still available. */
+static inline __attribute__((always_inline)) void enter(const ctx_t *x, bframe_t *f, const uint64_t *A, const int W, const uint64_t *b) {
+  if (!b) {
+    int key = *f->key[0] + *f->key[1] * f->mul1 + *f->key[2] * f->mul2;
+    b = f->buckets + (size_t)key * (size_t)(W + 1);
+  }
   f->b = b;
   for (int w = 0; w < W; w++) f->m0[w] = f->m[w] = b[1 + w] & A[f->ka + w];
   f->nkb = *f->nkey[0] * f->nmul[0] + *f->nkey[1] * f->nmul[1] + *f->nkey[2] * f->nmul[2];
@@ -290,9 +292,10 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
   bframe_t *Fpeek = Fmax < Fleaf - 1 ? Fmax : Fleaf - 1;
   uint64_t peek_until = check_at - 1;
   bframe_t *f = F;
-  enter(x, f, A, W);
+  enter(x, f, A, W, NULL);
   for (;;) {
     const cand_t *c = NULL;
+    const uint64_t *peeked = NULL;
     for (;;) {
       int w = 0;
       while (w < W && f->m[w] == 0) w++;
@@ -320,6 +323,7 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
         else if (mode == BITS_ONE_COPY || avail[e->cls] == 1) for (int v = 0; v < W; v++) any |= nb[1 + v] & na[v] & ~CM[e->cls * W + v];
         else for (int v = 0; v < W; v++) any |= nb[1 + v] & na[v];
         if (!any) { nodes++; continue; }
+        peeked = nb;
       }
       f->bit = bit;
       f->w = w;
@@ -359,7 +363,7 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       }
       GIVE(f);
     } else {
-      enter(x, f, A, W);
+      enter(x, f, A, W, peeked);
     }
     if (nodes >= check_at) {
       x->nodes = nodes;
