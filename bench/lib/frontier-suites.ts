@@ -9,7 +9,8 @@
  * - heule: Heule's 2008 em-* instances, test/fixtures/heule2008 (the files bench/cluster-speedup.ts uses; identical to
  *   ../shared/instances/heule2008). Target: within 1.2 s on one machine, em_9_3_5 within 3 s.
  * - hard: Brendan's 8x8 (goal: within 30 min), bench/puzzles/unsat-hard.txt and bench/puzzles/unsat-8x8.txt (refuted;
- *   no target time; unsat-8x8 is the cluster-scheduling UNSAT of about 60 s on one worker).
+ *   no target time; unsat-8x8 is the cluster-scheduling UNSAT of about 60 s on one worker with the bucket-scan
+ *   engine, unsat-8x8-60s the same kind for the bit-set engine).
  */
 
 import { referenceTime } from "./peers.js";
@@ -44,6 +45,8 @@ export const BOARDS: readonly SuiteBoard[] = [
   { suite: "hard", name: "unsat-hard", file: "bench/puzzles/unsat-hard.txt", expect: "unsat" },
   // Cluster scheduling (issue 10): an UNSAT that takes one engine about 60 s (bench/puzzles/unsat-8x8.txt says how it was made).
   { suite: "hard", name: "unsat-8x8", file: "bench/puzzles/unsat-8x8.txt", expect: "unsat" },
+  // The same kind, about 60 s for one bit-set engine (4.85 G placements; bench/puzzles/unsat-8x8-60s.txt).
+  { suite: "hard", name: "unsat-8x8-60s", file: "bench/puzzles/unsat-8x8-60s.txt", expect: "unsat" },
 ];
 
 /** The issue's target for one board and seed, seconds, and how it was set; undefined where there is none. */
