@@ -59,6 +59,11 @@ export interface TriangleBoard {
   readonly cells: ReadonlyArray<{ readonly piece: number; readonly rot: number } | null>;
 }
 
+/** True for a triangle puzzle (square puzzles have rows and cols, no shape). */
+export function isTrianglePuzzle(p: object): p is TrianglePuzzle {
+  return (p as { shape?: unknown }).shape === "triangle";
+}
+
 export const MAX_SIDE = 32;
 export const MAX_LABEL = 1000;
 
