@@ -12,7 +12,6 @@ import { cellOrders } from "../core/cubes/types.js";
 import type { Puzzle } from "../core/puzzle.js";
 import { parseTriangle, writeTriangle } from "../core/triangle/format.js";
 import { isTrianglePuzzle, type TrianglePuzzle } from "../core/triangle/puzzle.js";
-import { TRIANGLE_CELL_ORDER } from "./triangle-shape.js";
 import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
 import { RUN_ID_RE } from "../proto/contract.js";
 
@@ -20,7 +19,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -179,9 +178,6 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   };
   return { spec, puzzle: triangle ? parseTriangle(puzzleText, label) : parsePuzzle(puzzleText, label, "canonical") };
 }
-
-/** The encoding name a triangle run records: core/triangle/encode.ts, its one encoding. */
-export const TRIANGLE_ENCODING = "triangle";
 
 /**
  * What a triangle run cannot take (docs/cluster.md "Triangle runs"): another encoding or variable order, another

@@ -8,27 +8,16 @@
 
 import { resplitTriangleCube, streamTriangleCubes, type TriangleSplitResult } from "../core/triangle/cubes.js";
 import { encodeTriangle } from "../core/triangle/encode.js";
-import { cellCount, innerJoinCount, placedLabel, triangleNeighbour, type TriangleBoard, type TrianglePuzzle } from "../core/triangle/puzzle.js";
+import {
+  cellCount, innerJoinCount, placedLabel, placementsOfTriangleBoard, triangleBoardFromPlacements, triangleNeighbour, type TriangleBoard, type TrianglePuzzle,
+} from "../core/triangle/puzzle.js";
 import { renderTriangleSVG } from "../core/triangle/render.js";
 import { verifyTriangleBoard } from "../core/triangle/verify.js";
 import type { Placement } from "../core/puzzle.js";
 import { wholeBoardProblem, type BoardCheck, type ShapeSplit, type ShapeSplitEvent, type TriangleShape } from "./shape.js";
 
-/** The one cell order of triangle runs: the placement search's (rows from the base up, each left to right). */
-export const TRIANGLE_CELL_ORDER = "base-up";
-
-function boardOf(puzzle: TrianglePuzzle, list: readonly Placement[]): TriangleBoard {
-  const cells: Array<{ piece: number; rot: number } | null> = new Array(cellCount(puzzle.side)).fill(null);
-  for (const p of list) if (p.cell >= 0 && p.cell < cells.length) cells[p.cell] = { piece: p.piece, rot: p.rot };
-  return { side: puzzle.side, cells };
-}
-
-function placementsOf(board: TriangleBoard): Placement[] {
-  return board.cells.flatMap((c, cell) => (c ? [{ cell, piece: c.piece, rot: c.rot }] : []));
-}
-
 function withCells(r: TriangleSplitResult): ShapeSplit {
-  return { cubes: r.cubes, solutions: r.solutions.map((s) => ({ ...s, cells: placementsOf(s.board) })), refuted: r.refuted };
+  return { cubes: r.cubes, solutions: r.solutions.map((s) => ({ ...s, cells: placementsOfTriangleBoard(s.board) })), refuted: r.refuted };
 }
 
 /** The triangle shape of `puzzle`, its base formula encoded here. */
@@ -39,7 +28,7 @@ export function triangleShape(puzzle: TrianglePuzzle): TriangleShape {
   const accepted = (board: TriangleBoard): BoardCheck => {
     const v = verifyTriangleBoard(puzzle, board);
     if (!v.ok) return { ok: false, reason: v.violations[0].message };
-    const list = placementsOf(board);
+    const list = placementsOfTriangleBoard(board);
     return { ok: true, cells: list, shown: list.map(shows) };
   };
   return {
@@ -60,7 +49,7 @@ export function triangleShape(puzzle: TrianglePuzzle): TriangleShape {
     *split(c): Generator<ShapeSplitEvent> {
       for (const ev of streamTriangleCubes(puzzle, { targetCubes: c.targetCubes, maxDepth: c.maxDepth > 0 ? c.maxDepth : undefined })) {
         if (ev.kind === "cube") yield ev;
-        else if (ev.kind === "solution") yield { kind: "solution", solution: { ...ev.solution, cells: placementsOf(ev.solution.board) } };
+        else if (ev.kind === "solution") yield { kind: "solution", solution: { ...ev.solution, cells: placementsOfTriangleBoard(ev.solution.board) } };
         else yield { kind: "done", refuted: ev.refuted };
       }
     },
@@ -68,13 +57,13 @@ export function triangleShape(puzzle: TrianglePuzzle): TriangleShape {
     checkBoard(list) {
       const problem = wholeBoardProblem(list, cells, puzzle.pieces.length, 2);
       if (problem !== null) return { ok: false, reason: problem };
-      return accepted(boardOf(puzzle, list));
+      return accepted(triangleBoardFromPlacements(puzzle.side, list));
     },
     checkModel: (value) => accepted(formula.decode(value)),
     shows,
     score(list) {
       // Inner joins whose two cells are placed and show the same label.
-      const at = boardOf(puzzle, list).cells;
+      const at = triangleBoardFromPlacements(puzzle.side, list).cells;
       let score = 0;
       for (let a = 0; a < cells; a++) {
         for (let d = 0; d < 3; d++) {
@@ -85,6 +74,6 @@ export function triangleShape(puzzle: TrianglePuzzle): TriangleShape {
       }
       return { score, maxScore: innerJoinCount(puzzle.side) };
     },
-    svg: (list, title) => renderTriangleSVG({ ...puzzle, name: title }, boardOf(puzzle, list)),
+    svg: (list, title) => renderTriangleSVG({ ...puzzle, name: title }, triangleBoardFromPlacements(puzzle.side, list)),
   };
 }

@@ -50,7 +50,8 @@ const ESTIMATE_PROBES = 256;
 /** The SAT solver name that turns the solver off (the engine alone). */
 export const NO_SOLVER = "none";
 
-async function getFormula(ctx: WorkerContext, sha256: string, signal: AbortSignal): Promise<CachedFormula> {
+/** The formula from the disk cache or the Object Store, retried when the transport fails. */
+export async function getFormula(ctx: WorkerContext, sha256: string, signal: AbortSignal): Promise<CachedFormula> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await ctx.cache.get(sha256);
