@@ -1,11 +1,9 @@
 /**
  * `cubist solve PUZZLE --workers N [--all]`: the run on the embedded local cluster (cli/local-cluster.ts), its progress
  * on stderr, and its answer printed as `solve` prints one, for square and triangle puzzles alike: what differs is the
- * puzzle's view (its size fields in the JSON, its board JSON and how a board is shown), built by the caller
- * (cli/commands/solve.ts for a square, cli/solve-triangle.ts for a triangle).
+ * puzzle's view (cli/puzzle-view.ts: its size fields in the JSON, its board JSON and how a board is shown).
  */
 
-import type { Placement } from "../core/puzzle.js";
 import { terminalSafe } from "../cluster/terminal-text.js";
 import type { ParsedValues } from "./args.js";
 import { certificationJSON, formatCertification } from "./certification-format.js";
@@ -15,25 +13,11 @@ import { writeLines } from "./io.js";
 import type { LocalClusterResult } from "./local-cluster.js";
 import { runRequestFrom } from "./run-options.js";
 import { SolveProgress } from "./solve-progress.js";
-
-/** The puzzle as the cluster's printers need it, whatever its shape. */
-export interface ClusterPuzzleView {
-  readonly name: string | undefined;
-  /** The canonical text submitted as the run's puzzle. */
-  readonly text: string;
-  /** The JSON's size fields: `{rows, cols}`, or `{shape: "triangle", side}`. */
-  readonly size: Readonly<Record<string, string | number>>;
-  readonly cells: number;
-  /** The run's encoding, for the JSON. */
-  readonly encoding: string;
-  /** A board (placements in cell order, verified by the coordinator) as the JSON's `board`. */
-  boardJSON(cells: readonly Placement[]): unknown;
-  /** Prints a board for people (and writes --svg FILE). */
-  show(cells: readonly Placement[], values: ParsedValues): Promise<void> | void;
-}
+import type { PuzzleView } from "./puzzle-view.js";
+import { TRIANGLE_ENCODING } from "../coordinator/run-defaults.js";
 
 /** `solve --workers N --all`: the count (the shape of `solve --all`), and every board to -o. */
-function printClusterCount(view: ClusterPuzzleView, r: LocalClusterResult, values: ParsedValues, seconds: number): "sat" | "unsat" | "unknown" {
+function printClusterCount(view: PuzzleView, r: LocalClusterResult, values: ParsedValues, seconds: number): "sat" | "unsat" | "unknown" {
   const count = r.status.solutionCount ?? 0;
   const complete = r.status.countComplete === true;
   const status = count > 0 ? "sat" : complete ? "unsat" : "unknown";
@@ -60,7 +44,7 @@ function printClusterCount(view: ClusterPuzzleView, r: LocalClusterResult, value
   return status;
 }
 
-function printClusterResult(view: ClusterPuzzleView, r: LocalClusterResult, values: ParsedValues, seconds: number): Promise<void> | void {
+function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: ParsedValues, seconds: number): Promise<void> | void {
   const status = r.state === "sat" ? "sat" : r.state === "unsat" ? "unsat" : "unknown";
   const c = r.status.cubes!;
   const board = r.state === "sat" ? r.solutions[0]?.cells ?? null : null;
@@ -71,7 +55,7 @@ function printClusterResult(view: ClusterPuzzleView, r: LocalClusterResult, valu
       board: board ? view.boardJSON(board) : null,
       ...(status === "unknown" ? { reason: r.message } : {}),
       puzzle: view.name ?? null,
-      encoding: view.encoding,
+      encoding: view.shape === "triangle" ? TRIANGLE_ENCODING : values.encoding,
       solver: values.solver,
       workers: r.workers,
       run: r.runId,
@@ -111,7 +95,7 @@ function printClusterResult(view: ClusterPuzzleView, r: LocalClusterResult, valu
   }
 }
 
-export async function runCluster(view: ClusterPuzzleView, values: ParsedValues, label: string): Promise<number> {
+export async function runCluster(view: PuzzleView, values: ParsedValues, label: string): Promise<number> {
   const stop = onInterrupt();
   const abort = stop.abort;
   const t0 = performance.now();

@@ -14,11 +14,10 @@ import { writeOutput } from "./io.js";
 import { countTriangleLocal } from "./count-triangle.js";
 import { countBySat, triangleBlockingProblem } from "./count-sat.js";
 import { InvalidOptionError } from "../core/errors.js";
-import { triangleBoardToJSON, writeTriangle } from "../core/triangle/format.js";
-import { triangleBoardFromPlacements, type TriangleBoard, type TrianglePuzzle } from "../core/triangle/puzzle.js";
-import type { Placement } from "../core/puzzle.js";
+import { triangleBoardToJSON } from "../core/triangle/format.js";
+import { type TriangleBoard, type TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { runCluster } from "./solve-cluster.js";
-import { TRIANGLE_ENCODING } from "../coordinator/run-defaults.js";
+import { puzzleView } from "./puzzle-view.js";
 import { renderTriangleSVG, renderTriangleText } from "../core/triangle/render.js";
 import type { SolverName } from "../worker/solver/index.js";
 
@@ -45,15 +44,7 @@ async function solveOnCluster(puzzle: TrianglePuzzle, values: ParsedValues): Pro
     if (values.output !== undefined) values["every-board"] = true;
   }
   values.workers ??= 1;
-  const board = (cells: readonly Placement[]): TriangleBoard => triangleBoardFromPlacements(puzzle.side, cells);
-  return runCluster({
-    name: puzzle.name, text: writeTriangle(puzzle), size: { shape: "triangle", side: puzzle.side }, cells: puzzle.side * puzzle.side, encoding: TRIANGLE_ENCODING,
-    boardJSON: (cells) => triangleBoardToJSON(board(cells), puzzle),
-    async show(cells, v) {
-      process.stdout.write(renderTriangleText(puzzle, board(cells)) + "\n");
-      if (typeof v.svg === "string") await writeOutput(v.svg, renderTriangleSVG(puzzle, board(cells)));
-    },
-  }, values, puzzle.name ?? "<triangle>");
+  return runCluster(puzzleView(puzzle), values, puzzle.name ?? "<triangle>");
 }
 
 async function solveOne(puzzle: TrianglePuzzle, values: ParsedValues): Promise<number> {

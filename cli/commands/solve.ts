@@ -10,16 +10,16 @@ import { defaultPortfolio, defaultThreads, solveLocal, type LocalSolveResult } f
 import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
-import { boardFromPlacements, type Puzzle } from "../../core/puzzle.js";
+import { type Puzzle } from "../../core/puzzle.js";
 import { SolveProgress } from "../solve-progress.js";
 import type { EngineProgress } from "../../worker/engine/index.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
-import { writeCanonical } from "../../core/formats/index.js";
 import { RUN_OPTIONS } from "../run-options.js";
 import { readPuzzleText } from "../triangle-commands.js";
 import { runCluster } from "../solve-cluster.js";
+import { puzzleView } from "../puzzle-view.js";
 import { bestJSON } from "../../core/score.js";
 
 export const spec: CommandSpec = {
@@ -218,11 +218,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       values.workers = 1;
       if (values.certify === true && values.concurrency === 1) values.concurrency = threads;
     }
-    return runCluster({
-      name: puzzle.name, text: writeCanonical(puzzle), size: { rows: puzzle.rows, cols: puzzle.cols }, cells: puzzle.rows * puzzle.cols, encoding: values.encoding as string,
-      boardJSON: (cells) => boardToJSON(boardFromPlacements(puzzle, cells), puzzle),
-      show: (cells, v) => showBoard(puzzle, boardFromPlacements(puzzle, cells), v),
-    }, values, path);
+    return runCluster(puzzleView(puzzle), values, path);
   }
   if (values.objective === "score") {
     if (values.all) throw new InvalidOptionError("objective", "score does not go with --all");
