@@ -50,7 +50,11 @@ const STOP_GRACE_MS = 1000;
 const MAX_IDLE = 16;
 
 const BUILT = new URL("./search-thread.js", import.meta.url);
-const THREAD_URL = existsSync(BUILT) ? BUILT : new URL("./search-thread.ts", import.meta.url);
+/**
+ * Run from the sources (tsx: tests with in-process workers), the thread is the .ts file, and Node 20 does not hand
+ * tsx's loader to a worker thread: a one-line bootstrap registers it in the thread first.
+ */
+const SOURCE_BOOTSTRAP = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(new URL("./search-thread.ts", import.meta.url).href)}); })`;
 
 const idle: Worker[] = [];
 
@@ -60,8 +64,7 @@ function takeThread(): Worker {
     t.ref();
     return t;
   }
-  // Run from the sources (tsx), the thread is the .ts file and needs the same loader.
-  return new Worker(THREAD_URL, { execArgv: THREAD_URL.pathname.endsWith(".ts") ? ["--import", "tsx"] : undefined });
+  return existsSync(BUILT) ? new Worker(BUILT) : new Worker(SOURCE_BOOTSTRAP, { eval: true });
 }
 
 function releaseThread(t: Worker): void {
