@@ -81,8 +81,12 @@ count and sums the exact counts (docs/cluster.md "Counting"); --json prints the 
 "run". With -o every board is recorded and verified by the coordinator. Not with --up-to-symmetry.
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
-(--search-ms 0: Kissat alone), --all over --threads worker threads; its board is board[row][pos] = [id, rot], row 0
-at the apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle allows rotation).
+(--search-ms 0: Kissat alone), --all over --threads worker threads; with --workers N on the embedded cluster, cubes
+fixing triangle placements, each run by the triangle search (beside Kissat with --solver kissat), every board checked
+by the triangle verifier (docs/cluster.md "Triangle runs"). Its board is board[row][pos] = [id, rot], row 0 at the
+apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle allows rotation); --json prints
+"shape": "triangle" and "side" instead of rows and cols. --hints, --portfolio, --sat-delay, --certify and
+--objective score are for square boards.
 
 Progress goes to stderr (never with --json): on a terminal, the elapsed time (and with --workers the closed share
 and cube counts) redrawn every second; with --workers in a pipe or a log, a plain line at once and every 10 s.
