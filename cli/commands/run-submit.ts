@@ -7,16 +7,14 @@
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
-import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
 import { formatBoardSize, runJSON } from "../control-format.js";
-import { readPuzzleText } from "../triangle-commands.js";
-import { writeTriangle } from "../../core/triangle/format.js";
+import { runPuzzleText } from "../triangle-commands.js";
 import { followRunFromCli, WATCH_EXIT_CODES, WATCH_OPTIONS } from "../control-watch.js";
-import { writeCanonical } from "../../core/formats/index.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
@@ -94,21 +92,9 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if (values.all !== true && (values.limit !== undefined || values["every-board"] === true)) {
     throw new InvalidOptionError(values.limit !== undefined ? "limit" : "every-board", "goes with --all");
   }
-  let text: string;
-  let format = values.format as string;
-  const read = await readPuzzleText(path);
   // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read
-  // and validated here, so its errors still name file:line. A triangle is validated whenever it is one.
-  if (read.triangle) {
-    if (values.hints !== undefined) throw new InvalidOptionError("--hints", "is for square boards; give a triangle's hints as `hint ROW POS ID ROT` lines");
-    text = writeTriangle(read.triangle);
-  } else if (typeof values.hints === "string" || typeof values.name === "string") {
-    const puzzle = await loadPuzzle(path, { format, hints: values.hints as string | undefined, text: read.text });
-    text = writeCanonical(puzzle);
-    format = "canonical";
-  } else {
-    text = read.text;
-  }
+  // and validated here, so its errors still name file:line; a triangle always is.
+  const { text, format } = await runPuzzleText(path, values, typeof values.name === "string");
   const request = submitRequestOf({ ...runRequestFrom(values, text, label), format }, values.id as string | undefined);
   return withControlApi(values, async (api) => {
     const res = await api.call<SubmitRunRequest, SubmitRunResponse>(api.client.submitRun, request);
