@@ -111,6 +111,8 @@ test("solve triangle - a bad file names file:line; square-only options are refus
   const c = await cubist(["solve", ok, "--workers", "1", "--cell-order", "spiral"]);
   assert.equal(c.code, 1);
   assert.match(c.stderr, /cell order: a triangle splits along its search's order, base-up; "spiral" is for square boards/);
+  const folded = await cubist(["solve", ok, "--workers", "1", "--all", "--up-to-symmetry"]);
+  assert.deepEqual([folded.code, /up-to-symmetry: folds boards on one machine only/.test(folded.stderr)], [1, true], folded.stderr);
   // Frame 9 appears on no piece: no board.
   writeFileSync(ok, "triangle 2\nframe 9\n1 1 2 3\n2 1 2 3\n3 1 2 3\n4 1 2 3\n");
   const u = await cubist(["solve", ok, "--all", "--json"]);

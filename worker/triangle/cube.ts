@@ -17,8 +17,8 @@ import { placementsOfTriangleBoard } from "../../core/triangle/puzzle.js";
 import type { TriangleSearchResult } from "../../core/triangle/search.js";
 import type { WorkerContext } from "../context.js";
 import { firstProof, type Contender } from "../engine/index.js";
-import { cubeInput, type CachedFormula } from "../formula-cache.js";
-import { getFormula, NO_SOLVER, type CubeJob } from "../solve-cube.js";
+import { cubeInput } from "../formula-cache.js";
+import { cubeFormula, cubeSolverOptions, NO_SOLVER, type CubeJob } from "../solve-cube.js";
 import { runSolver, type SolverOutcome } from "../solver/index.js";
 import type { CubeResult, CubeStats } from "../verdict.js";
 import { runTriangleSearch } from "./search.js";
@@ -70,30 +70,12 @@ export async function solveTriangleCube(ctx: WorkerContext, job: CubeJob): Promi
     });
   }
   if (solver !== NO_SOLVER) {
-    let formula: CachedFormula;
-    try {
-      formula = await getFormula(ctx, task.formulaSha256, active.signal);
-    } catch (err) {
-      if (active.stopReason !== null) return { kind: "stopped", stats: { engine: solver } };
-      return { kind: "error", reason: `formula unavailable: ${(err as Error).message}`, stats: { engine: solver } };
-    }
-    if (formula.numVars !== run.numVars) {
-      return { kind: "error", reason: `formula ${formula.sha256.slice(0, 12)} has ${formula.numVars} variables, the run ${run.numVars}`, stats: { engine: solver } };
-    }
+    const formula = await cubeFormula(ctx, job, solver);
+    if ("kind" in formula) return formula;
     contenders.push({
       name: solver,
       decided: (m) => "solver" in m && m.solver.kind !== "unknown",
-      run: async (signal) => ({
-        solver: await runSolver(cubeInput(formula, task.units), run.numVars, {
-          solver,
-          binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
-          timeLimitSec: limits.timeLimitSec,
-          conflictLimit: limits.conflictLimit,
-          seed: limits.seed,
-          extraArgs: ctx.config.solverArgs,
-          signal,
-        }),
-      }),
+      run: async (signal) => ({ solver: await runSolver(cubeInput(formula, task.units), run.numVars, cubeSolverOptions(ctx, limits, solver, signal)) }),
     });
   }
   active.phase = solver !== NO_SOLVER ? "solver" : "search";
