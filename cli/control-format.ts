@@ -141,12 +141,35 @@ export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
   };
 }
 
+/** A run's board as RunInfo gives it: rows x cols, or a triangle of side `rows` (RunInfo.shape). */
+export type BoardOfRun = Pick<RunInfo, "shape" | "rows" | "cols">;
+
+/** "6x6", or "triangle 6" (the triangle file's header). */
+export function formatBoardSize(r: BoardOfRun): string {
+  return r.shape === "triangle" ? `triangle ${r.rows}` : `${r.rows}x${r.cols}`;
+}
+
+/** Cells of a run's board. */
+export function boardCells(r: BoardOfRun): number {
+  return r.shape === "triangle" ? r.rows * r.rows : r.rows * r.cols;
+}
+
+/** Where a cell lies: row and column on a square board; row (0 at the apex) and position on a triangle. */
+export function cellPlace(r: BoardOfRun, cell: number): { row: number; col: number } | { row: number; pos: number } {
+  if (r.shape === "triangle") {
+    const row = Math.floor(Math.sqrt(cell));
+    return { row, pos: cell - row * row };
+  }
+  return { row: Math.floor(cell / r.cols), col: cell % r.cols };
+}
+
 /** `--json` shape of a run (`run show`, `run list`, `run submit`). */
 export function runJSON(r: RunInfo): Record<string, unknown> {
   return {
     run: r.runId,
     name: r.name,
     ...statusJSON(r.status),
+    shape: r.shape ?? "square",
     rows: r.rows,
     cols: r.cols,
     encoding: r.encoding,

@@ -5,7 +5,7 @@ import { terminalSafe } from "../cluster/terminal-text.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import {
-  emptyCounts, formatCount, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatTime, isTerminal, runStateName,
+  boardCells, emptyCounts, formatBoardSize, formatCount, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatTime, isTerminal, runStateName,
 } from "./control-format.js";
 import { formatCertification } from "./certification-format.js";
 
@@ -70,7 +70,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["run", r.runId],
     ["name", r.name],
     ["state", stateWithMessage(runStateName(s?.state), s?.message ?? "")],
-    ["puzzle", `${r.rows}x${r.cols}, encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses`],
+    ["puzzle", `${formatBoardSize(r)}, encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses`],
     ["solver", `${solver?.solver ?? "?"}: ${budget}`],
     ["cubing", `${cubesMade(r)}${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order; re-split ${resplit}`],
     ...(s?.solutionCount !== undefined ? [["count", `${formatCount(s)} (cubist solution list ${r.runId})`] as [string, string]] : []),
@@ -83,7 +83,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["solutions", `${s?.solutions ?? 0}${s?.solutions ? ` (cubist solution show ${r.runId})` : ""}${s?.rejectedModels ? `; ${s.rejectedModels} SAT answer(s) rejected by the verifier` : ""}`],
     ["work", workLine(s, s?.state === RunState.RUN_STATE_SAT || s?.state === RunState.RUN_STATE_UNSAT)],
     ["best board", s?.best
-      ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${r.rows * r.cols} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier)`
+      ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${boardCells(r)} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier)`
       : "- (none reported yet)"],
     ["priority", String(s?.priority ?? 0)],
     ...(s?.waiting ? [["waiting", s.waiting] as [string, string]] : []),
@@ -111,7 +111,7 @@ export function renderRunTable(runs: readonly RunInfo[], now: number): string {
         String(c.queued + c.running + c.unknown),
         String(c.unsat + c.sat + c.failed),
         String(r.status?.solutionCount ?? r.status?.solutions ?? 0),
-        `${r.rows}x${r.cols}`,
+        formatBoardSize(r),
         `${formatTime(r.createdUnixMs).replace(/:\d\d UTC$/, " UTC")} (${age(now, r.createdUnixMs)})`,
         r.name,
       ];

@@ -6,14 +6,13 @@
  * only one board per orbit under the board's symmetries is counted.
  */
 
-import { existsSync } from "node:fs";
-import { Worker } from "node:worker_threads";
 import { EncoderBugError } from "../core/errors.js";
 import { triangleFolder } from "../core/symmetry.js";
 import { writeTriangle } from "../core/triangle/format.js";
 import type { TriangleBoard, TrianglePuzzle } from "../core/triangle/puzzle.js";
 import type { TriangleSearchResult } from "../core/triangle/search.js";
 import { verifyTriangleBoard } from "../core/triangle/verify.js";
+import { runTriangleSearch } from "../worker/triangle/search.js";
 
 export interface TriangleCountOptions {
   threads: number;
@@ -33,17 +32,11 @@ export interface TriangleCountResult {
   wallMs: number;
 }
 
-const BUILT_WORKER = new URL("./count-triangle-worker.js", import.meta.url);
-const WORKER_URL = existsSync(BUILT_WORKER) ? BUILT_WORKER : new URL("./count-triangle-worker.ts", import.meta.url);
-
-type Message = { type: "board"; cells: TriangleBoard["cells"] } | { type: "done"; result: TriangleSearchResult };
-
 export async function countTriangleLocal(puzzle: TrianglePuzzle, options: TriangleCountOptions): Promise<TriangleCountResult> {
   const started = performance.now();
   const n = Math.max(1, options.threads);
-  const stopBuffer = new SharedArrayBuffer(4);
-  const stop = new Int32Array(stopBuffer);
-  const halt = (): void => void Atomics.store(stop, 0, 1);
+  const stop = new AbortController();
+  const halt = (): void => stop.abort();
   if (options.signal?.aborted) halt();
   options.signal?.addEventListener("abort", halt, { once: true });
   const deadline = options.timeLimitSec ? Date.now() + options.timeLimitSec * 1000 : undefined;
@@ -66,21 +59,10 @@ export async function countTriangleLocal(puzzle: TrianglePuzzle, options: Triang
     options.onBoard?.(board);
     if (options.limit && seen >= options.limit) halt();
   };
-  const runPart = (k: number): Promise<TriangleSearchResult> =>
-    new Promise((resolve, reject) => {
-      const worker = new Worker(WORKER_URL, {
-        // Run from the sources (tsx), the worker is the .ts file and needs the same loader.
-        execArgv: WORKER_URL.pathname.endsWith(".ts") ? ["--import", "tsx"] : undefined,
-        workerData: { text, file: "<count>", k, n, limit: fold ? undefined : options.limit, boards: wantBoards, stop: stopBuffer, deadline },
-      });
-      let result: TriangleSearchResult | null = null;
-      worker.on("message", (m: Message) => {
-        if (m.type === "board") onBoard(m.cells);
-        else result = m.result;
-      });
-      worker.on("error", reject);
-      worker.on("exit", (code) => (result ? resolve(result) : reject(new Error(`count worker ${k} exited with code ${code} and no result`))));
-    });
+  const runPart = (k: number): Promise<TriangleSearchResult> => runTriangleSearch(
+    { text, file: "<count>", part: { k, n }, limit: fold ? undefined : options.limit, maxBoards: wantBoards ? Number.MAX_SAFE_INTEGER : 0, deadline },
+    { signal: stop.signal, onBoard },
+  );
   let parts: TriangleSearchResult[];
   try {
     parts = await Promise.all(Array.from({ length: n }, (_, k) => runPart(k)));

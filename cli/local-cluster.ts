@@ -26,7 +26,6 @@ import type { WorkerProcess } from "../worker/main.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
 import type { Logger } from "../cluster/log.js";
 import type { RunState, RunStatus, Solution } from "../proto/gen/cubist/v1/run.js";
-import { boardFromPlacements, type Board } from "../core/puzzle.js";
 import type { Names } from "../proto/contract.js";
 
 export interface LocalClusterOptions {
@@ -72,7 +71,6 @@ export interface LocalClusterPhases {
 
 export type LocalClusterResult = {
   state: "sat" | "unsat" | "failed" | "cancelled";
-  board: Board | null;
   status: RunStatus;
   message: string;
   workers: number;
@@ -81,7 +79,7 @@ export type LocalClusterResult = {
   certificate: string | null;
   /** When each phase ended (filled in until `stopped`, which is set just before the result is returned). */
   phases: LocalClusterPhases;
-  /** The run's recorded solutions (a counting run with every_board: every board, each verified). */
+  /** The run's recorded solutions, each verified (a first-solution run: its board; a counting run: the first 100, or with every_board every board). */
   solutions: readonly Solution[];
 };
 
@@ -158,8 +156,6 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
     const final = await waitForEnd(run, options);
     mark("ended");
     const status = run.status();
-    const sol = run.solutions[0];
-    const board = sol ? boardFromPlacements({ rows: sol.rows, cols: sol.cols }, sol.cells) : null;
     const state = final === RunState.RUN_STATE_SAT ? "sat" : final === RunState.RUN_STATE_UNSAT ? "unsat" : final === RunState.RUN_STATE_CANCELLED ? "cancelled" : "failed";
     let certificate: string | null = null;
     if (options.certificateDir && state === "unsat" && run.spec.certify) {
@@ -168,7 +164,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       certificate = options.certificateDir;
     }
     log.info("run ended", { run: run.id, state, phasesMs: JSON.stringify(phases) });
-    return { state, board, status, message: run.message, workers: options.workers, runId: run.id, certificate, phases, solutions: run.solutions };
+    return { state, status, message: run.message, workers: options.workers, runId: run.id, certificate, phases, solutions: run.solutions };
   } finally {
     stopping.abort();
     // A worker still starting (the run failed early) is closed with the others, not left running.

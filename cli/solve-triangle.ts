@@ -2,7 +2,8 @@
  * `cubist solve` on a triangle puzzle (a file whose first data line is `triangle N`; docs/formats.md): the
  * placement search finds a board (or Kissat alone with --search-ms 0), `--all` counts every solution over
  * --threads worker threads. Every board is verified by core/triangle/verify.ts before it is printed or written.
- * The cluster does not take triangle boards.
+ * With --workers N (or --nats URL) the embedded local cluster solves or counts it (cli/solve-cluster.ts), the
+ * coordinator verifying every board with the same verifier (docs/cluster.md "Triangle runs").
  */
 
 import { onInterrupt } from "./interrupt.js";
@@ -14,22 +15,36 @@ import { countTriangleLocal } from "./count-triangle.js";
 import { countBySat, triangleBlockingProblem } from "./count-sat.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { triangleBoardToJSON } from "../core/triangle/format.js";
-import type { TriangleBoard, TrianglePuzzle } from "../core/triangle/puzzle.js";
+import { type TriangleBoard, type TrianglePuzzle } from "../core/triangle/puzzle.js";
+import { runCluster } from "./solve-cluster.js";
+import { puzzleView } from "./puzzle-view.js";
 import { renderTriangleSVG, renderTriangleText } from "../core/triangle/render.js";
 import type { SolverName } from "../worker/solver/index.js";
 
 /** Options of `solve` that square boards only have. */
-const SQUARE_ONLY = ["workers", "nats", "hints", "portfolio", "sat-delay"] as const;
+const SQUARE_ONLY = ["hints", "portfolio", "sat-delay", "certify", "certificate"] as const;
 
 export async function solveTriangle(puzzle: TrianglePuzzle, values: ParsedValues, threads: number): Promise<number> {
   if (values.objective === "score") throw new InvalidOptionError("--objective", "score is for square boards");
   for (const name of SQUARE_ONLY) {
-    if (values[name] !== undefined && values[name] !== false) throw new InvalidOptionError(`--${name}`, "is for square boards; a triangle puzzle is solved on this machine by the placement search");
+    if (values[name] !== undefined && values[name] !== false) throw new InvalidOptionError(`--${name}`, "is for square boards");
   }
   for (const name of ["limit", "output", "up-to-symmetry"]) {
     if (!values.all && values[name] !== undefined) throw new InvalidOptionError(`--${name}`, "goes with --all");
   }
+  if (values.workers !== undefined || values.nats !== undefined) return solveOnCluster(puzzle, values);
   return values.all ? countAll(puzzle, values, threads) : solveOne(puzzle, values);
+}
+
+/** `solve TRIANGLE --workers N [--all]`: the embedded local cluster, printing what `solve` prints on one machine. */
+async function solveOnCluster(puzzle: TrianglePuzzle, values: ParsedValues): Promise<number> {
+  if (values.all) {
+    if (values["up-to-symmetry"] === true) throw new InvalidOptionError("up-to-symmetry", "folds boards on one machine only (not with --workers)");
+    // -o needs every board: the run records them all, each verified by the coordinator.
+    if (values.output !== undefined) values["every-board"] = true;
+  }
+  values.workers ??= 1;
+  return runCluster(puzzleView(puzzle), values, puzzle.name ?? "<triangle>");
 }
 
 async function solveOne(puzzle: TrianglePuzzle, values: ParsedValues): Promise<number> {

@@ -1,14 +1,16 @@
 /**
- * Triangle puzzles in the commands that read a puzzle file (solve, verify, render, encode): a file whose first data
- * line is `triangle N` (docs/formats.md) is a triangle puzzle whatever --format says; these are its handlers.
+ * Triangle puzzles in the commands that read a puzzle file (solve, verify, render, encode, run submit, coordinator
+ * --puzzle): a file whose first data line is `triangle N` (docs/formats.md) is a triangle puzzle whatever --format
+ * says; these are its handlers.
  */
 
 import { basename } from "node:path";
 import type { ParsedValues } from "./args.js";
 import { EXIT } from "./exit-codes.js";
-import { readText, writeOutput } from "./io.js";
+import { loadPuzzle, readText, writeOutput } from "./io.js";
+import { writeCanonical } from "../core/formats/index.js";
 import { InvalidOptionError } from "../core/errors.js";
-import { isTriangleText, parseTriangle, readTriangleBoardJSON } from "../core/triangle/format.js";
+import { isTriangleText, parseTriangle, readTriangleBoardJSON, writeTriangle } from "../core/triangle/format.js";
 import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { innerJoinCount } from "../core/triangle/puzzle.js";
 
@@ -19,6 +21,21 @@ export async function readPuzzleText(path: string): Promise<{ text: string; tria
   const label = path === "-" ? "<stdin>" : path;
   const puzzle = parseTriangle(text, label);
   return { text, triangle: puzzle.name ? puzzle : { ...puzzle, name: basename(label).replace(/\.[^.]+$/, "") } };
+}
+
+/**
+ * The text a run is submitted with (`run submit`, `coordinator --puzzle`): a triangle file's canonical text (checked
+ * here; --hints refused); with `check` (or --hints) a square puzzle read, checked and written canonically here, so its
+ * errors name file:line; otherwise the file as it is, for the coordinator to parse.
+ */
+export async function runPuzzleText(path: string, values: ParsedValues, check: boolean): Promise<{ text: string; format: string }> {
+  const read = await readPuzzleText(path);
+  if (read.triangle) {
+    refuseHints(values);
+    return { text: writeTriangle(read.triangle), format: "auto" };
+  }
+  if (!check && typeof values.hints !== "string") return { text: read.text, format: values.format as string };
+  return { text: writeCanonical(await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text: read.text })), format: "canonical" };
 }
 
 function refuseHints(values: ParsedValues): void {

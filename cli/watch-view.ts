@@ -13,7 +13,8 @@ import { VerdictKind, type Placement } from "../proto/gen/cubist/v1/cube.js";
 import { RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
 import type { VerdictSummary } from "../proto/gen/cubist/v1/api.js";
 import { verdictLabel } from "../proto/vocabulary.js";
-import { emptyCounts, formatCount, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, isTerminal, runStateName } from "./control-format.js";
+import { cellPlace, emptyCounts, formatCount, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, isTerminal, runStateName } from "./control-format.js";
+import type { BoardOfRun } from "./control-format.js";
 
 const ESC = "\x1b[";
 const FULL = "█";
@@ -151,9 +152,16 @@ export function renderEndLine(runId: string, status: RunStatus): string {
   return `run ${terminalSafe(runId)} ${runStateName(status.state)}${msg}${elapsed} (${closed}, ${formatCount(status) || `${status.solutions} solution(s)`})`;
 }
 
-/** Placements for people: `r2c3=p17/1` (0-based row and column, the piece as given, rotation). */
-export function formatPlacements(placements: readonly Placement[], cols: number): string {
+/**
+ * Placements for people: `r2c3=p17/1` (0-based row and column, the piece as given, rotation); on a triangle
+ * `r2pos3=p17/1` (row from the apex, position in the row); the bare cell number when the board is not known.
+ */
+export function formatPlacements(placements: readonly Placement[], board: BoardOfRun | null): string {
   return placements
-    .map((p) => (cols > 0 ? `r${Math.floor(p.cell / cols)}c${p.cell % cols}=p${p.piece}/${p.rot}` : `${p.cell}=p${p.piece}/${p.rot}`))
+    .map((p) => {
+      if (board === null || board.cols === 0) return `${p.cell}=p${p.piece}/${p.rot}`;
+      const at = cellPlace(board, p.cell);
+      return `r${at.row}${"col" in at ? `c${at.col}` : `pos${at.pos}`}=p${p.piece}/${p.rot}`;
+    })
     .join(" ");
 }

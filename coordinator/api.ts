@@ -6,8 +6,6 @@
 import { basename } from "node:path";
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from "@grpc/grpc-js";
 import { InvalidOptionError } from "../core/errors.js";
-import { renderSVG } from "../core/render/index.js";
-import { boardFromPlacements } from "../core/puzzle.js";
 import { CUBE_ID_RE, RUN_ID_RE } from "../proto/contract.js";
 import type {
   CancelRunRequest, CubistServiceServer, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListCubesResponse,
@@ -148,7 +146,7 @@ export function createService(c: Coordinator): CubistServiceServer {
       if (state === "") throw new InvalidOptionError("state", `${String(req.state)} is not a cube state`);
       if (!Number.isFinite(req.stuckSec) || req.stuckSec < 0) throw new InvalidOptionError("stuck_sec", `must be a non-negative number of seconds, got ${req.stuckSec}`);
       const { total, cubes } = listCubes(run, { state, minRunningSec: req.minRunningSec, worker: req.workerId, limit: req.limit, stuckSec: req.stuckSec });
-      const ids = run.puzzle.pieces.map((p) => p.id);
+      const ids = run.shape.pieceIds;
       return { cubes: cubes.map((x) => cubeInfo(x, req.placements, ids)), total };
     }),
 
@@ -177,13 +175,12 @@ export function createService(c: Coordinator): CubistServiceServer {
       const run = await liveRun(c, req.runId);
       const sol = run.solutions[req.index];
       if (!sol) throw new NotFoundError(`run ${run.id} has ${run.solutions.length} solution(s); no index ${req.index}`);
-      const board = boardFromPlacements(run.puzzle, sol.cells);
-      const cells = board.cells;
+      // A recorded solution lists every cell in cell order (the coordinator verified it).
       return {
         solution: sol,
-        ids: cells.map((x) => run.puzzle.pieces[x!.piece].id),
-        rots: cells.map((x) => x!.rot),
-        svg: renderSVG(run.puzzle, board),
+        ids: sol.cells.map((x) => run.shape.pieceIds[x.piece]),
+        rots: sol.cells.map((x) => x.rot),
+        svg: run.shape.svg(sol.cells, run.spec.name),
         puzzleText: run.spec.puzzleText,
       };
     }),

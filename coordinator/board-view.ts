@@ -2,16 +2,15 @@
  * The board a run's page shows: the verified solution when there is one; while searching, the best board a worker
  * reported, or the "best partial board" = the puzzle's hints plus the placements of the deepest cube being worked on
  * (running first, else the deepest open cube), i.e. the most complete placement that no solver has refuted yet. Both
- * are drawn with `renderSVG`, the same picture as the CLI's `--svg`.
+ * are drawn by the run's shape (`renderSVG`, or `renderTriangleSVG` for a triangle), the same picture as the CLI's `--svg`.
  */
 
-import { bucasLink, renderSVG } from "../core/render/index.js";
-import { boardFromPlacements, type Board, type Placement, type Puzzle } from "../core/puzzle.js";
-import { innerEdgeCount, scoreBoard } from "../core/verify.js";
-import { hintPlacements } from "../core/cubes/search.js";
+import { bucasLink } from "../core/render/index.js";
+import { boardFromPlacements, type Placement } from "../core/puzzle.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import type { CubeEntry } from "./cube-table.js";
 import type { RunController } from "./run.js";
+import type { RunShape } from "./shape.js";
 
 export interface BoardView {
   /** "best": the run's best board a worker reported (checked and scored); "partial": a cube's own placements. */
@@ -29,10 +28,10 @@ export interface BoardView {
   link: string;
 }
 
-function viewerLink(puzzle: Puzzle, board: Board): string {
-  if (puzzle.rows !== 16 || puzzle.cols !== 16) return "";
+function viewerLink(shape: RunShape, cells: readonly Placement[]): string {
+  if (shape.kind !== "square" || shape.rows !== 16 || shape.cols !== 16) return "";
   try {
-    return bucasLink(puzzle, board);
+    return bucasLink(shape.puzzle, boardFromPlacements(shape.puzzle, cells));
   } catch {
     return ""; // colours or ids the viewer cannot show
   }
@@ -55,35 +54,32 @@ export function deepestOpenCube(run: RunController): CubeEntry | null {
 
 /** The board to show now: the solution (index `solution`, default the first), else the best partial board. */
 export function boardView(run: RunController, solution = 0): BoardView {
-  const cells = run.puzzle.rows * run.puzzle.cols;
+  const shape = run.shape;
+  const cells = shape.cells;
   const sol = run.solutions[solution];
   if (sol) {
-    const board = boardFromPlacements(run.puzzle, sol.cells);
+    const { maxScore } = shape.score([]);
     return {
-      kind: "solution", cubeId: sol.cubeId, placed: cells, cells, score: innerEdgeCount(run.puzzle), maxScore: innerEdgeCount(run.puzzle),
-      svg: renderSVG(run.puzzle, board, { title: `${run.spec.name}: solution ${sol.index + 1}` }), link: viewerLink(run.puzzle, board),
+      kind: "solution", cubeId: sol.cubeId, placed: cells, cells, score: maxScore, maxScore,
+      svg: shape.svg(sol.cells, `${run.spec.name}: solution ${sol.index + 1}`), link: viewerLink(shape, sol.cells),
     };
   }
-  const maxScore = innerEdgeCount(run.puzzle);
-  const hints: Placement[] = hintPlacements(run.puzzle);
+  const hints = shape.hintPlacements;
   const best = isTerminal(run.state) ? null : deepestOpenCube(run);
   const reported = run.best;
   if (reported && reported.placed >= (best?.placementCount ?? 0) + hints.length) {
-    const board = boardFromPlacements(run.puzzle, reported.cells);
     const title = `${run.spec.name}: best board, score ${reported.score} of ${reported.maxScore} (cube ${reported.cubeId})`;
-    return { kind: "best", cubeId: reported.cubeId, placed: reported.placed, cells, score: reported.score, maxScore, svg: renderSVG(run.puzzle, board, { title }), link: viewerLink(run.puzzle, board) };
+    return { kind: "best", cubeId: reported.cubeId, placed: reported.placed, cells, score: reported.score, maxScore: shape.score([]).maxScore, svg: shape.svg(reported.cells, title), link: viewerLink(shape, reported.cells) };
   }
   const placements = [...hints, ...(best?.placements ?? [])];
-  const board = boardFromPlacements(run.puzzle, placements);
-  const placed = board.cells.filter((x) => x !== null).length;
+  const placed = new Set(placements.map((p) => p.cell)).size;
   return {
     kind: best ? "partial" : "hints",
     cubeId: best?.id ?? "",
     placed,
     cells,
-    score: scoreBoard(run.puzzle, board),
-    maxScore,
-    svg: renderSVG(run.puzzle, board, { title: best ? `${run.spec.name}: cube ${best.id}` : run.spec.name }),
-    link: viewerLink(run.puzzle, board),
+    ...shape.score(placements),
+    svg: shape.svg(placements, best ? `${run.spec.name}: cube ${best.id}` : run.spec.name),
+    link: viewerLink(shape, placements),
   };
 }

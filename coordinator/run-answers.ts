@@ -4,12 +4,14 @@
  * board checked and scored by the verifier's rules (core/score.ts). Pure: nothing here records or changes state.
  */
 
-import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
+import { bitsetValue } from "../core/accept.js";
+import type { Puzzle } from "../core/puzzle.js";
 import { acceptScored, betterScored } from "../core/score.js";
 import type { Logger } from "../cluster/log.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed } from "../proto/gen/cubist/v1/ledger.js";
 import type { BestBoard, RunSpec } from "../proto/gen/cubist/v1/run.js";
+import type { BoardCheck, RunShape } from "./shape.js";
 
 export function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
   return {
@@ -19,18 +21,17 @@ export function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClo
   };
 }
 
-/** A SAT answer's board (engine workers) or model (SAT solvers); null when the model has the wrong size. */
-export function boardOfVerdict(puzzle: Puzzle, spec: RunSpec, v: Verdict, log: Logger): { kind: "model"; bits: Uint8Array } | { kind: "board"; board: Board } | null {
-  if (v.board.length > 0) {
-    const cells = puzzle.rows * puzzle.cols;
-    if (v.board.length !== cells) return { kind: "board", board: boardFromPlacements(puzzle, []) };
-    return { kind: "board", board: boardFromPlacements(puzzle, v.board) };
-  }
+/**
+ * A SAT answer's board (placement searches send one) or model (SAT solvers), checked by the run's verifier; null when
+ * the model has the wrong size (logged and dropped).
+ */
+export function answerOfVerdict(shape: RunShape, spec: RunSpec, v: Verdict, log: Logger): BoardCheck | null {
+  if (v.board.length > 0) return shape.checkBoard(v.board);
   if (v.numVars !== spec.numVars || v.model.length !== (spec.numVars + 7) >> 3) {
     log.warn("SAT verdict with a model of the wrong size ignored", { cube: v.cubeId, worker: v.workerId, vars: v.numVars, bytes: v.model.length });
     return null;
   }
-  return { kind: "model", bits: v.model };
+  return shape.checkModel(bitsetValue(v.model));
 }
 
 /**

@@ -4,11 +4,8 @@
  * offering and accepting boards, and ending the run. Like the model, pure: effects out, state through `apply`.
  */
 
-import { acceptBoard } from "../core/accept.js";
-import { scanSplit } from "../core/cubes/scan-split.js";
-import { resplitCube } from "../core/cubes/split.js";
-import type { CellOrder, Cube } from "../core/cubes/types.js";
-import { placementsOfBoard, type Board, type Placement } from "../core/puzzle.js";
+import type { Cube } from "../core/cubes/types.js";
+import type { Placement } from "../core/puzzle.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed, CubeDef } from "../proto/gen/cubist/v1/ledger.js";
 import { RunMode, RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
@@ -31,7 +28,7 @@ export class RunCore extends RunLedgerState {
   }
 
   protected taskFor(cube: { id: string; placements: readonly Placement[] }, attempt: number): TaskMessage {
-    return taskMessage(this.spec, this.varMap, cube, attempt, this.opts.clock(), (this.opts.lease ?? newLease)());
+    return taskMessage(this.spec, this.shape, cube, attempt, this.opts.clock(), (this.opts.lease ?? newLease)());
   }
 
   /**
@@ -60,9 +57,10 @@ export class RunCore extends RunLedgerState {
     }
   }
 
-  /** A worker's best board (coordinator/run-answers.ts): recorded when it beats the run's best. */
+  /** A worker's best board (coordinator/run-answers.ts): recorded when it beats the run's best. Square boards only. */
   protected *considerBest(v: Verdict): RunSteps {
-    const best = bestBoardOf(this.puzzle, this.best, v, this.log, this.opts.clock);
+    if (this.shape.kind !== "square") return;
+    const best = bestBoardOf(this.shape.puzzle, this.best, v, this.log, this.opts.clock);
     if (best) yield* this.applyAndRecord({ $case: "best", value: best });
   }
 
@@ -115,12 +113,10 @@ export class RunCore extends RunLedgerState {
     const base = { placements: e.placements, branching: [...e.branching], weight: e.weight };
     // Scan cubes split along the scan, and their children go to the front queue so the scan order holds.
     const scan = this.spec.cubing!.cellOrder === "scan";
-    const result = scan
-      ? scanSplit(this.puzzle, { base, targetCubes: opts.targetChildren ?? Infinity, maxDepth: opts.targetChildren ? undefined : depth })
-      : resplitCube(this.puzzle, base, { depth, targetChildren: opts.targetChildren, cellOrder: this.spec.cubing!.cellOrder as CellOrder });
+    const result = this.shape.resplit(base, { depth, targetChildren: opts.targetChildren, cellOrder: this.spec.cubing!.cellOrder });
     if (!this.counting) {
       for (const s of result.solutions) {
-        if (yield* this.offerBoard(s.board, e.id, "coordinator")) return 0;
+        if (yield* this.offerBoard(s.cells, e.id, "coordinator")) return 0;
       }
     }
     // Counting: boards the splitter filled are cubes like any other (splitInitial).
@@ -140,24 +136,24 @@ export class RunCore extends RunLedgerState {
   }
 
   /** A board found without a model (by a splitter): verified, then accepted. */
-  protected *offerBoard(board: Board, cube: string, worker: string): RunSteps<boolean> {
-    const accepted = acceptBoard(this.puzzle, board);
+  protected *offerBoard(cells: readonly Placement[], cube: string, worker: string): RunSteps<boolean> {
+    const accepted = this.shape.checkBoard(cells);
     if (!accepted.ok) {
       this.log.error("a board from the splitter failed verification", { cube, violation: accepted.reason });
       yield* this.applyAndRecord({ $case: "rejectedModel", value: 1 });
       return false;
     }
-    return yield* this.acceptSolution(accepted.board, cube, worker);
+    return yield* this.acceptSolution(accepted.cells, cube, worker);
   }
 
-  /** Records a verified solution; in first-solution mode, ends the run. True when the run ended. */
-  protected *acceptSolution(board: Board, cube: string, worker: string): RunSteps<boolean> {
+  /** Records a verified solution (its placements in cell order); in first-solution mode, ends the run. True when the run ended. */
+  protected *acceptSolution(cells: Placement[], cube: string, worker: string): RunSteps<boolean> {
     const solution: Solution = {
       runId: this.id,
       index: this.solutions.length,
-      rows: this.puzzle.rows,
-      cols: this.puzzle.cols,
-      cells: placementsOfBoard(board),
+      rows: this.shape.rows,
+      cols: this.shape.cols,
+      cells,
       cubeId: cube,
       workerId: worker,
       foundUnixMs: this.opts.clock(),

@@ -23,6 +23,10 @@ export function defaultCellOrder(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces"
   const nearUnique = puzzle.rows * puzzle.cols <= 200 && log10ExpectedSolutions(puzzle) < MANY_SOLUTIONS_LOG10;
   return solver === "none" && objective !== "score" && nearUnique ? "scan" : DEFAULT_CELL_ORDER;
 }
+/** The one cell order of triangle runs: the placement search's own (rows from the base up, each left to right). */
+export const TRIANGLE_CELL_ORDER = "base-up";
+/** The encoding name a triangle run records: core/triangle/encode.ts, its one encoding. */
+export const TRIANGLE_ENCODING = "triangle";
 export const DEFAULT_CUBE_TIME_LIMIT_SEC = 60;
 /**
  * The native placement engine runs beside the SAT solver for the cube's whole budget (search_ms is capped by it):

@@ -6,8 +6,6 @@
  * coordinator/certify.ts proves and checks (`unitsOf`, `refutedCubes`).
  */
 
-import type { VarMap } from "../core/encode/index.js";
-import type { Puzzle } from "../core/puzzle.js";
 import type { Logger } from "../cluster/log.js";
 import { VerdictKind } from "../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
@@ -17,6 +15,7 @@ import { isTerminal, verdictLabel } from "../proto/vocabulary.js";
 import { CubeTable, Sum, type CubeEntry } from "./cube-table.js";
 import { WorkEstimate } from "./work-estimate.js";
 import type { LedgerBody, RunSteps } from "./run-effects.js";
+import type { RunShape } from "./shape.js";
 
 export interface RunModelOptions {
   /** Deliveries (and error verdicts) of one cube before it is marked failed. */
@@ -71,8 +70,8 @@ export class RunLedgerState {
 
   constructor(
     readonly spec: RunSpec,
-    readonly puzzle: Puzzle,
-    protected readonly varMap: VarMap,
+    /** The run's puzzle, square or triangle, and its base formula (coordinator/shape.ts). */
+    readonly shape: RunShape,
     protected readonly opts: RunModelOptions,
   ) {
     this.log = opts.log;
@@ -220,7 +219,7 @@ export class RunLedgerState {
     const e = this.table.get(cube);
     if (!e) return null;
     const units: number[] = [];
-    for (const p of e.placements) units.push(...this.varMap.placementLiterals(p));
+    for (const p of e.placements) units.push(...this.shape.placementLiterals(p));
     return units;
   }
 

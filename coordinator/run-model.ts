@@ -20,11 +20,7 @@ uses: coordinator/run-core.ts).
  * (its failed cubes are sent again).
  */
 
-import { acceptBoard, acceptModel, bitsetValue } from "../core/accept.js";
-import { streamCubes } from "../core/cubes/split.js";
-import { scanSplit } from "../core/cubes/scan-split.js";
-import type { CellOrder, Cube, SplitSolution } from "../core/cubes/types.js";
-import { placementsOfBoard } from "../core/puzzle.js";
+import type { Cube } from "../core/cubes/types.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed } from "../proto/gen/cubist/v1/ledger.js";
 import { RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
@@ -33,7 +29,8 @@ import type { CubeEntry } from "./cube-table.js";
 import type { RunSteps } from "./run-effects.js";
 import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
-import { boardOfVerdict, closedOf } from "./run-answers.js";
+import { answerOfVerdict, closedOf } from "./run-answers.js";
+import type { SplitBoard } from "./shape.js";
 import { isOpen, solutionKey } from "./run-ledger-state.js";
 import { RunCore } from "./run-core.js";
 import { checkCount } from "./count-intake.js";
@@ -73,13 +70,8 @@ export class RunModel extends RunCore {
     const t0 = this.opts.clock();
     const ids: Array<{ id: string; cube: Cube } | null> = [];
     let refuted = { count: 0, weight: 0 };
-    const solutions: SplitSolution[] = [];
-    for (const ev of streamCubes(this.puzzle, {
-      targetCubes: c.targetCubes,
-      maxDepth: c.maxDepth > 0 ? c.maxDepth : undefined,
-      cellOrder: c.cellOrder as CellOrder,
-      pruning: "full",
-    })) {
+    const solutions: SplitBoard[] = [];
+    for (const ev of this.shape.split(c)) {
       if (ev.kind === "cube") ids.push({ id: String(ids.length), cube: ev.cube });
       // Counting: a board the splitter filled is a cube like any other (its count, 1, comes back from a worker).
       else if (ev.kind === "solution" && this.counting) ids.push({ id: String(ids.length), cube: ev.solution });
@@ -88,7 +80,7 @@ export class RunModel extends RunCore {
     }
     this.log.info("split done", { cubes: ids.length, refuted: refuted.count, solutions: solutions.length, ms: Math.round(this.opts.clock() - t0), rssMB: this.opts.memoryMB?.() });
     for (const s of solutions) {
-      if (yield* this.offerBoard(s.board, "split", "coordinator")) return;
+      if (yield* this.offerBoard(s.cells, "split", "coordinator")) return;
     }
     const t1 = this.opts.clock();
     yield* this.publishCubes(undefined, ids, "initial", true, refuted);
@@ -105,10 +97,16 @@ export class RunModel extends RunCore {
   private *splitScan(): RunSteps {
     const c = this.spec.cubing!;
     const t0 = this.opts.clock();
-    const r = scanSplit(this.puzzle, { targetCubes: c.targetCubes, maxDepth: c.maxDepth > 0 ? c.maxDepth : undefined });
-    this.log.info("scan split done", { cubes: r.cubes.length, depth: r.stats.maxDepth, refuted: r.refuted.count, solutions: r.solutions.length, ms: Math.round(this.opts.clock() - t0) });
+    const r = { cubes: [] as Cube[], solutions: [] as SplitBoard[], refuted: { count: 0, weight: 0 } };
+    for (const ev of this.shape.split(c)) {
+      if (ev.kind === "cube") r.cubes.push(ev.cube);
+      else if (ev.kind === "solution") r.solutions.push(ev.solution);
+      else r.refuted = ev.refuted;
+    }
+    const depth = r.cubes.reduce((d, cube) => Math.max(d, cube.placements.length), 0);
+    this.log.info("scan split done", { cubes: r.cubes.length, depth, refuted: r.refuted.count, solutions: r.solutions.length, ms: Math.round(this.opts.clock() - t0) });
     for (const s of r.solutions) {
-      if (yield* this.offerBoard(s.board, "split", "coordinator")) return;
+      if (yield* this.offerBoard(s.cells, "split", "coordinator")) return;
     }
     const ids: Array<{ id: string; cube: Cube } | null> = r.cubes.map((cube, i) => ({ id: String(i), cube }));
     const refuted = { count: r.refuted.count, weight: r.refuted.weight };
@@ -119,7 +117,7 @@ export class RunModel extends RunCore {
     } else {
       yield* this.publishCubes(undefined, ids.slice(0, 1), "initial", false, { count: 0, weight: 0 });
       const budget = s.timeLimitSec > 0 ? Math.min(s.timeLimitSec, SCAN_MEMBER_SEC) : SCAN_MEMBER_SEC;
-      const task = taskMessage(this.spec, this.varMap, { id: SCAN_MEMBER_ID, placements: [] }, 0, this.opts.clock(), (this.opts.lease ?? newLease)(),
+      const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [] }, 0, this.opts.clock(), (this.opts.lease ?? newLease)(),
         { order: SCAN_MEMBER_ORDER, timeLimitSec: budget });
       yield { type: "publish", tasks: [task], seqs: [] };
       this.table.addMember(SCAN_MEMBER_ID, task.task.lease);
@@ -140,10 +138,9 @@ export class RunModel extends RunCore {
     if (!m.open) return;
     m.open = false;
     if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
-      const found = boardOfVerdict(this.puzzle, this.spec, v, this.log);
-      const accepted = found?.kind === "board" ? acceptBoard(this.puzzle, found.board) : null;
+      const accepted = v.board.length > 0 ? answerOfVerdict(this.shape, this.spec, v, this.log) : null;
       if (accepted?.ok) {
-        yield* this.acceptSolution(accepted.board, v.cubeId, v.workerId);
+        yield* this.acceptSolution(accepted.cells, v.cubeId, v.workerId);
         return;
       }
       this.log.error("the portfolio member's board was rejected by the verifier: not a solution", { worker: v.workerId, violation: accepted && !accepted.ok ? accepted.reason : "no board" });
@@ -211,9 +208,8 @@ export class RunModel extends RunCore {
         continue;
       }
       if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
-        const found = boardOfVerdict(this.puzzle, this.spec, v, this.log);
-        if (found === null) continue;
-        const accepted = found.kind === "model" ? acceptModel(this.puzzle, this.varMap, bitsetValue(found.bits)) : acceptBoard(this.puzzle, found.board);
+        const accepted = answerOfVerdict(this.shape, this.spec, v, this.log);
+        if (accepted === null) continue;
         if (!accepted.ok) {
           // Never a solution. The worker acked its task, so the cube is sent out again (or given up).
           this.log.error("SAT answer rejected by the verifier: not a solution", { cube: v.cubeId, worker: v.workerId, violation: accepted.reason });
@@ -225,7 +221,7 @@ export class RunModel extends RunCore {
         }
         if (!this.close(closedOf(v, v.kind, ""), closed)) continue;
         yield* this.flushClosed(closed);
-        if (yield* this.acceptSolution(accepted.board, v.cubeId, v.workerId)) return;
+        if (yield* this.acceptSolution(accepted.cells, v.cubeId, v.workerId)) return;
         continue;
       }
       if (!this.close(closedOf(v, v.kind, v.reason), closed)) continue;
@@ -258,7 +254,7 @@ export class RunModel extends RunCore {
   private *recordCount(v: Verdict, entry: CubeEntry, closed: CubeClosed[], unknowns: CubeEntry[], retries: CubeEntry[],
     failed: Array<{ entry: CubeEntry; reason: string }>): RunSteps<"ended" | "next"> {
     if (!isOpen(entry)) return "next";
-    const check = checkCount(this.puzzle, entry.placements, v, this.spec.solver!.countBoards ?? 0, this.spec.everyBoard === true);
+    const check = checkCount(this.shape, entry.placements, v, this.spec.solver!.countBoards ?? 0, this.spec.everyBoard === true);
     if (check.kind === "rejected") {
       this.log.error("count rejected: not a verified count of the cube", { cube: v.cubeId, worker: v.workerId, violation: check.reason });
       yield* this.applyAndRecord({ $case: "rejectedModel", value: 1 });
@@ -273,11 +269,10 @@ export class RunModel extends RunCore {
       return "next";
     }
     const fresh: Solution[] = [];
-    for (const board of check.boards) {
+    for (const cells of check.boards) {
       if (!this.spec.everyBoard && this.solutions.length + fresh.length >= KEPT_SOLUTIONS) break;
-      const cells = placementsOfBoard(board);
       if (this.solutionKeys.has(solutionKey(cells))) continue;
-      fresh.push({ runId: this.id, index: this.solutions.length + fresh.length, rows: this.puzzle.rows, cols: this.puzzle.cols, cells, cubeId: v.cubeId, workerId: v.workerId, foundUnixMs: this.opts.clock() });
+      fresh.push({ runId: this.id, index: this.solutions.length + fresh.length, rows: this.shape.rows, cols: this.shape.cols, cells, cubeId: v.cubeId, workerId: v.workerId, foundUnixMs: this.opts.clock() });
     }
     if (fresh.length > 0) {
       const entries = fresh.map((s) => this.entry({ $case: "solution", value: s }));

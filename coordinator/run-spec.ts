@@ -6,10 +6,12 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { InvalidOptionError } from "../core/errors.js";
-import { parsePuzzle, writeCanonical, isFormatOption } from "../core/formats/index.js";
+import { parseAnyPuzzle, parsePuzzle, writeCanonical, isFormatOption } from "../core/formats/index.js";
 import { isEncodingName, DEFAULT_ENCODING, variableOrders } from "../core/encode/index.js";
 import { cellOrders } from "../core/cubes/types.js";
 import type { Puzzle } from "../core/puzzle.js";
+import { parseTriangle, writeTriangle } from "../core/triangle/format.js";
+import { isTrianglePuzzle, type TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
 import { RUN_ID_RE } from "../proto/contract.js";
 
@@ -17,7 +19,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -76,8 +78,8 @@ export const COUNT_BOARDS = 32;
  * 1000. Verifying a board costs the coordinator about 60 us on a 6x6 board: every board of a 170,000-solution count
  * would be about 10 s of the coordinator's time beside about 100 s of search (BENCHMARKS.md "Counting on the cluster").
  */
-export function countBoardsFor(puzzle: Pick<Puzzle, "rows" | "cols">, everyBoard: boolean): number {
-  const fit = Math.max(1, Math.min(1000, Math.floor(256_000 / (12 * puzzle.rows * puzzle.cols))));
+export function countBoardsFor(cells: number, everyBoard: boolean): number {
+  const fit = Math.max(1, Math.min(1000, Math.floor(256_000 / (12 * cells))));
   return everyBoard ? fit : Math.min(COUNT_BOARDS, fit);
 }
 
@@ -93,7 +95,7 @@ export function sha256Hex(data: string | Uint8Array): string {
  * Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. A board
  * above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/run.ts).
  */
-export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: SizeLimits = DEFAULT_SIZE_LIMITS): { spec: RunSpec; puzzle: Puzzle } {
+export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: SizeLimits = DEFAULT_SIZE_LIMITS): { spec: RunSpec; puzzle: Puzzle | TrianglePuzzle } {
   if (typeof req.puzzleText !== "string" || req.puzzleText.trim() === "") throw new InvalidOptionError("puzzle", "is empty");
   if (Buffer.byteLength(req.puzzleText) > MAX_PUZZLE_TEXT_BYTES) {
     throw new InvalidOptionError("puzzle", `is larger than ${MAX_PUZZLE_TEXT_BYTES} bytes`);
@@ -101,12 +103,14 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   const format = req.format ?? "auto";
   if (!isFormatOption(format)) throw new InvalidOptionError("format", `unknown format "${format}"`);
   const label = req.puzzleLabel ?? "<puzzle>";
-  const puzzle = parsePuzzle(req.puzzleText, label, format);
+  const puzzle = parseAnyPuzzle(req.puzzleText, label, format);
   checkBoardSize(puzzle, limits);
+  const triangle = isTrianglePuzzle(puzzle) ? puzzle : null;
+  if (triangle) checkTriangleRequest(req);
   const runId = req.runId ?? newRunId();
   if (!RUN_ID_RE.test(runId)) throw new InvalidOptionError("run id", `"${runId.slice(0, 80)}" must be 1-64 characters of A-Z a-z 0-9 _ -`);
-  const encoding = req.encoding ?? DEFAULT_ENCODING;
-  if (!isEncodingName(encoding)) throw new InvalidOptionError("encoding", `unknown encoding "${encoding}"`);
+  const encoding = triangle ? TRIANGLE_ENCODING : req.encoding ?? DEFAULT_ENCODING;
+  if (!triangle && !isEncodingName(encoding)) throw new InvalidOptionError("encoding", `unknown encoding "${encoding}"`);
   const order = req.order ?? "";
   if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
   const objective = req.objective ?? "sat";
@@ -126,15 +130,16 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
     throw new InvalidOptionError(req.solutionLimit ? "solution limit" : "every board", "goes with mode all (counting)");
   }
   // Without the engine (search_ms 0) the SAT solver is the default whatever the board.
-  const solver = objective === "score" || all ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : defaultSolver(puzzle));
+  // Triangles: the placement search alone unless a solver is asked for, as `cubist solve` does on one machine.
+  const solver = objective === "score" || all ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : triangle ? "none" : defaultSolver(puzzle as Puzzle));
   if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
   if (solver === "none" && req.searchMs === 0) throw new InvalidOptionError("solver", "none with search ms 0 leaves nothing to run on a cube");
   // Counting splits by the splitter's cell order: a scan run's whole-board member refutes the board, it does not count it.
-  const cellOrder = req.cellOrder ?? (all ? DEFAULT_CELL_ORDER : defaultCellOrder(puzzle, solver, objective));
-  if (!(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
+  const cellOrder = triangle ? TRIANGLE_CELL_ORDER : req.cellOrder ?? (all ? DEFAULT_CELL_ORDER : defaultCellOrder(puzzle as Puzzle, solver, objective));
+  if (!triangle && !(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
   if (all && cellOrder === "scan") throw new InvalidOptionError("cell order", "scan does not go with mode all (counting)");
   const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
-  const puzzleText = writeCanonical({ ...puzzle, name });
+  const puzzleText = triangle ? writeTriangle({ ...triangle, name }) : writeCanonical({ ...(puzzle as Puzzle), name });
   const spec: RunSpec = {
     certify: req.certify === true,
     runId,
@@ -155,7 +160,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
       firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
       objective: objective === "score" ? "score" : all ? "count" : "",
-      ...(all ? { countBoards: countBoardsFor(puzzle, req.everyBoard === true) } : {}),
+      ...(all ? { countBoards: countBoardsFor(triangle ? triangle.side ** 2 : (puzzle as Puzzle).rows * (puzzle as Puzzle).cols, req.everyBoard === true) } : {}),
     },
     resplit: {
       afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),
@@ -171,5 +176,21 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
     numVars: 0,
     numClauses: 0,
   };
-  return { spec, puzzle: parsePuzzle(puzzleText, label, "canonical") };
+  return { spec, puzzle: triangle ? parseTriangle(puzzleText, label) : parsePuzzle(puzzleText, label, "canonical") };
+}
+
+/**
+ * What a triangle run cannot take (docs/cluster.md "Triangle runs"): another encoding or variable order, another
+ * cell order than the search's own, the score objective, certification.
+ */
+function checkTriangleRequest(req: RunRequest): void {
+  if (req.encoding !== undefined && req.encoding !== DEFAULT_ENCODING && req.encoding !== TRIANGLE_ENCODING) {
+    throw new InvalidOptionError("encoding", `"${req.encoding}" is for square boards; a triangle puzzle has its own encoding (${TRIANGLE_ENCODING})`);
+  }
+  if (req.order) throw new InvalidOptionError("order", "variable orders are for square boards");
+  if (req.cellOrder !== undefined && req.cellOrder !== TRIANGLE_CELL_ORDER) {
+    throw new InvalidOptionError("cell order", `a triangle splits along its search's order, ${TRIANGLE_CELL_ORDER}; "${req.cellOrder}" is for square boards`);
+  }
+  if (req.objective !== undefined && req.objective !== "sat") throw new InvalidOptionError("objective", `${req.objective} is for square boards`);
+  if (req.certify) throw new InvalidOptionError("certify", "certified UNSAT is for square boards (the proofs number square placements)");
 }

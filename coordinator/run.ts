@@ -6,9 +6,9 @@
 
 import { EventEmitter } from "node:events";
 import type { JetStreamManager } from "@nats-io/jetstream";
-import { dimacsChunks, encode, type VariableOrder } from "../core/encode/index.js";
-import { parsePuzzle } from "../core/formats/index.js";
+import { dimacsChunks } from "../core/encode/index.js";
 import type { Puzzle } from "../core/puzzle.js";
+import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { ensureRunConsumer, deleteRunConsumer, purgeRunTasks, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import type { Names } from "../proto/contract.js";
@@ -25,6 +25,8 @@ import { uploadFormula } from "./formula-upload.js";
 import { decidedCount, RateTracker } from "./rate.js";
 import { runSteps, type RunEffect, type RunSteps } from "./run-effects.js";
 import { RunModel } from "./run-model.js";
+import { runShapeOf } from "./run-shape.js";
+import type { RunShape } from "./shape.js";
 import type { BestBoard } from "../proto/gen/cubist/v1/run.js";
 import { checkFormulaSize, formulaBytes } from "../core/limits.js";
 
@@ -86,23 +88,24 @@ export class RunController extends EventEmitter<RunEvents> {
     this.certifier = model.spec.certify ? new RunCertifier(model.spec.formulaSha256, deps.layout, this.log) : null;
   }
 
-  /** Encodes the puzzle (the model needs its variable map) and builds the run's model. */
-  private static modelOf(deps: RunDeps, spec: RunSpec, puzzle: Puzzle): { model: RunModel; formula: ReturnType<typeof encode> } {
-    const formula = encode(spec.encoding, puzzle, spec.order ? { order: spec.order as VariableOrder } : {});
-    const model = new RunModel(spec, puzzle, formula.varMap, {
+  /** Encodes the puzzle, square or triangle (the model needs its placement literals), and builds the run's model. */
+  private static modelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle): { model: RunModel; formula: RunShape["formula"] } {
+    const shape = runShapeOf(spec, puzzle);
+    const model = new RunModel(spec, shape, {
       maxDeliver: deps.settings.maxDeliver,
       batchSize: deps.settings.batchSize,
       clock: Date.now,
       log: deps.log.child({ run: spec.runId }),
       memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
     });
-    return { model, formula };
+    return { model, formula: shape.formula };
   }
 
   // ---- the run's state, read-only (the model owns it) ------------------------------------------------------
 
   get spec(): RunSpec { return this.model.spec; }
-  get puzzle(): Puzzle { return this.model.puzzle; }
+  /** The run's puzzle, square or triangle, as the coordinator handles it (coordinator/shape.ts). */
+  get shape(): RunShape { return this.model.shape; }
   get table(): CubeTable { return this.model.table; }
   get solutions(): readonly Solution[] { return this.model.solutions; }
   get state(): RunState { return this.model.state; }
@@ -139,7 +142,7 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- creation and resume ---------------------------------------------------------------------------------
 
   /** A new run: encode, upload, record, then split and publish in the background. */
-  static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle): Promise<RunController> {
+  static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle | TrianglePuzzle): Promise<RunController> {
     const { model, formula } = RunController.modelOf(deps, spec, puzzle);
     checkFormulaSize(formulaBytes(formula), deps.settings.limits);
     const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));
@@ -159,8 +162,7 @@ export class RunController extends EventEmitter<RunEvents> {
     const first = entries[0]?.entry;
     if (!first || first.$case !== "started") return null;
     const spec = first.value;
-    const puzzle = parsePuzzle(spec.puzzleText, `<run ${spec.runId}>`, "canonical");
-    const { model, formula } = RunController.modelOf(deps, spec, puzzle);
+    const { model, formula } = RunController.modelOf(deps, spec);
     if (formula.numVars !== spec.numVars) throw new Error(`run ${spec.runId}: re-encoding gives ${formula.numVars} variables, the ledger says ${spec.numVars}`);
     for (const e of entries) model.apply(e);
     const run = new RunController(deps, model);

@@ -6,17 +6,17 @@
  * (coordinator/task-publisher.ts).
  */
 
-import type { VarMap } from "../core/encode/index.js";
 import type { Placement } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { RunSpec } from "../proto/gen/cubist/v1/run.js";
 import type { TaskMessage } from "./run-effects.js";
 import { cubeBudgetSec } from "./run-defaults.js";
+import type { RunShape } from "./shape.js";
 
-export function taskMessage(spec: RunSpec, varMap: VarMap, cube: { id: string; placements: readonly Placement[] }, attempt: number, now: number, lease: string,
+export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiterals">, cube: { id: string; placements: readonly Placement[] }, attempt: number, now: number, lease: string,
   member?: { order: string; timeLimitSec: number }): TaskMessage {
   const units: number[] = [];
-  for (const p of cube.placements) units.push(...varMap.placementLiterals(p));
+  for (const p of cube.placements) units.push(...shape.placementLiterals(p));
   const s = spec.solver!;
   const task: CubeTask = {
     runId: spec.runId,

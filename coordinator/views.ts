@@ -23,6 +23,8 @@ export interface RunSummary {
   /** The run is over (its state is terminal). */
   ended: boolean;
   live: boolean;
+  /** "square": rows x cols; "triangle": `rows` is the side (rows x rows cells), the base row holds `cols` = 2 rows - 1. */
+  shape: "square" | "triangle";
   rows: number;
   cols: number;
   encoding: string;
@@ -50,11 +52,16 @@ export interface RunSummary {
   count: { solutions: number; complete: boolean; limit: number } | null;
 }
 
-/** Rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none). */
-export function boardSize(puzzleText: string): { rows: number; cols: number } {
+/**
+ * The shape, rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none): a
+ * triangle of side n (`triangle n`) has n rows, the widest of 2n - 1 cells.
+ */
+export function boardSize(puzzleText: string): { shape: "square" | "triangle"; rows: number; cols: number } {
   const line = puzzleText.split("\n").find((l) => l.trim() !== "" && !l.trimStart().startsWith("#")) ?? "";
+  const t = /^\s*triangle\s+(\d+)\s*$/i.exec(line);
+  if (t) return { shape: "triangle", rows: Number(t[1]), cols: 2 * Number(t[1]) - 1 };
   const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
-  return m ? { rows: Number(m[1]), cols: Number(m[2]) } : { rows: 0, cols: 0 };
+  return { shape: "square", ...(m ? { rows: Number(m[1]), cols: Number(m[2]) } : { rows: 0, cols: 0 }) };
 }
 
 /** A run as the gRPC API returns it. */
@@ -326,8 +333,8 @@ export function runDetail(c: Coordinator, run: RunController, speeds: WorkerSpee
       mode: spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS ? "all" : "first",
       numVars: spec.numVars,
       numClauses: spec.numClauses,
-      pieces: run.puzzle.pieces.length,
-      hints: run.puzzle.hints.length,
+      pieces: run.shape.pieceIds.length,
+      hints: run.shape.hintPlacements.length,
     },
     running: runningCubes(run, now),
     workers: workersView(c, speeds, now),

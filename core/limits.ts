@@ -49,13 +49,13 @@ export class LimitExceededError extends CubistError {
   }
 }
 
-/** Throws LimitExceededError when the board has more cells than `limits.maxCells`. */
-export function checkBoardSize(board: { rows: number; cols: number }, limits: SizeLimits = DEFAULT_SIZE_LIMITS): void {
-  const cells = board.rows * board.cols;
+/** Throws LimitExceededError when the board (rows x cols, or a triangle of side n: n*n cells) has more cells than `limits.maxCells`. */
+export function checkBoardSize(board: { rows: number; cols: number } | { side: number }, limits: SizeLimits = DEFAULT_SIZE_LIMITS): void {
+  const [cells, what] = "side" in board ? [board.side * board.side, `a triangle of side ${board.side}`] : [board.rows * board.cols, `${board.rows}x${board.cols}`];
   if (cells <= limits.maxCells) return;
   throw new LimitExceededError(
     "cells",
-    `the puzzle is ${board.rows}x${board.cols} = ${cells} cells, above the limit of ${limits.maxCells} cells (raise it with ${limits.raise.cells}; docs/operations.md "Limits")`,
+    `the puzzle is ${what} = ${cells} cells, above the limit of ${limits.maxCells} cells (raise it with ${limits.raise.cells}; docs/operations.md "Limits")`,
   );
 }
 

@@ -17,6 +17,7 @@ import type { RunInfo } from "./run-table.js";
 import { uploadProof } from "../certify/proof-store.js";
 import type { WorkerContext } from "./context.js";
 import type { CachedFormula } from "./formula-cache.js";
+import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
 
 /** A cube's formula and proof files, in a directory of their own. */
 export interface ProofFiles {
@@ -58,12 +59,13 @@ const tables = new Map<string, PlacementTable | null>();
  * be built: the SAT solver then writes the proofs).
  */
 export function proverTable(run: RunInfo): PlacementTable | null {
-  if (run.encoding !== PLACEMENT_ENCODING) return null;
+  const puzzle = run.puzzle;
+  if (run.encoding !== PLACEMENT_ENCODING || isTrianglePuzzle(puzzle)) return null;
   const key = `${run.puzzleSha256 || run.id} ${run.order}`;
   let t = tables.get(key);
   if (t === undefined) {
     try {
-      t = placementTable(run.puzzle, run.order ? { order: run.order as VariableOrder } : {});
+      t = placementTable(puzzle, run.order ? { order: run.order as VariableOrder } : {});
     } catch {
       t = null;
     }

@@ -17,6 +17,8 @@ import { ActiveCube } from "./active.js";
 import { PAUSE_NOW } from "./cancels.js";
 import type { TaskMessage } from "./pull.js";
 import { solveCube } from "./solve-cube.js";
+import { solveTriangleCube } from "./triangle/cube.js";
+import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
 import { validateTask } from "./validate-task.js";
 import { buildVerdict, publishVerdict, verdictMsgId, type CubeResult } from "./verdict.js";
 
@@ -96,7 +98,8 @@ export async function handleTask(
   const heartbeat = setInterval(() => msg.working(), Math.max(100, Math.floor(ackWaitMs / 2)));
   try {
     log.debug("cube started", { ...fields, units: task.units.length, searchMs: limits.searchMs });
-    const result = await solveCube(ctx, { task, run, limits, active });
+    const job = { task, run, limits, active };
+    const result = await (isTrianglePuzzle(run.puzzle) ? solveTriangleCube(ctx, job) : solveCube(ctx, job));
     if (result.kind === "stopped") {
       if (active.handBack) {
         msg.nak(active.stopReason === PAUSE_NOW ? config.retryDelayMs : 0);

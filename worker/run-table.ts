@@ -9,8 +9,9 @@
  */
 
 import { createHash } from "node:crypto";
-import { parsePuzzle } from "../core/formats/index.js";
+import { parseAnyPuzzle } from "../core/formats/index.js";
 import type { Puzzle } from "../core/puzzle.js";
+import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { RUN_ID_RE } from "../proto/contract.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import type { SolverSpec } from "../proto/gen/cubist/v1/cube.js";
@@ -27,8 +28,8 @@ export interface RunInfo {
   readonly formulaSha256: string;
   readonly puzzleSha256: string;
   readonly numVars: number;
-  /** The run's canonical puzzle (for validating placements and the placement search). */
-  readonly puzzle: Puzzle;
+  /** The run's canonical puzzle, square or triangle (for validating placements and the placement search). */
+  readonly puzzle: Puzzle | TrianglePuzzle;
   readonly puzzleText: string;
   /** The run's solver spec (the tasks carry their own copy, which is what is used). */
   readonly solver: SolverSpec | undefined;
@@ -67,14 +68,14 @@ export function runInfoFromRecord(
   const state = record.status?.state ?? RunState.RUN_STATE_UNSPECIFIED;
   if (!(state in RunState) || state === RunState.RUN_STATE_UNSPECIFIED) return { ok: false, reason: `bad state ${state}` };
   if (spec.puzzleText.length > MAX_PUZZLE_TEXT) return { ok: false, reason: "puzzle text too large" };
-  let puzzle: Puzzle;
+  let puzzle: Puzzle | TrianglePuzzle;
   if (previous && previous.puzzleText === spec.puzzleText && previous.puzzleSha256 === spec.puzzleSha256) {
     puzzle = previous.puzzle;
   } else {
     const sha = createHash("sha256").update(spec.puzzleText).digest("hex");
     if (spec.puzzleSha256 !== "" && sha !== spec.puzzleSha256) return { ok: false, reason: "puzzle text does not hash to puzzle_sha256" };
     try {
-      puzzle = parsePuzzle(spec.puzzleText, `<run ${key}>`, "canonical");
+      puzzle = parseAnyPuzzle(spec.puzzleText, `<run ${key}>`, "canonical");
     } catch (err) {
       return { ok: false, reason: `puzzle text: ${(err as Error).message}` };
     }

@@ -30,7 +30,7 @@ import { proverBinary, proverProblem, runProver, type ProverOutcome } from "./en
 import { countCube } from "./count-cube.js";
 import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
 import type { RunInfo } from "./run-table.js";
-import { runSolver, type SolverOutcome, type SolverStats } from "./solver/index.js";
+import { runSolver, type SolverName, type SolverOptions, type SolverOutcome, type SolverStats } from "./solver/index.js";
 import type { CubeLimits } from "./validate-task.js";
 import type { CubeResult, CubeStats } from "./verdict.js";
 
@@ -50,6 +50,7 @@ const ESTIMATE_PROBES = 256;
 /** The SAT solver name that turns the solver off (the engine alone). */
 export const NO_SOLVER = "none";
 
+/** The formula from the disk cache or the Object Store, retried when the transport fails. */
 async function getFormula(ctx: WorkerContext, sha256: string, signal: AbortSignal): Promise<CachedFormula> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -60,6 +61,36 @@ async function getFormula(ctx: WorkerContext, sha256: string, signal: AbortSigna
       await sleep(1000 * attempt, undefined, { signal }).catch(() => undefined);
     }
   }
+}
+
+/** The cube's base formula (cache or Object Store), or what ends the cube: stopped meanwhile, or an error result. */
+export async function cubeFormula(ctx: WorkerContext, job: CubeJob, solver: string): Promise<CachedFormula | CubeResult> {
+  const { task, run, active } = job;
+  let formula: CachedFormula;
+  try {
+    formula = await getFormula(ctx, task.formulaSha256, active.signal);
+  } catch (err) {
+    if (active.stopReason !== null) return { kind: "stopped", stats: { engine: solver } };
+    return { kind: "error", reason: `formula unavailable: ${(err as Error).message}`, stats: { engine: solver } };
+  }
+  if (active.stopReason !== null) return { kind: "stopped", stats: { engine: solver } };
+  if (formula.numVars !== run.numVars) {
+    return { kind: "error", reason: `formula ${formula.sha256.slice(0, 12)} has ${formula.numVars} variables, the run ${run.numVars}`, stats: { engine: solver } };
+  }
+  return formula;
+}
+
+/** The SAT solver's options for a cube: the task's limits and seed; the configured binary for the configured solver. */
+export function cubeSolverOptions(ctx: WorkerContext, limits: CubeLimits, solver: SolverName, signal: AbortSignal): SolverOptions {
+  return {
+    solver,
+    binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
+    timeLimitSec: limits.timeLimitSec,
+    conflictLimit: limits.conflictLimit,
+    seed: limits.seed,
+    extraArgs: ctx.config.solverArgs,
+    signal,
+  };
 }
 
 /** Parsed run puzzles, by puzzle hash (a worker serves few runs at a time). */
@@ -114,16 +145,9 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
 
   let formula: CachedFormula | null = null;
   if (useSolver) {
-    try {
-      formula = await getFormula(ctx, task.formulaSha256, active.signal);
-    } catch (err) {
-      if (active.stopReason !== null) return stopped({ engine: solver });
-      return { kind: "error", reason: `formula unavailable: ${(err as Error).message}`, stats: { engine: solver } };
-    }
-    if (active.stopReason !== null) return stopped({ engine: solver });
-    if (formula.numVars !== run.numVars) {
-      return { kind: "error", reason: `formula ${formula.sha256.slice(0, 12)} has ${formula.numVars} variables, the run ${run.numVars}`, stats: { engine: solver } };
-    }
+    const got = await cubeFormula(ctx, job, solver);
+    if ("kind" in got) return got;
+    formula = got;
   }
 
   const contenders: Contender<Member>[] = [];
@@ -182,16 +206,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
       name: solver,
       decided: (r) => "solver" in r && r.solver.kind !== "unknown",
       run: async (signal) => ({
-        solver: await runSolver(proof?.cnf ? proof.cnf : cubeInput(f, task.units), run.numVars, {
-          solver,
-          binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
-          timeLimitSec: limits.timeLimitSec,
-          conflictLimit: limits.conflictLimit,
-          seed: limits.seed,
-          extraArgs: ctx.config.solverArgs,
-          proofPath: proof?.proof,
-          signal,
-        }),
+        solver: await runSolver(proof?.cnf ? proof.cnf : cubeInput(f, task.units), run.numVars, { ...cubeSolverOptions(ctx, limits, solver, signal), proofPath: proof?.proof }),
       }),
     });
   }

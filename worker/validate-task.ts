@@ -10,7 +10,9 @@
  */
 
 import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
-import { CubeTask, type SolverSpec } from "../proto/gen/cubist/v1/cube.js";
+import { CubeTask, type Placement, type SolverSpec } from "../proto/gen/cubist/v1/cube.js";
+import type { Puzzle } from "../core/puzzle.js";
+import { isTrianglePuzzle, type TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import type { RunInfo } from "./run-table.js";
@@ -102,6 +104,21 @@ function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
   };
 }
 
+/** Why a task's placements are not placements of the run's puzzle (cell, piece and rotation in range), or null. */
+function checkPlacements(puzzle: Puzzle | TrianglePuzzle, placements: readonly Placement[]): string | null {
+  const triangle = isTrianglePuzzle(puzzle);
+  const cells = triangle ? puzzle.side * puzzle.side : puzzle.rows * puzzle.cols;
+  const maxRot = triangle ? (puzzle.rotate ? 2 : 0) : 3;
+  const board = triangle ? `a triangle of side ${puzzle.side}` : `a ${puzzle.rows}x${puzzle.cols} puzzle`;
+  if (placements.length > cells) return `${placements.length} placements on ${cells} cells`;
+  for (const p of placements) {
+    if (p.cell >= cells || p.piece >= puzzle.pieces.length || p.rot > maxRot) {
+      return `placement (cell ${p.cell}, piece ${p.piece}, rot ${p.rot}) out of range for ${board} of ${puzzle.pieces.length} pieces`;
+    }
+  }
+  return null;
+}
+
 /** Decides what to do with a pulled message. Pure apart from the lookups in `ctx`. */
 export function validateTask(ctx: ValidateContext, subject: string, data: Uint8Array, info: DeliveryInfo): TaskCheck {
   const { names } = ctx;
@@ -132,16 +149,17 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   for (const u of task.units) {
     if (!Number.isInteger(u) || u === 0 || Math.abs(u) > run.numVars) return bad(`unit ${u} is not a literal within ±${run.numVars}`);
   }
-  const { rows, cols, pieces } = run.puzzle;
-  if (task.placements.length > rows * cols) return bad(`${task.placements.length} placements on ${rows * cols} cells`);
-  for (const p of task.placements) {
-    if (p.cell >= rows * cols || p.piece >= pieces.length || p.rot > 3) {
-      return bad(`placement (cell ${p.cell}, piece ${p.piece}, rot ${p.rot}) out of range for a ${rows}x${cols} puzzle of ${pieces.length} pieces`);
-    }
-  }
+  const placements = checkPlacements(run.puzzle, task.placements);
+  if (placements !== null) return bad(placements);
   const limits = checkLimits(task.solver);
   if (typeof limits === "string") return bad(limits);
   if (task.engineOrder !== "" && !(ENGINE_ORDERS as readonly string[]).includes(task.engineOrder)) return bad(`unknown engine order "${task.engineOrder.slice(0, 40)}"`);
+  if (isTrianglePuzzle(run.puzzle)) {
+    // A triangle cube runs the triangle search and the SAT solver (worker/triangle/cube.ts): nothing square-only.
+    if (limits.objective === "score" || task.certify || task.engineOrder !== "") {
+      return bad(`${limits.objective === "score" ? "objective score" : task.certify ? "certify" : "engine_order"} on a triangle run (square boards only)`);
+    }
+  }
   if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   return { action: "run", task, run, limits };
 }

@@ -4,8 +4,8 @@ import { LOG_OPTIONS } from "../log-options.js";
 import { NATS_OPTIONS, natsOptionsFrom } from "../nats-options.js";
 import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
-import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
-import { writeCanonical } from "../../core/formats/index.js";
+import { PUZZLE_OPTIONS } from "../io.js";
+import { runPuzzleText } from "../triangle-commands.js";
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS_RETENTION_MS, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
@@ -69,8 +69,8 @@ export async function run(values: ParsedValues): Promise<number> {
   });
   const proc = await startCoordinatorProcess(config);
   if (typeof values.puzzle === "string") {
-    const puzzle = await loadPuzzle(values.puzzle, { format: values.format as string, hints: values.hints as string | undefined });
-    const run = await proc.coordinator.submitRun({ ...runRequestFrom(values, writeCanonical(puzzle), values.puzzle), format: "canonical" });
+    const { text, format } = await runPuzzleText(values.puzzle, values, true);
+    const run = await proc.coordinator.submitRun({ ...runRequestFrom(values, text, values.puzzle), format });
     proc.log.info("run submitted", { run: run.id, puzzle: values.puzzle });
   }
   await new Promise<void>((resolve) => {

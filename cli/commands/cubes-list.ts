@@ -7,7 +7,7 @@ import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
-import { CUBE_STATE_NAMES, formatDuration, formatTable, formatWeight, parseDuration } from "../control-format.js";
+import { cellPlace, CUBE_STATE_NAMES, formatDuration, formatTable, formatWeight, parseDuration } from "../control-format.js";
 import { CubeState, cubeStateName, cubeStateOf } from "../../proto/vocabulary.js";
 import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../../proto/contract.js";
 import { formatPlacements } from "../watch-view.js";
@@ -60,14 +60,14 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
       placements,
     };
     const res = await api.call<ListCubesRequest, ListCubesResponse>(api.client.listCubes, request);
-    const cols = placements ? (await api.call<GetRunRequest, RunInfo>(api.client.getRun, { runId })).cols : 0;
+    const board = placements ? await api.call<GetRunRequest, RunInfo>(api.client.getRun, { runId }) : null;
     if (values.json) {
       const cubes = res.cubes.map((c) => ({
         cube: c.cubeId, state: cubeStateName(c.state), weight: c.weight, worker: c.workerId, runningSec: c.runningSec,
         unknowns: c.unknowns, errors: c.errors, reason: c.reason,
         subtree: c.subtree, subtreeSec: c.subtreeSec, subtreeResplits: c.subtreeResplits, depth: c.depth,
         ...(placements ? {
-          placements: c.placements.map((p, i) => ({ cell: p.cell, row: Math.floor(p.cell / cols), col: p.cell % cols, piece: c.pieceIds[i] ?? p.piece, pieceIndex: p.piece, rot: p.rot })),
+          placements: c.placements.map((p, i) => ({ cell: p.cell, ...cellPlace(board!, p.cell), piece: c.pieceIds[i] ?? p.piece, pieceIndex: p.piece, rot: p.rot })),
         } : {}),
       }));
       process.stdout.write(`${JSON.stringify({ run: runId, total: res.total, cubes })}\n`);
@@ -84,7 +84,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
         c.cubeId, cubeStateName(c.state), formatWeight(c.weight), c.workerId || "-", c.state === CubeState.CUBE_STATE_RUNNING ? formatDuration(c.runningSec) : "-",
         String(c.unknowns), String(c.errors), subtreeText(c), c.reason || "-",
       ];
-      if (placements) row.push(formatPlacements(c.placements.map((p, i) => ({ ...p, piece: c.pieceIds[i] ?? p.piece })), cols));
+      if (placements) row.push(formatPlacements(c.placements.map((p, i) => ({ ...p, piece: c.pieceIds[i] ?? p.piece })), board));
       return row;
     });
     process.stdout.write(formatTable(header, rows));

@@ -7,14 +7,14 @@
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
-import { loadPuzzle, PUZZLE_OPTIONS, readText } from "../io.js";
+import { PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
-import { runJSON } from "../control-format.js";
+import { formatBoardSize, runJSON } from "../control-format.js";
+import { runPuzzleText } from "../triangle-commands.js";
 import { followRunFromCli, WATCH_EXIT_CODES, WATCH_OPTIONS } from "../control-watch.js";
-import { writeCanonical } from "../../core/formats/index.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
@@ -46,6 +46,12 @@ export const spec: CommandSpec = {
 so a bad line is reported as INVALID_ARGUMENT naming file:line. The run is named after the file (--name to change;
 with --name or --hints the file is checked here first, and a bad line is reported the same way without the status).
 Prints the run id on stdout (--json: the run as JSON), a summary on stderr.
+
+A triangle puzzle (first line \`triangle N\`, docs/formats.md) runs as any puzzle: its cubes fix triangle placements
+along the triangle search's own order, workers run the triangle search (and with --solver kissat or --search-ms 0
+Kissat on the triangle encoding), and the coordinator checks every board with the triangle verifier (docs/cluster.md
+"Triangle runs"). --hints, --encoding other than the triangle's, --order, --cell-order, --objective score and
+--certify are for square boards.
 
 --all counts every solution: each cube is counted by the placement engine (alone) where it exhausts the cube within
 the cube's budget, and re-split otherwise; the coordinator verifies the boards that come with each count and sums
@@ -86,17 +92,9 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if (values.all !== true && (values.limit !== undefined || values["every-board"] === true)) {
     throw new InvalidOptionError(values.limit !== undefined ? "limit" : "every-board", "goes with --all");
   }
-  let text: string;
-  let format = values.format as string;
   // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read
-  // and validated here, so its errors still name file:line.
-  if (typeof values.hints === "string" || typeof values.name === "string") {
-    const puzzle = await loadPuzzle(path, { format, hints: values.hints as string | undefined });
-    text = writeCanonical(puzzle);
-    format = "canonical";
-  } else {
-    text = await readText(path);
-  }
+  // and validated here, so its errors still name file:line; a triangle always is.
+  const { text, format } = await runPuzzleText(path, values, typeof values.name === "string");
   const request = submitRequestOf({ ...runRequestFrom(values, text, label), format }, values.id as string | undefined);
   return withControlApi(values, async (api) => {
     const res = await api.call<SubmitRunRequest, SubmitRunResponse>(api.client.submitRun, request);
@@ -105,7 +103,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     else process.stdout.write(`${info.runId}\n`);
     if (!values.json) {
       process.stderr.write(
-        `run ${info.runId} submitted: ${terminalSafe(info.name)}, ${info.rows}x${info.cols}, ${info.encoding} (${info.numVars} vars, ${info.numClauses} clauses), ` +
+        `run ${info.runId} submitted: ${terminalSafe(info.name)}, ${formatBoardSize(info)}, ${info.encoding} (${info.numVars} vars, ${info.numClauses} clauses), ` +
         `${info.cubing?.targetCubes ?? "?"} cubes` + (values.watch ? "\n" : `; follow it with: cubist run watch ${info.runId}\n`),
       );
     }

@@ -10,10 +10,8 @@ import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
 import { writeLines } from "../io.js";
 import { formatCount, formatPercent, formatTable, formatTime, runStateName } from "../control-format.js";
-import { boardToJSON, parsePuzzle } from "../../core/formats/index.js";
-import { boardFromPlacements, type Puzzle } from "../../core/puzzle.js";
-import { verifySolution } from "../../core/verify.js";
-import { EncoderBugError } from "../../core/errors.js";
+import { parseAnyPuzzle } from "../../core/formats/index.js";
+import { puzzleView, type PuzzleView } from "../puzzle-view.js";
 import type { GetRunRequest, GetSolutionRequest, RunInfo, SolutionInfo } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
@@ -41,16 +39,14 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     const s = info.status;
     const recorded = s?.solutions ?? 0;
     const rows: Array<{ index: number; cube: string; worker: string; foundUnixMs: number; board: unknown }> = [];
-    let puzzle: Puzzle | null = null;
+    let view: PuzzleView | null = null;
     for (let index = 0; index < recorded; index++) {
       const got = await api.call<GetSolutionRequest, SolutionInfo>(api.client.getSolution, { runId, index });
       const sol = got.solution!;
       // Every answer carries the run's puzzle: parsed once.
-      puzzle ??= parsePuzzle(got.puzzleText, `<run ${runId}>`, "canonical");
-      const board = boardFromPlacements(puzzle, sol.cells);
-      const verdict = verifySolution(puzzle, board);
-      if (!verdict.ok) throw new EncoderBugError(`solution ${index} of run ${runId} as sent by the coordinator: ${verdict.violations[0].message}`);
-      rows.push({ index: sol.index, cube: sol.cubeId, worker: sol.workerId, foundUnixMs: sol.foundUnixMs, board: boardToJSON(board, puzzle) });
+      view ??= puzzleView(parseAnyPuzzle(got.puzzleText, `<run ${runId}>`, "canonical"));
+      view.verify(sol.cells, `solution ${index} of run ${runId} as sent by the coordinator`);
+      rows.push({ index: sol.index, cube: sol.cubeId, worker: sol.workerId, foundUnixMs: sol.foundUnixMs, board: view.boardJSON(sol.cells) });
     }
     const file = values.output as string | undefined;
     if (file !== undefined) writeLines(file, rows.map((r) => JSON.stringify({ board: r.board })));
@@ -63,7 +59,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     }
     const out = file === "-" ? process.stderr : process.stdout;
     const count = formatCount(s) || `${recorded} solution(s)`;
-    out.write(`run ${runId} (${terminalSafe(puzzle?.name || info.name)}): ${count}; ${formatPercent(s?.progress ?? 0, 2)} of the search space closed; ${recorded} board(s) recorded, each verified\n`);
+    out.write(`run ${runId} (${terminalSafe(view?.name || info.name)}): ${count}; ${formatPercent(s?.progress ?? 0, 2)} of the search space closed; ${recorded} board(s) recorded, each verified\n`);
     if (rows.length > 0) {
       out.write(formatTable(["INDEX", "CUBE", "WORKER", "FOUND"], rows.map((r) => [String(r.index), r.cube, r.worker || "?", formatTime(r.foundUnixMs)])));
     }

@@ -8,12 +8,10 @@ import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
-import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
+import { BOARD_OUTPUT_OPTIONS } from "../board-output.js";
 import { formatTime } from "../control-format.js";
-import { boardToJSON, parsePuzzle } from "../../core/formats/index.js";
-import { boardFromPlacements } from "../../core/puzzle.js";
-import { verifySolution } from "../../core/verify.js";
-import { EncoderBugError } from "../../core/errors.js";
+import { parseAnyPuzzle } from "../../core/formats/index.js";
+import { puzzleView } from "../puzzle-view.js";
 import type { GetSolutionRequest, SolutionInfo } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
@@ -28,7 +26,8 @@ export const spec: CommandSpec = {
     json: { type: "boolean", description: 'print {"status":"sat","rows","cols","board":[[[id,rot],...],...],...} as cubist solve --json does' },
   },
   details: `The board: board[row][col] = [id, rot], row 0 at the top, id as in the puzzle file, rot = clockwise quarter
-turns applied to the piece as listed.
+turns applied to the piece as listed. A triangle run's board (--json: "shape": "triangle", "side") is board[row][pos],
+row 0 at the apex with 2*row+1 cells, rot = clockwise 120-degree turns; it is checked by the triangle verifier.
 
 Exit codes: 0 shown; 1 error (NOT_FOUND: no such run, or no solution with that index; unreachable coordinator);
 3 the board failed verification here (a coordinator bug; nothing is printed as a solution); 2 usage error.`,
@@ -39,17 +38,14 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     const index = values.index as number;
     const info = await api.call<GetSolutionRequest, SolutionInfo>(api.client.getSolution, { runId, index });
     const sol = info.solution!;
-    const puzzle = parsePuzzle(info.puzzleText, `<run ${runId}>`, "canonical");
-    const board = boardFromPlacements(puzzle, sol.cells);
-    const verdict = verifySolution(puzzle, board);
-    if (!verdict.ok) throw new EncoderBugError(`solution ${index} of run ${runId} as sent by the coordinator: ${verdict.violations[0].message}`);
+    const view = puzzleView(parseAnyPuzzle(info.puzzleText, `<run ${runId}>`, "canonical"));
+    view.verify(sol.cells, `solution ${index} of run ${runId} as sent by the coordinator`);
     if (values.json) {
       const out = {
         status: "sat",
-        rows: puzzle.rows,
-        cols: puzzle.cols,
-        board: boardToJSON(board, puzzle),
-        puzzle: puzzle.name ?? null,
+        ...view.size,
+        board: view.boardJSON(sol.cells),
+        puzzle: view.name ?? null,
         run: runId,
         index: sol.index,
         cube: sol.cubeId,
@@ -57,11 +53,11 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
         foundUnixMs: sol.foundUnixMs,
       };
       process.stdout.write(`${JSON.stringify(out)}\n`);
-      if (typeof values.svg === "string") await showBoard(puzzle, board, values, () => undefined);
+      if (typeof values.svg === "string") await view.show(sol.cells, values, () => undefined);
       return EXIT.OK;
     }
-    process.stdout.write(`solution ${sol.index} (verified) of run ${runId} (${terminalSafe(puzzle.name ?? "puzzle")}, ${puzzle.rows}x${puzzle.cols}): cube ${terminalSafe(sol.cubeId)}, worker ${terminalSafe(sol.workerId) || "?"}, found ${formatTime(sol.foundUnixMs)}\n`);
-    await showBoard(puzzle, board, values);
+    process.stdout.write(`solution ${sol.index} (verified) of run ${runId} (${terminalSafe(view.name ?? "puzzle")}, ${view.sizeText}): cube ${terminalSafe(sol.cubeId)}, worker ${terminalSafe(sol.workerId) || "?"}, found ${formatTime(sol.foundUnixMs)}\n`);
+    await view.show(sol.cells, values);
     return EXIT.OK;
   });
 }

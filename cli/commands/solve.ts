@@ -3,24 +3,23 @@ import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import { checkBoardSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB, sizeLimits } from "../../core/limits.js";
-import { loadPuzzle, PUZZLE_OPTIONS, writeLines } from "../io.js";
+import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
 import { defaultPortfolio, defaultThreads, solveLocal, type LocalSolveResult } from "../solve-local.js";
 import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
-import { boardFromPlacements, type Puzzle } from "../../core/puzzle.js";
+import { type Puzzle } from "../../core/puzzle.js";
 import { SolveProgress } from "../solve-progress.js";
 import type { EngineProgress } from "../../worker/engine/index.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
-import { writeCanonical } from "../../core/formats/index.js";
-import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
+import { RUN_OPTIONS } from "../run-options.js";
 import { readPuzzleText } from "../triangle-commands.js";
-import type { LocalClusterResult } from "../local-cluster.js";
-import { certificationJSON, formatCertification } from "../certification-format.js";
+import { runCluster } from "../solve-cluster.js";
+import { puzzleView } from "../puzzle-view.js";
 import { bestJSON } from "../../core/score.js";
 
 export const spec: CommandSpec = {
@@ -82,8 +81,12 @@ count and sums the exact counts (docs/cluster.md "Counting"); --json prints the 
 "run". With -o every board is recorded and verified by the coordinator. Not with --up-to-symmetry.
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
-(--search-ms 0: Kissat alone), --all over --threads worker threads; its board is board[row][pos] = [id, rot], row 0
-at the apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle allows rotation).
+(--search-ms 0: Kissat alone), --all over --threads worker threads; with --workers N on the embedded cluster, cubes
+fixing triangle placements, each run by the triangle search (beside Kissat with --solver kissat), every board checked
+by the triangle verifier (docs/cluster.md "Triangle runs"). Its board is board[row][pos] = [id, rot], row 0 at the
+apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle allows rotation); --json prints
+"shape": "triangle" and "side" instead of rows and cols. --hints, --portfolio, --sat-delay, --certify and
+--objective score are for square boards.
 
 Progress goes to stderr (never with --json): on a terminal, the elapsed time (and with --workers the closed share
 and cube counts) redrawn every second; with --workers in a pipe or a log, a plain line at once and every 10 s.
@@ -140,136 +143,6 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
       process.stdout.write(`deepest partial board (verified): ${r.best.placed} of ${puzzle.rows * puzzle.cols} cells placed, score ${r.best.score} of ${r.best.maxScore}:\n`);
       return showBoard(puzzle, r.best.board, values);
     }
-  }
-}
-
-/** `solve --workers N --all`: the count (the shape of `solve --all`), and every board to -o. */
-function printClusterCount(puzzle: Puzzle, r: LocalClusterResult, values: ParsedValues, seconds: number): "sat" | "unsat" | "unknown" {
-  const count = r.status.solutionCount ?? 0;
-  const complete = r.status.countComplete === true;
-  const status = count > 0 ? "sat" : complete ? "unsat" : "unknown";
-  const reason = complete ? undefined : r.state === "cancelled" ? r.message || "cancelled" : r.state === "failed" ? `failed: ${r.message}` : "limit";
-  const file = values.output as string | undefined;
-  if (file !== undefined) writeLines(file, r.solutions.map((s) => JSON.stringify({ board: boardToJSON(boardFromPlacements(puzzle, s.cells), puzzle) })));
-  const c = r.status.cubes!;
-  if (values.json) {
-    process.stdout.write(JSON.stringify({
-      status, count, complete, ...(reason ? { reason } : {}),
-      upToSymmetry: false, rows: puzzle.rows, cols: puzzle.cols, puzzle: puzzle.name ?? null,
-      workers: r.workers, run: r.runId,
-      stats: {
-        wallMs: Math.round(seconds * 1000), progress: r.status.progress, placements: r.status.placements,
-        cubes: { counted: c.sat, empty: c.unsat, resplit: c.resplit, refutedBySplit: c.refutedBySplit, failed: c.failed, purged: c.purged },
-        rejectedModels: r.status.rejectedModels,
-      },
-    }) + "\n");
-  } else {
-    const what = complete ? "exactly" : `at least (${reason})`;
-    process.stderr.write(`${terminalSafe(puzzle.name ?? "puzzle")}: ${what} ${count} solution${count === 1 ? "" : "s"} in ${seconds.toFixed(2)} s on ${r.workers} worker(s)` +
-      ` (${c.sat} cubes counted, ${c.resplit} re-split)${file !== undefined && file !== "-" ? `, every board verified and written to ${file}` : ""}\n`);
-  }
-  return status;
-}
-
-function printClusterResult(puzzle: Puzzle, r: LocalClusterResult, values: ParsedValues, seconds: number): Promise<void> | void {
-  const status = r.state === "sat" ? "sat" : r.state === "unsat" ? "unsat" : "unknown";
-  const c = r.status.cubes!;
-  if (values.json) {
-    const out = {
-      status,
-      rows: puzzle.rows,
-      cols: puzzle.cols,
-      board: r.board ? boardToJSON(r.board, puzzle) : null,
-      ...(status === "unknown" ? { reason: r.message } : {}),
-      puzzle: puzzle.name ?? null,
-      encoding: values.encoding,
-      solver: values.solver,
-      workers: r.workers,
-      run: r.runId,
-      stats: {
-        wallMs: Math.round(seconds * 1000),
-        progress: r.status.progress,
-        cubes: { sat: c.sat, unsat: c.unsat, unknown: c.unknown, failed: c.failed, resplit: c.resplit, refutedBySplit: c.refutedBySplit, queued: c.queued + c.running, purged: c.purged },
-        rejectedModels: r.status.rejectedModels,
-        placements: r.status.placements,
-        remainingPlacements: r.status.remainingNodes,
-        phasesMs: r.phases,
-      },
-      certified: certificationJSON(r.status.certification),
-      certificate: r.certificate,
-      ...(status === "unknown" && r.status.best ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId } } : {}),
-    };
-    process.stdout.write(JSON.stringify(out) + "\n");
-    return;
-  }
-  const secs = seconds.toFixed(2);
-  const summary = `${c.unsat} cubes refuted, ${c.resplit} re-split, ${c.refutedBySplit} branches refuted by the splitter`;
-  if (r.state === "sat" && r.board) {
-    process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s on ${r.workers} worker(s) (${summary}):\n`);
-    return showBoard(puzzle, r.board, values);
-  }
-  if (r.state === "unsat") {
-    process.stdout.write(`unsat: ${terminalSafe(puzzle.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
-    const certified = formatCertification(r.status.certification, c.unsat);
-    if (certified) process.stdout.write(`certified: ${certified}${r.certificate ? `; certificate in ${r.certificate} (re-check: sh ${r.certificate}/check.sh)` : ""}\n`);
-  } else {
-    process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
-    const best = r.status.best;
-    if (best) {
-      process.stdout.write(`best board (checked by the coordinator): score ${best.score} of ${best.maxScore}, ${best.placed} of ${puzzle.rows * puzzle.cols} cells placed:\n`);
-      return showBoard(puzzle, boardFromPlacements(puzzle, best.cells), values);
-    }
-  }
-}
-
-async function runCluster(puzzle: Puzzle, values: ParsedValues, label: string): Promise<number> {
-  const stop = onInterrupt();
-  const abort = stop.abort;
-  const t0 = performance.now();
-  // Progress on stderr: redrawn on a terminal, a plain line every few seconds in a pipe (not with --json).
-  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `starting a local cluster of ${values.workers} worker(s)`);
-  const show = (): void => void (progress && process.stderr.write(progress.tick(Date.now())));
-  show();
-  const ticker = progress ? setInterval(show, 1000) : undefined;
-  let deadline: NodeJS.Timeout | undefined;
-  try {
-    const request = { ...runRequestFrom(values, writeCanonical(puzzle), label), format: "canonical" };
-    // --time bounds the whole run; --cube-time is the per-cube budget.
-    let timedOut = false;
-    deadline = typeof values.time === "number" && values.time > 0
-      ? setTimeout(() => { timedOut = true; abort.abort(); }, values.time * 1000)
-      : undefined;
-    // Loaded here so that a single-machine solve does not pay for the NATS and gRPC modules at start.
-    const { solveOnLocalCluster } = await import("../local-cluster.js");
-    const result = await solveOnLocalCluster(request, {
-      workers: values.workers as number,
-      concurrency: values.concurrency as number,
-      natsUrl: values.nats as string | undefined,
-      solverPath: values["solver-path"] as string | undefined,
-      verbose: values.verbose === true,
-      certificateDir: values.certificate as string | undefined,
-      maxCells: values["max-cells"] as number | undefined,
-      maxFormulaMb: values["max-formula-mb"] as number | undefined,
-      signal: abort.signal,
-      onStatus: progress ? (st) => progress.update(st) : undefined,
-    });
-    clearTimeout(deadline);
-    clearInterval(ticker);
-    if (progress) process.stderr.write(progress.finish());
-    if (stop.interrupted) return EXIT.INTERRUPTED;
-    if (timedOut && result.state === "cancelled") result.message = "time-limit";
-    if (values.all === true) {
-      const status = printClusterCount(puzzle, result, values, (performance.now() - t0) / 1000);
-      if (result.state === "failed") return EXIT.ERROR;
-      return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
-    }
-    await printClusterResult(puzzle, result, values, (performance.now() - t0) / 1000);
-    return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
-  } finally {
-    // Also when the cluster failed to start: a pending --time timer would keep the process alive until it fires.
-    clearTimeout(deadline);
-    clearInterval(ticker);
-    stop.dispose();
   }
 }
 
@@ -349,7 +222,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       values.workers = 1;
       if (values.certify === true && values.concurrency === 1) values.concurrency = threads;
     }
-    return runCluster(puzzle, values, path);
+    return runCluster(puzzleView(puzzle), values, path);
   }
   if (values.objective === "score") {
     if (values.all) throw new InvalidOptionError("objective", "score does not go with --all");

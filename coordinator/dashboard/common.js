@@ -135,6 +135,11 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** A run's board: "6x6", or "triangle of side 6" (RunSummary.shape). */
+export function fmtBoardSize(r) {
+  return r.shape === "triangle" ? `triangle of side ${r.rows}` : `${r.rows}x${r.cols}`;
+}
+
 export function fmtDuration(sec) {
   if (sec === undefined || sec === null || !Number.isFinite(sec) || sec < 0) return "unknown";
   if (sec < 1) return `${Math.round(sec * 1000)} ms`;

@@ -1,7 +1,7 @@
 // One run, live: progress and ETA, the board (best partial placement, then the verified solution), the map of
 // the search space, cubes by state over time, running cubes with a re-split button, workers, and the cube list.
 import {
-  api, ApiError, el, follow, fmtDuration, fmtNumber, fmtPercent, fmtWeight, setProgress, setupTokenBox, showConnection,
+  api, ApiError, el, follow, fmtBoardSize, fmtDuration, fmtNumber, fmtPercent, fmtWeight, setProgress, setupTokenBox, showConnection,
   showMessage, STATE_COLOURS, stateBadge,
 } from "./common.js";
 
@@ -111,7 +111,7 @@ function renderDetail(d) {
     ...(r.count ? [["Count", countText(r.count, terminal)]] : []),
     ["Solutions", `${r.solutions}${r.count ? " recorded" : ""}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`],
     [terminal ? "Took" : "Running for", fmtDuration(elapsed)],
-    ["Puzzle", `${r.rows}x${r.cols}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
+    ["Puzzle", `${fmtBoardSize(r)}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
     ["Encoding", `${r.encoding}: ${fmtNumber(d.spec.numVars)} vars, ${fmtNumber(d.spec.numClauses)} clauses`],
     ["Solver", `${d.spec.solver}${d.spec.timeLimitSec ? `, ${d.spec.timeLimitSec} s per cube` : ""}${d.spec.searchMs ? `, search ${d.spec.searchMs} ms` : ""}`],
   ];

@@ -1,5 +1,5 @@
 // The runs list: every run the coordinator knows, newest first, updated live from /api/events.
-import { el, follow, fmtDateTime, fmtDuration, fmtNumber, progressBar, setupTokenBox, showConnection, showMessage, stateBadge } from "./common.js";
+import { el, follow, fmtBoardSize, fmtDateTime, fmtDuration, fmtNumber, progressBar, setupTokenBox, showConnection, showMessage, stateBadge } from "./common.js";
 
 const tbody = document.querySelector("#runs tbody");
 const workersCount = document.getElementById("workers-count");
@@ -26,7 +26,7 @@ function render({ runs, workers }) {
     const eta = terminal ? (r.finishedUnixMs && r.startedUnixMs ? `took ${fmtDuration((r.finishedUnixMs - r.startedUnixMs) / 1000)}` : "") : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
     tbody.append(el("tr", { dataset: { run: r.runId } },
       el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.runId)}`, class: "run-link" }, r.name || r.runId), r.name && r.name !== r.runId ? el("div", { class: "muted small" }, r.runId) : null,
-        el("div", { class: "muted small" }, `${r.rows}x${r.cols}, ${r.encoding}`)),
+        el("div", { class: "muted small" }, `${fmtBoardSize(r)}, ${r.encoding}`)),
       el("td", {}, stateBadge(r.state)),
       el("td", { class: "progress-col" }, progressBar(r.progress, r.state === "sat" && !r.count ? "solved" : undefined)),
       el("td", {}, eta, r.waiting ? el("div", { class: "muted small", title: "why its queued cubes wait" }, r.waiting) : null),

@@ -37,7 +37,7 @@ function writeUint(buf: Uint8Array, pos: number, v: number): number {
   return pos + len;
 }
 
-function checkExtra(formula: Formula, extraUnits: readonly (readonly number[])[]): void {
+function checkExtra(formula: Pick<Formula, "numVars">, extraUnits: readonly (readonly number[])[]): void {
   for (let i = 0; i < extraUnits.length; i++) {
     for (const lit of extraUnits[i]) {
       if (!Number.isInteger(lit) || lit === 0 || Math.abs(lit) > formula.numVars) {
@@ -52,7 +52,7 @@ function checkExtra(formula: Formula, extraUnits: readonly (readonly number[])[]
  * at most `chunkBytes` bytes each.
  */
 export function* dimacsChunks(
-  formula: Formula,
+  formula: Pick<Formula, "numVars" | "clauses">,
   extraUnits: readonly (readonly number[])[] = [],
   chunkBytes = 1 << 20,
 ): Generator<Uint8Array> {

@@ -15,6 +15,8 @@
 
 import { InvalidPuzzleError } from "../errors.js";
 import type { Puzzle } from "../puzzle.js";
+import { isTriangleText, parseTriangle } from "../triangle/format.js";
+import type { TrianglePuzzle } from "../triangle/puzzle.js";
 import { readBrendan } from "./brendan.js";
 import { readCanonical } from "./canonical.js";
 import { readHeule } from "./heule.js";
@@ -70,4 +72,12 @@ export function parsePuzzle(text: string, file: string, format: FormatOption = "
 /** True when `name` is a format name or "auto". */
 export function isFormatOption(name: string): name is FormatOption {
   return name === "auto" || (formatNames as readonly string[]).includes(name);
+}
+
+/**
+ * A square puzzle in `format`, or a triangle puzzle: a text whose first data line is `triangle N` is one whatever
+ * `format` says (docs/formats.md "Triangle format").
+ */
+export function parseAnyPuzzle(text: string, file: string, format: FormatOption = "auto"): Puzzle | TrianglePuzzle {
+  return isTriangleText(text) ? parseTriangle(text, file) : parsePuzzle(text, file, format);
 }

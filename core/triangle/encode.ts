@@ -33,6 +33,8 @@ export interface TriangleFormula {
   decode(value: (v: number) => boolean): TriangleBoard;
   /** The clause that excludes the model's board: the negated true placement variables. */
   blockingClause(value: (v: number) => boolean): number[];
+  /** The placement variable of `piece` turned by `rot` on `cell` (its entry there), or 0 when it does not fit the cell. */
+  placementVar(cell: number, piece: number, rot: number): number;
 }
 
 export function encodeTriangle(puzzle: TrianglePuzzle): TriangleFormula {
@@ -65,6 +67,11 @@ export function encodeTriangle(puzzle: TrianglePuzzle): TriangleFormula {
     const z = ++numVars;
     cb.add1(z);
     cb.add1(-z);
+  };
+  const varOf = (cell: number, piece: number, rot: number): number => {
+    const e = entryOf(puzzle, classes, piece, rot);
+    for (let v = cellStart[cell] + 1; v <= cellStart[cell + 1]; v++) if (plEntry[v - 1] === e) return v;
+    return 0;
   };
   const vars = (cell: number): number[] => Array.from({ length: cellStart[cell + 1] - cellStart[cell] }, (_, i) => cellStart[cell] + i + 1);
 
@@ -101,9 +108,7 @@ export function encodeTriangle(puzzle: TrianglePuzzle): TriangleFormula {
   });
   section("hints", () => {
     for (const h of puzzle.hints) {
-      const e = entryOf(puzzle, classes, h.piece, h.rot);
-      let found = 0;
-      for (let v = cellStart[h.cell] + 1; v <= cellStart[h.cell + 1]; v++) if (plEntry[v - 1] === e) found = v;
+      const found = varOf(h.cell, h.piece, h.rot);
       // A hint that does not fit its cell (the frame) was rejected by validation; keep the formula honest anyway.
       if (found === 0) contradiction();
       else cb.add1(found);
@@ -130,6 +135,7 @@ export function encodeTriangle(puzzle: TrianglePuzzle): TriangleFormula {
     plEntry: Int32Array.from(plEntry),
     classes,
     decode: (value) => boardFromEntries(puzzle, classes, trueEntries(value)),
+    placementVar: varOf,
     blockingClause(value) {
       const out: number[] = [];
       for (let v = 1; v <= plEntry.length; v++) if (value(v)) out.push(-v);

@@ -109,13 +109,22 @@ export function parseTriangle(text: string, file: string): TrianglePuzzle {
 
 /** Hints: one per cell and per piece, the frame respected, adjacent hints matched. */
 export function checkTriangleHints(puzzle: TrianglePuzzle, file: string): void {
+  const conflict = triangleHintConflict(puzzle);
+  if (conflict) throw new InvalidPuzzleError(file, conflict.hint.line ?? 0, conflict.message);
+}
+
+/**
+ * The first hint that repeats a cell or a piece, shows a label other than the frame's on an outer edge, or does not
+ * match an earlier hint next to it; null when the hints hold together. Also the check of a cube's placements taken
+ * as hints (core/triangle/cubes.ts).
+ */
+export function triangleHintConflict(puzzle: TrianglePuzzle): { hint: TriangleHint; message: string } | null {
   const byCell = new Map<number, TriangleHint>();
   const usedPiece = new Map<number, TriangleHint>();
   for (const h of puzzle.hints) {
-    const line = h.line ?? 0;
     const at = triangleCellName(h.cell);
-    if (byCell.has(h.cell)) throw new InvalidPuzzleError(file, line, `a second hint on ${at} (first on line ${byCell.get(h.cell)!.line ?? 0})`);
-    if (usedPiece.has(h.piece)) throw new InvalidPuzzleError(file, line, `piece ${puzzle.pieces[h.piece].id} is hinted twice`);
+    if (byCell.has(h.cell)) return { hint: h, message: `a second hint on ${at} (first on line ${byCell.get(h.cell)!.line ?? 0})` };
+    if (usedPiece.has(h.piece)) return { hint: h, message: `piece ${puzzle.pieces[h.piece].id} is hinted twice` };
     byCell.set(h.cell, h);
     usedPiece.set(h.piece, h);
     const edges = puzzle.pieces[h.piece].edges;
@@ -123,14 +132,15 @@ export function checkTriangleHints(puzzle: TrianglePuzzle, file: string): void {
       const label = placedLabel(edges, h.rot, d);
       const nb = triangleNeighbour(puzzle.side, h.cell, d);
       if (nb < 0 && puzzle.frame !== null && label !== puzzle.frame) {
-        throw new InvalidPuzzleError(file, line, `hint puts label ${label} on the outer ${DIRECTION_NAMES[d]} edge of ${at}, the frame needs ${puzzle.frame}`);
+        return { hint: h, message: `hint puts label ${label} on the outer ${DIRECTION_NAMES[d]} edge of ${at}, the frame needs ${puzzle.frame}` };
       }
       const other = nb >= 0 ? byCell.get(nb) : undefined;
       if (other && placedLabel(puzzle.pieces[other.piece].edges, other.rot, d) !== label) {
-        throw new InvalidPuzzleError(file, line, `hint on ${at} does not match the hint on ${triangleCellName(nb)} (line ${other.line ?? 0}) across their ${DIRECTION_NAMES[d]} edge`);
+        return { hint: h, message: `hint on ${at} does not match the hint on ${triangleCellName(nb)} (line ${other.line ?? 0}) across their ${DIRECTION_NAMES[d]} edge` };
       }
     }
   }
+  return null;
 }
 
 /** The canonical text of a triangle puzzle; parseTriangle reads it back into an equal puzzle. */

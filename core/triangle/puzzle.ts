@@ -59,6 +59,11 @@ export interface TriangleBoard {
   readonly cells: ReadonlyArray<{ readonly piece: number; readonly rot: number } | null>;
 }
 
+/** True for a triangle puzzle (square puzzles have rows and cols, no shape). */
+export function isTrianglePuzzle(p: object): p is TrianglePuzzle {
+  return (p as { shape?: unknown }).shape === "triangle";
+}
+
 export const MAX_SIDE = 32;
 export const MAX_LABEL = 1000;
 
@@ -118,6 +123,18 @@ export function innerJoinCount(side: number): number {
 /** "(row R, pos K)", 0-based as in the file format. */
 export function triangleCellName(cell: number): string {
   return `(row ${rowOfCell(cell)}, pos ${posOfCell(cell)})`;
+}
+
+/** The board of a list of placements (cell, piece index, rotation); cells off the board are ignored. */
+export function triangleBoardFromPlacements(side: number, placements: ReadonlyArray<{ cell: number; piece: number; rot: number }>): TriangleBoard {
+  const cells: Array<{ piece: number; rot: number } | null> = new Array(cellCount(side)).fill(null);
+  for (const p of placements) if (p.cell >= 0 && p.cell < cells.length) cells[p.cell] = { piece: p.piece, rot: p.rot };
+  return { side, cells };
+}
+
+/** The placements of a board's filled cells, in cell order (triangleBoardFromPlacements' inverse). */
+export function placementsOfTriangleBoard(board: Pick<TriangleBoard, "cells">): Array<{ cell: number; piece: number; rot: number }> {
+  return board.cells.flatMap((c, cell) => (c ? [{ cell, piece: c.piece, rot: c.rot }] : []));
 }
 
 export function emptyTriangleBoard(side: number): TriangleBoard {

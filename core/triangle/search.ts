@@ -7,7 +7,7 @@
  * a frame the outer sides are known too. Measured: 0.56 s instead of 3.4 s on the 204-solution side-6 board of
  * BENCHMARKS.md, 36 M instead of 64 M placements on a free-edged side-5 board. Each cell's candidates come from a table keyed by the labels on its known sides (one table per set
  * of known directions); the inner loop is a bucket scan with one availability test per entry. A node is one
- * placement. The last cell is counted, not placed, when no boards are wanted.
+ * placement. The last cell is counted, not placed, when no boards (or no more boards: `maxBoards`) are wanted.
  *
  * Counting semantics (classes.ts): one solution per board; copies of identical pieces are interchangeable and a
  * symmetric piece's equal rotations are one board. `part: {k, n}` keeps the subtrees at the partition depth whose
@@ -23,6 +23,8 @@ export interface TriangleSearchOptions {
   limit?: number;
   /** Called with every board found (then the last cell is placed, not counted). */
   onBoard?: (board: TriangleBoard) => void;
+  /** With onBoard: hand over at most this many boards, then count the rest without building them. @default all */
+  maxBoards?: number;
   /** Polled every 65,536 nodes; true stops the search (the count is then a lower bound). */
   shouldStop?: () => boolean;
   /** This part of n disjoint parts that together cover the space. */
@@ -137,12 +139,15 @@ export function countTriangle(puzzle: TrianglePuzzle, options: TriangleSearchOpt
   // A space too small to split at all goes to part 0 whole.
   if (n > 1 && partDepth >= P && others) return { count: 0, complete: true, nodes: 0 };
   const keep = n > 1 && partDepth < P ? part! : null;
-  return walk(prep, { limit, onBoard: options.onBoard, shouldStop: options.shouldStop, keep, partDepth, depthCap: P });
+  const maxBoards = options.maxBoards ?? Number.POSITIVE_INFINITY;
+  if (!(maxBoards === Number.POSITIVE_INFINITY || (Number.isInteger(maxBoards) && maxBoards >= 0))) throw new InvalidOptionError("maxBoards", `must be an integer >= 0, got ${maxBoards}`);
+  return walk(prep, { limit, onBoard: options.onBoard, maxBoards, shouldStop: options.shouldStop, keep, partDepth, depthCap: P });
 }
 
 interface WalkOptions {
   limit: number;
   onBoard?: (board: TriangleBoard) => void;
+  maxBoards?: number;
   shouldStop?: () => boolean;
   keep: { k: number; n: number } | null;
   partDepth: number;
@@ -163,7 +168,10 @@ function walk(prep: Prepared, o: WalkOptions): TriangleSearchResult {
     if (e >= 0) for (let d = 0; d < 3; d++) lab[3 * c + d] = entryIdx[3 * e + d];
   }
   const boards = o.onBoard !== undefined;
-  const last = o.depthCap === P && !boards ? P - 1 : -1;
+  // Boards still to hand over; once there are none, the last cell of a full walk is counted, not placed.
+  let handing = boards && (o.maxBoards ?? Number.POSITIVE_INFINITY) > 0;
+  let handed = 0;
+  const fullWalk = o.depthCap === P;
   const buckets: Int32Array[] = new Array(P).fill(EMPTY);
   const bi = new Int32Array(P);
   const choice = new Int32Array(P).fill(-1);
@@ -184,8 +192,8 @@ function walk(prep: Prepared, o: WalkOptions): TriangleSearchResult {
   let pos = 0;
   buckets[0] = lookup(0);
   search: while (pos >= 0) {
-    if (pos === last) {
-      // The last cell: every available entry of the bucket is one board.
+    if (fullWalk && !handing && pos === P - 1 && choice[pos] < 0 && bi[pos] === 0) {
+      // The last cell, freshly reached: every available entry of the bucket is one board.
       const b = buckets[pos];
       for (let i = 0; i < b.length; i++) if (avail[entryClass[b[i]]] > 0) count++;
       if (count >= o.limit) {
@@ -231,9 +239,10 @@ function walk(prep: Prepared, o: WalkOptions): TriangleSearchResult {
     if (o.keep && depth === o.partDepth && partIndex++ % o.keep.n !== o.keep.k) continue;
     if (depth === P) {
       count++;
-      if (boards) {
+      if (handing) {
         for (let p = 0; p < P; p++) cellEntries[order[p]] = choice[p];
         o.onBoard!(boardFromEntries(puzzle, classes, cellEntries));
+        if (++handed >= (o.maxBoards ?? Number.POSITIVE_INFINITY)) handing = false;
       }
       if (count >= o.limit) {
         reason = "limit";

@@ -6,8 +6,9 @@ import { freePort } from "../../cluster/free-port.js";
 import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import {
   CancelRunRequest, CubistServiceClient, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListRunsRequest, PauseRunRequest,
-  ResplitCubeRequest, RunRef, SubmitRunRequest,
+  ResplitCubeRequest, RunRef, SubmitRunRequest, type RunInfo,
 } from "../../proto/gen/cubist/v1/api.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
 
 /** Request types by method, so tests can pass partial requests (ts-proto encodes only complete messages). */
 const REQUESTS: Record<string, { fromPartial(o: unknown): unknown }> = {
@@ -33,6 +34,23 @@ export async function spawnCoordinator(t: TestNats, extra: string[] = [], env: R
   return { proc, address: `127.0.0.1:${p}` };
 }
 
+/**
+ * SIGKILLs a coordinator and starts another on the same port; once the new one has resumed its runs, follows `runId`
+ * until it is no longer RUNNING. Returns the new coordinator and the run as it ended.
+ */
+export async function replaceCoordinator(t: TestNats, killed: CoordinatorUnderTest, env: Record<string, string>, port: number, runId: string): Promise<{ next: CoordinatorUnderTest; info: RunInfo }> {
+  killed.proc.kill("SIGKILL");
+  await killed.proc.exited;
+  const next = await spawnCoordinator(t, ["--ack-wait", "5"], env, port);
+  await next.proc.waitForLog(/runs resumed/, 20_000);
+  const api = apiClient(next.address);
+  try {
+    return { next, info: await runAfterRunning(api.call, runId) };
+  } finally {
+    api.close();
+  }
+}
+
 export type Call = <Req, Res>(method: string, req: Req, token?: string) => Promise<Res>;
 
 /** `call("submitRun", req)` -> response, or rejects with the ServiceError (code, details). */
@@ -47,4 +65,31 @@ export function apiClient(address: string): { call: Call; client: CubistServiceC
       fn.call(client, full, md, (err, res) => (err ? reject(err) : resolve(res as never)));
     });
   return { call, client, close: () => client.close() };
+}
+
+/** Polls the run (GetRun every 200 ms) until it is no longer RUNNING; throws after `timeoutMs` with its status. */
+export async function runAfterRunning(call: Call, runId: string, timeoutMs = 120_000): Promise<RunInfo> {
+  const end = Date.now() + timeoutMs;
+  let info = await call<unknown, RunInfo>("getRun", { runId });
+  while (info.status!.state === RunState.RUN_STATE_RUNNING) {
+    if (Date.now() > end) throw new Error(`run did not finish: ${JSON.stringify(info.status)}`);
+    await new Promise((r) => setTimeout(r, 200));
+    info = await call<unknown, RunInfo>("getRun", { runId });
+  }
+  return info;
+}
+
+/**
+ * Polls a counting run (GetRun every 20 ms) until at least `closed` cubes are closed and some solutions counted;
+ * throws after `timeoutMs`. The run's state then is the caller's to check (it may have ended meanwhile).
+ */
+export async function runMidCount(call: Call, runId: string, closed: number, timeoutMs = 60_000): Promise<RunInfo> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await call<unknown, RunInfo>("getRun", { runId });
+    const s = info.status!;
+    if (s.cubes!.sat + s.cubes!.unsat >= closed && (s.solutionCount ?? 0) > 0) return info;
+    if (Date.now() > end) throw new Error(`cubes did not close: ${JSON.stringify(s.cubes)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

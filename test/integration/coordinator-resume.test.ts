@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestNats } from "../helpers/nats.js";
 import { spawnCubist, writeFakeSolver } from "../helpers/processes.js";
-import { apiClient, freePort, spawnCoordinator } from "../helpers/api.js";
+import { apiClient, freePort, runAfterRunning, spawnCoordinator } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { RunInfo, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
@@ -63,13 +63,7 @@ for (const restartNats of [false, true]) {
       const ms = Number(/ms=(\d+)/.exec(resumed)?.[1]);
       assert.ok(ms < 10_000, `resume took ${ms} ms`);
       api = apiClient(b.address);
-      let info = await total();
-      const end2 = Date.now() + 120_000;
-      while (info.status!.state === RunState.RUN_STATE_RUNNING) {
-        assert.ok(Date.now() < end2, `run did not finish: ${JSON.stringify(info.status)}`);
-        await new Promise((r) => setTimeout(r, 200));
-        info = await total();
-      }
+      const info = await runAfterRunning(api.call, id);
       api.close();
       assert.equal(info.status!.state, RunState.RUN_STATE_UNSAT, info.status!.message);
       assert.ok(Math.abs(info.status!.progress - 1) < 1e-9, `progress ${info.status!.progress}`);

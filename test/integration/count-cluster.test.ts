@@ -11,13 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT, spawnCubist, writeFakeSolver } from "../helpers/processes.js";
 import { startTestNats } from "../helpers/nats.js";
-import { apiClient, freePort, spawnCoordinator } from "../helpers/api.js";
+import { apiClient, freePort, replaceCoordinator, runMidCount, spawnCoordinator } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { rotateEdges, type Puzzle } from "../../core/puzzle.js";
 import { verifySolution } from "../../core/verify.js";
 import { Verdict } from "../../proto/gen/cubist/v1/cube.js";
-import type { RunInfo, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
+import type { SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 import { RunMode, RunState } from "../../proto/gen/cubist/v1/run.js";
 
 const SMALL = "test/fixtures/cluster/count-4x4-24.txt";
@@ -91,36 +91,18 @@ test("count resume - coordinator SIGKILLed mid-count: a new one resumes from the
   const a = await spawnCoordinator(t, ["--ack-wait", "5"], marker.env, port);
   let b: Awaited<ReturnType<typeof spawnCoordinator>> | undefined;
   try {
-    let api = apiClient(a.address);
+    const api = apiClient(a.address);
     const { run } = await api.call<unknown, SubmitRunResponse>("submitRun", {
       puzzleText: readFileSync(join(REPO_ROOT, MEDIUM), "utf8"), puzzleName: MEDIUM, mode: RunMode.RUN_MODE_ALL_SOLUTIONS, cubing: { targetCubes: 48 },
     });
     const id = run!.runId;
-    const get = async (): Promise<RunInfo> => api.call<unknown, RunInfo>("getRun", { runId: id });
-    const end = Date.now() + 60_000;
-    let before = await get();
-    while (before.status!.cubes!.sat + before.status!.cubes!.unsat < 6) {
-      assert.ok(Date.now() < end, "cubes did not close");
-      await new Promise((r) => setTimeout(r, 50));
-      before = await get();
-    }
+    const before = await runMidCount(api.call, id, 6);
     assert.equal(before.status!.state, RunState.RUN_STATE_RUNNING, "the run ended before the kill");
-    assert.ok((before.status!.solutionCount ?? 0) > 0 && before.status!.countComplete === false);
-    a.proc.kill("SIGKILL");
-    await a.proc.exited;
+    assert.equal(before.status!.countComplete, false);
     api.close();
-    b = await spawnCoordinator(t, ["--ack-wait", "5"], marker.env, port);
-    await b.proc.waitForLog(/runs resumed/, 20_000);
-    api = apiClient(b.address);
-    let info = await get();
-    const end2 = Date.now() + 120_000;
-    while (info.status!.state === RunState.RUN_STATE_RUNNING) {
-      assert.ok(Date.now() < end2, `run did not finish: ${JSON.stringify(info.status)}`);
-      await new Promise((r) => setTimeout(r, 200));
-      info = await get();
-    }
-    api.close();
-    const s = info.status!;
+    const replaced = await replaceCoordinator(t, a, marker.env, port, id);
+    b = replaced.next;
+    const s = replaced.info.status!;
     assert.equal(s.state, RunState.RUN_STATE_SAT, s.message);
     assert.deepEqual([s.solutionCount, s.countComplete], [1820, true]);
     assert.ok(Math.abs(s.progress - 1) < 1e-9, `progress ${s.progress}`);

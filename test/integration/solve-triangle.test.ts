@@ -97,7 +97,7 @@ test("solve triangle - the search and Kissat alone each print a board that verif
   assert.match(bad.stdout, /not a solution/);
 }));
 
-test("solve triangle - a bad file names file:line; square-only options are refused; an unsolvable frame is unsat (exit 20)", withDir(async (dir) => {
+test("solve triangle - a bad file names file:line; square-only options are refused, also on the cluster; an unsolvable frame is unsat (exit 20)", withDir(async (dir) => {
   const bad = join(dir, "bad.txt");
   writeFileSync(bad, "# a triangle\ntriangle 2\n1 1 2 3\n2 1 2\n3 1 2 3\n4 1 2 3\n");
   const r = await cubist(["solve", bad]);
@@ -105,9 +105,14 @@ test("solve triangle - a bad file names file:line; square-only options are refus
   assert.match(r.stderr, /bad\.txt:4: expected a piece `ID H R F` \(4 fields\), got 3 fields/);
   const ok = join(dir, "ok.txt");
   writeFileSync(ok, "triangle 2\n1 1 2 3\n2 1 2 3\n3 1 2 3\n4 1 2 3\n");
-  const w = await cubist(["solve", ok, "--workers", "1"]);
+  const w = await cubist(["solve", ok, "--portfolio", "short"]);
   assert.equal(w.code, 1);
-  assert.match(w.stderr, /--workers: is for square boards/);
+  assert.match(w.stderr, /--portfolio: is for square boards/);
+  const c = await cubist(["solve", ok, "--workers", "1", "--cell-order", "spiral"]);
+  assert.equal(c.code, 1);
+  assert.match(c.stderr, /cell order: a triangle splits along its search's order, base-up; "spiral" is for square boards/);
+  const folded = await cubist(["solve", ok, "--workers", "1", "--all", "--up-to-symmetry"]);
+  assert.deepEqual([folded.code, /up-to-symmetry: folds boards on one machine only/.test(folded.stderr)], [1, true], folded.stderr);
   // Frame 9 appears on no piece: no board.
   writeFileSync(ok, "triangle 2\nframe 9\n1 1 2 3\n2 1 2 3\n3 1 2 3\n4 1 2 3\n");
   const u = await cubist(["solve", ok, "--all", "--json"]);

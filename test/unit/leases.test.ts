@@ -6,44 +6,18 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { silentLogger } from "../../cluster/log.js";
 import { checkVerdict, newLease, workerOfVerdictSubject } from "../../coordinator/leases.js";
-import { buildRunSpec } from "../../coordinator/run-spec.js";
-import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
 import { CUBE_FAIL_WORKERS, RunModel } from "../../coordinator/run-model.js";
-import { encode } from "../../core/encode/index.js";
 import { createNames } from "../../proto/contract.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
-import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import { modelHarness } from "../helpers/run-model.js";
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 const names = createNames();
 
 function harness(maxDeliver = 8) {
-  const { spec, puzzle } = buildRunSpec({ runId: "r1", searchMs: 0, puzzleText: UNSAT, targetCubes: 4 });
-  const formula = encode(spec.encoding, puzzle);
-  spec.numVars = formula.numVars;
-  let now = 1_000_000;
-  const opts = { maxDeliver, batchSize: 3, clock: () => now++, log: silentLogger };
-  const model = new RunModel(spec, puzzle, formula.varMap, opts);
-  const ledger: LedgerEntry[] = [];
-  const effects: RunEffect[] = [];
-  let seq = 0;
-  return {
-    model,
-    effects,
-    run: <T>(steps: RunSteps<T>) => runSteps(steps, (e) => {
-      effects.push(e);
-      if (e.type === "append") ledger.push(...e.entries);
-      if (e.type === "publish") e.seqs.push(...e.tasks.map(() => ++seq));
-    }),
-    replay() {
-      const m = new RunModel(spec, puzzle, formula.varMap, opts);
-      for (const e of ledger) m.apply(e);
-      return m;
-    },
-  };
+  return modelHarness({ runId: "r1", searchMs: 0, puzzleText: UNSAT, targetCubes: 4 }, { maxDeliver });
 }
 
 function snapshot(m: RunModel) {

@@ -12,6 +12,7 @@ import { generatePuzzle } from "../../core/generate.js";
 import { buildRunSpec } from "../../coordinator/run-spec.js";
 import { COORDINATOR_LIMIT_FLAGS } from "../../coordinator/config.js";
 import { GRPC_STATUS } from "../../core/errors.js";
+import type { Puzzle } from "../../core/puzzle.js";
 
 test("limits - formulaBytes is exactly the size of the DIMACS text", () => {
   const puzzle = parsePuzzle(readFileSync("test/fixtures/clues/clue1.txt", "utf8"), "clue1.txt", "auto");
@@ -36,5 +37,5 @@ test("limits - boards and formulas above the limits are LimitExceededError namin
   const big = writeCanonical(generatePuzzle({ rows: 20, cols: 20, borderColors: 4, centerColors: 6, seed: 3 }).puzzle);
   const limits = sizeLimits(undefined, undefined, COORDINATOR_LIMIT_FLAGS);
   assert.throws(() => buildRunSpec({ puzzleText: big }, 0, limits), /400 cells, above the limit of 256 cells \(raise it with cubist coordinator --max-cells N \(CUBIST_MAX_CELLS\)/);
-  assert.equal(buildRunSpec({ puzzleText: big }, 0, sizeLimits(400, undefined)).puzzle.rows, 20);
+  assert.equal((buildRunSpec({ puzzleText: big }, 0, sizeLimits(400, undefined)).puzzle as Puzzle).rows, 20);
 });

@@ -6,47 +6,24 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { silentLogger } from "../../cluster/log.js";
-import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
+import { type RunRequest } from "../../coordinator/run-spec.js";
 import { RunModel } from "../../coordinator/run-model.js";
 import { checkCount } from "../../coordinator/count-intake.js";
-import { encode } from "../../core/encode/index.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { rotateEdges, type Placement, type Puzzle } from "../../core/puzzle.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
-import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { bruteBoardsSquare } from "../helpers/brute-force.js";
 import { formatCount } from "../../cli/control-format.js";
+import { modelHarness, squarePuzzleOf } from "../helpers/run-model.js";
 
 const GENERATED = generatePuzzle({ rows: 3, cols: 4, borderColors: 2, centerColors: 2, seed: 3 });
 const PUZZLE_TEXT = writeCanonical(GENERATED.puzzle);
 
 function harness(req: Partial<RunRequest>) {
-  const { spec, puzzle } = buildRunSpec({ runId: "r1", puzzleText: PUZZLE_TEXT, mode: "all", targetCubes: 6, ...req });
-  const formula = encode(spec.encoding, puzzle);
-  spec.numVars = formula.numVars;
-  let now = 1_000_000;
-  const opts = { maxDeliver: 3, batchSize: 3, clock: () => now++, log: silentLogger };
-  const model = new RunModel(spec, puzzle, formula.varMap, opts);
-  const ledger: LedgerEntry[] = [];
-  const effects: RunEffect[] = [];
-  let seq = 0;
-  return {
-    model, puzzle, ledger, effects,
-    run: <T>(steps: RunSteps<T>): Promise<T> => runSteps(steps, (e) => {
-      effects.push(e);
-      if (e.type === "append") ledger.push(...e.entries);
-      if (e.type === "publish") e.seqs.push(...e.tasks.map(() => ++seq));
-    }),
-    replay(): RunModel {
-      const m = new RunModel(spec, puzzle, formula.varMap, opts);
-      for (const e of ledger) m.apply(e);
-      return m;
-    },
-  };
+  const h = modelHarness({ runId: "r1", puzzleText: PUZZLE_TEXT, mode: "all", targetCubes: 6, ...req });
+  return { ...h, puzzle: squarePuzzleOf(h) };
 }
 
 /** A brute-force board (colours per cell) as placements: any unused piece showing the colours (copies are one board). */
@@ -139,22 +116,23 @@ test("count model - a limit ends the run with an incomplete count; forged counts
 });
 
 test("count intake - boards that are not solutions, outside the cube, repeated, or missing are rejected", () => {
-  const { puzzle } = buildRunSpec({ runId: "r1", puzzleText: PUZZLE_TEXT, mode: "all" });
+  const h = harness({});
+  const { puzzle, shape } = h;
   const boards = ALL.map((b) => placementsOf(puzzle, b));
   const v = (bs: Placement[][], solutions = bs.length): Verdict => counted("0", bs, 100, { counted: { solutions, boards: bs.map((cells) => ({ cells })) } });
-  assert.deepEqual(checkCount(puzzle, [], v(boards), 100, false).kind, "counted");
-  assert.equal(checkCount(puzzle, [], v(boards.slice(0, 2), 5), 2, false).kind, "counted");
-  assert.equal(checkCount(puzzle, [], v(boards.slice(0, 2), 5), 2, true).kind, "too-many");
+  assert.deepEqual(checkCount(shape, [], v(boards), 100, false).kind, "counted");
+  assert.equal(checkCount(shape, [], v(boards.slice(0, 2), 5), 2, false).kind, "counted");
+  assert.equal(checkCount(shape, [], v(boards.slice(0, 2), 5), 2, true).kind, "too-many");
   const reason = (c: ReturnType<typeof checkCount>): string => (c.kind === "rejected" ? c.reason : `not rejected: ${c.kind}`);
-  assert.match(reason(checkCount(puzzle, [], v(boards.slice(0, 2), 5), 100, false)), /expected 5/);
-  assert.match(reason(checkCount(puzzle, [], v([boards[0], boards[0]]), 100, false)), /repeats/);
+  assert.match(reason(checkCount(shape, [], v(boards.slice(0, 2), 5), 100, false)), /expected 5/);
+  assert.match(reason(checkCount(shape, [], v([boards[0], boards[0]]), 100, false)), /repeats/);
   const swapped = boards[0].map((p, i, all) => (i === 0 ? { ...p, piece: all[1].piece, rot: all[1].rot } : i === 1 ? { ...p, piece: all[0].piece, rot: all[0].rot } : p));
-  assert.match(reason(checkCount(puzzle, [], v([swapped]), 100, false)), /board 0/);
-  assert.match(reason(checkCount(puzzle, [], v([boards[0].slice(1)]), 100, false)), /placements on/);
+  assert.match(reason(checkCount(shape, [], v([swapped]), 100, false)), /board 0/);
+  assert.match(reason(checkCount(shape, [], v([boards[0].slice(1)]), 100, false)), /placements on/);
   // A board of another cube: its first cell shows other colours than the cube's placement.
   const other = boards.find((b) => rotateEdges(puzzle.pieces[b[0].piece].edges, b[0].rot).join() !== rotateEdges(puzzle.pieces[boards[0][0].piece].edges, boards[0][0].rot).join());
-  if (other) assert.match(reason(checkCount(puzzle, [boards[0][0]], v([other]), 100, false)), /not in the cube/);
-  assert.match(reason(checkCount(puzzle, [], { ...v(boards), kind: VerdictKind.VERDICT_KIND_UNSAT }, 100, false)), /UNSAT/);
+  if (other) assert.match(reason(checkCount(shape, [boards[0][0]], v([other]), 100, false)), /not in the cube/);
+  assert.match(reason(checkCount(shape, [], { ...v(boards), kind: VerdictKind.VERDICT_KIND_UNSAT }, 100, false)), /UNSAT/);
 });
 
 test("count views - run show, run watch and solution list say exactly or at least, and nothing for other runs", () => {

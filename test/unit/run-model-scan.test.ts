@@ -6,46 +6,24 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { silentLogger } from "../../cluster/log.js";
 import { checkVerdict } from "../../coordinator/leases.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
+import { runSteps, type RunEffect } from "../../coordinator/run-effects.js";
 import { RunModel, SCAN_MEMBER_ID, SCAN_MEMBER_SEC } from "../../coordinator/run-model.js";
 import { scanSplit } from "../../core/cubes/scan-split.js";
-import { encode } from "../../core/encode/index.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { createNames } from "../../proto/contract.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
-import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import { modelHarness, squarePuzzleOf } from "../helpers/run-model.js";
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 });
 
 function harness(req: Partial<RunRequest> & { puzzleText: string }) {
-  const { spec, puzzle } = buildRunSpec({ runId: "r1", solver: "none", cellOrder: "scan", ...req });
-  const formula = encode(spec.encoding, puzzle);
-  spec.numVars = formula.numVars;
-  let now = 1_000_000;
-  const opts = { maxDeliver: 3, batchSize: 5, clock: () => now++, log: silentLogger };
-  const model = new RunModel(spec, puzzle, formula.varMap, opts);
-  const ledger: LedgerEntry[] = [];
-  const effects: RunEffect[] = [];
-  let seq = 0;
-  return {
-    spec, puzzle, model, ledger, effects,
-    run: <T>(steps: RunSteps<T>) => runSteps(steps, (e) => {
-      effects.push(e);
-      if (e.type === "append") ledger.push(...e.entries);
-      if (e.type === "publish") e.seqs.push(...e.tasks.map(() => ++seq));
-    }),
-    replay() {
-      const m = new RunModel(spec, puzzle, formula.varMap, opts);
-      for (const e of ledger) m.apply(e);
-      return m;
-    },
-  };
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", ...req }, { batchSize: 5 });
+  return { ...h, puzzle: squarePuzzleOf(h) };
 }
 
 function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {

@@ -5,55 +5,22 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { silentLogger } from "../../cluster/log.js";
-import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
+import { type RunRequest } from "../../coordinator/run-spec.js";
 import { RunModel } from "../../coordinator/run-model.js";
-import { encode } from "../../core/encode/index.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import type { Board } from "../../core/puzzle.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
-import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import { modelHarness, type ModelHarness } from "../helpers/run-model.js";
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 });
 
-interface Harness {
-  readonly model: RunModel;
-  readonly ledger: LedgerEntry[];
-  readonly effects: RunEffect[];
-  run<T>(steps: RunSteps<T>): Promise<T>;
-  /** A fresh model with the ledger applied, as a restarted coordinator builds it. */
-  replay(): RunModel;
-}
+type Harness = ModelHarness;
 
 function harness(req: Partial<RunRequest> & { puzzleText: string }, maxDeliver = 3): Harness {
-  const { spec, puzzle } = buildRunSpec({ runId: "r1", searchMs: 0, ...req });
-  const formula = encode(spec.encoding, puzzle);
-  spec.numVars = formula.numVars;
-  let now = 1_000_000;
-  const opts = { maxDeliver, batchSize: 3, clock: () => now++, log: silentLogger };
-  const model = new RunModel(spec, puzzle, formula.varMap, opts);
-  const ledger: LedgerEntry[] = [];
-  const effects: RunEffect[] = [];
-  let seq = 0;
-  return {
-    model,
-    ledger,
-    effects,
-    run: (steps) => runSteps(steps, (e) => {
-      effects.push(e);
-      if (e.type === "append") ledger.push(...e.entries);
-      if (e.type === "publish") e.seqs.push(...e.tasks.map(() => ++seq));
-    }),
-    replay() {
-      const m = new RunModel(spec, puzzle, formula.varMap, opts);
-      for (const e of ledger) m.apply(e);
-      return m;
-    },
-  };
+  return modelHarness({ runId: "r1", searchMs: 0, ...req }, { maxDeliver });
 }
 
 /** Everything a run's state consists of, comparable with deepEqual. */

@@ -31,7 +31,8 @@ test("vocabulary - verdict labels: sat, unsat, unknown, and error for anything e
   assert.equal(verdictLabel(VerdictKind.VERDICT_KIND_UNSPECIFIED), "error");
 });
 
-test("views - the board size is read from the first line that is neither blank nor a comment", () => {
-  assert.deepEqual(boardSize("# name: x\n\n  4 5\n1 0 1 2 0\n"), { rows: 4, cols: 5 });
-  assert.deepEqual(boardSize("# only comments\n"), { rows: 0, cols: 0 });
+test("views - the board size is read from the first line that is neither blank nor a comment; a triangle has its side and base row", () => {
+  assert.deepEqual(boardSize("# name: x\n\n  4 5\n1 0 1 2 0\n"), { shape: "square", rows: 4, cols: 5 });
+  assert.deepEqual(boardSize("# only comments\n"), { shape: "square", rows: 0, cols: 0 });
+  assert.deepEqual(boardSize("# name: t\ntriangle 6\n1 1 2 3\n"), { shape: "triangle", rows: 6, cols: 11 });
 });

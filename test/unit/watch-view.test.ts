@@ -121,7 +121,9 @@ test("watch view - verdict, end and placement lines", () => {
     state: RunState.RUN_STATE_UNSAT, progress: 1, message: "every cube refuted", finishedUnixMs: Date.UTC(2026, 10, 22, 4, 0, 18),
   }));
   assert.equal(end, "run r1 unsat: every cube refuted after 18s (100.0% closed, 0 solution(s))");
-  assert.equal(formatPlacements([{ cell: 7, piece: 12, rot: 3 }, { cell: 0, piece: 0, rot: 0 }], 6), "r1c1=p12/3 r0c0=p0/0");
+  assert.equal(formatPlacements([{ cell: 7, piece: 12, rot: 3 }, { cell: 0, piece: 0, rot: 0 }], { rows: 6, cols: 6 }), "r1c1=p12/3 r0c0=p0/0");
+  assert.equal(formatPlacements([{ cell: 7, piece: 12, rot: 2 }], { shape: "triangle", rows: 4, cols: 7 }), "r2pos3=p12/2");
+  assert.equal(formatPlacements([{ cell: 7, piece: 12, rot: 2 }], null), "7=p12/2");
 });
 
 test("control format - durations parse from 30s, 10m, 2h, 1h30m, 1.5h, 500ms and plain seconds", () => {

@@ -168,6 +168,10 @@ export interface RunInfo {
   name: string;
   status: RunStatus | undefined;
   encoding: string;
+  /**
+   * The board: rows x cols cells for a square puzzle ("" or "square"); a "triangle" of side rows (= n, n*n cells),
+   * whose widest row (the base) has cols = 2n - 1 cells (docs/formats.md "Triangle format").
+   */
   rows: number;
   cols: number;
   numVars: number;
@@ -177,6 +181,8 @@ export interface RunInfo {
   resplit: ResplitPolicy | undefined;
   mode: RunMode;
   createdUnixMs: number;
+  /** "square" | "triangle" (absent from a coordinator before triangles: square) */
+  shape?: string | undefined;
 }
 
 export interface ListRunsRequest {
@@ -300,7 +306,10 @@ export interface SolutionInfo {
   solution:
     | Solution
     | undefined;
-  /** board[row][col] as [id, rot] pairs, flattened row-major: ids are the puzzle's piece ids. */
+  /**
+   * board[row][col] as [id, rot] pairs, flattened row-major: ids are the puzzle's piece ids (a triangle: cell order,
+   * row by row from the apex, 2*row+1 cells per row).
+   */
   ids: number[];
   rots: number[];
   svg: string;
@@ -861,6 +870,7 @@ function createBaseRunInfo(): RunInfo {
     resplit: undefined,
     mode: 0,
     createdUnixMs: 0,
+    shape: undefined,
   };
 }
 
@@ -904,6 +914,9 @@ export const RunInfo: MessageFns<RunInfo> = {
     }
     if (message.createdUnixMs !== 0) {
       writer.uint32(105).double(message.createdUnixMs);
+    }
+    if (message.shape !== undefined) {
+      writer.uint32(162).string(message.shape);
     }
     return writer;
   },
@@ -1025,6 +1038,14 @@ export const RunInfo: MessageFns<RunInfo> = {
             message.createdUnixMs = reader.double();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.shape = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1068,6 +1089,7 @@ export const RunInfo: MessageFns<RunInfo> = {
         : isSet(object.created_unix_ms)
         ? globalThis.Number(object.created_unix_ms)
         : 0,
+      shape: isSet(object.shape) ? globalThis.String(object.shape) : undefined,
     };
   },
 
@@ -1112,6 +1134,9 @@ export const RunInfo: MessageFns<RunInfo> = {
     if (message.createdUnixMs !== 0) {
       obj.createdUnixMs = floatToJson(message.createdUnixMs);
     }
+    if (message.shape !== undefined) {
+      obj.shape = message.shape;
+    }
     return obj;
   },
 
@@ -1141,6 +1166,7 @@ export const RunInfo: MessageFns<RunInfo> = {
       : undefined;
     message.mode = object.mode ?? 0;
     message.createdUnixMs = object.createdUnixMs ?? 0;
+    message.shape = object.shape ?? undefined;
     return message;
   },
 };

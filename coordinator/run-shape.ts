@@ -1,0 +1,20 @@
+/**
+ * A run's shape (coordinator/shape.ts) from its spec: the puzzle, square or triangle, with its base formula encoded
+ * as the spec says. Used when a run is created and when a restarted coordinator rebuilds it from its ledger.
+ */
+
+import { encode, type VariableOrder } from "../core/encode/index.js";
+import { parseAnyPuzzle } from "../core/formats/index.js";
+import type { Puzzle } from "../core/puzzle.js";
+import { isTrianglePuzzle, type TrianglePuzzle } from "../core/triangle/puzzle.js";
+import type { RunSpec } from "../proto/gen/cubist/v1/run.js";
+import type { RunShape } from "./shape.js";
+import { squareShape } from "./square-shape.js";
+import { triangleShape } from "./triangle-shape.js";
+
+/** The shape of a run of `puzzle` (from buildRunSpec, or `spec.puzzleText` parsed again when omitted). */
+export function runShapeOf(spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle): RunShape {
+  const p = puzzle ?? parseAnyPuzzle(spec.puzzleText, `<run ${spec.runId}>`, "canonical");
+  if (isTrianglePuzzle(p)) return triangleShape(p);
+  return squareShape(p, encode(spec.encoding, p, spec.order ? { order: spec.order as VariableOrder } : {}));
+}

@@ -1,0 +1,58 @@
+/**
+ * The run model (coordinator/run-model.ts) without NATS, for unit tests: a run built from a request as the
+ * coordinator builds it (buildRunSpec, then its shape with the base formula encoded), every effect recorded, the
+ * ledger kept, and `replay()` for the model a restarted coordinator would rebuild from that ledger.
+ */
+
+import { silentLogger } from "../../cluster/log.js";
+import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
+import { RunModel } from "../../coordinator/run-model.js";
+import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
+import { runShapeOf } from "../../coordinator/run-shape.js";
+import type { RunShape } from "../../coordinator/shape.js";
+import type { Puzzle } from "../../core/puzzle.js";
+import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
+import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
+
+export interface ModelHarness {
+  readonly spec: RunSpec;
+  readonly shape: RunShape;
+  readonly model: RunModel;
+  readonly ledger: LedgerEntry[];
+  readonly effects: RunEffect[];
+  /** Carries out a decision's effects (publishes get stream sequences 1, 2, ...). */
+  run<T>(steps: RunSteps<T>): Promise<T>;
+  /** A fresh model with the ledger applied, as a restarted coordinator builds it. */
+  replay(): RunModel;
+}
+
+export function modelHarness(req: RunRequest, options: { maxDeliver?: number; batchSize?: number } = {}): ModelHarness {
+  const { spec, puzzle } = buildRunSpec(req);
+  const shape = runShapeOf(spec, puzzle);
+  spec.numVars = shape.formula.numVars;
+  let now = 1_000_000;
+  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger };
+  const model = new RunModel(spec, shape, opts);
+  const ledger: LedgerEntry[] = [];
+  const effects: RunEffect[] = [];
+  let seq = 0;
+  return {
+    spec, shape, model, ledger, effects,
+    run: (steps) => runSteps(steps, (e) => {
+      effects.push(e);
+      if (e.type === "append") ledger.push(...e.entries);
+      if (e.type === "publish") e.seqs.push(...e.tasks.map(() => ++seq));
+    }),
+    replay() {
+      const m = new RunModel(spec, shape, opts);
+      for (const e of ledger) m.apply(e);
+      return m;
+    },
+  };
+}
+
+/** The square puzzle of a harness's run (the test's own puzzle must be square). */
+export function squarePuzzleOf(h: Pick<ModelHarness, "shape">): Puzzle {
+  if (h.shape.kind !== "square") throw new Error("the test's run is not square");
+  return h.shape.puzzle;
+}
