@@ -24,8 +24,12 @@ function withCells(r: SplitResult): ShapeSplit {
   return { cubes: r.cubes, solutions: r.solutions.map((s) => ({ ...s, cells: placementsOfBoard(s.board) })), refuted: r.refuted };
 }
 
-/** The square shape of `puzzle`, with its base formula already encoded. */
-export function squareShape(puzzle: Puzzle, formula: Formula): SquareShape {
+/**
+ * The square shape of `puzzle`, with its base formula already encoded. `symmetry`: scan cubes follow the engine's
+ * `--symmetry` scan (core/cubes/scan-split.ts scanSymmetry says when a run may).
+ */
+export function squareShape(puzzle: Puzzle, formula: Formula, options: { symmetry?: boolean } = {}): SquareShape {
+  const symmetry = options.symmetry ?? false;
   const cells = puzzle.rows * puzzle.cols;
   return {
     kind: "square",
@@ -41,7 +45,7 @@ export function squareShape(puzzle: Puzzle, formula: Formula): SquareShape {
       const maxDepth = c.maxDepth > 0 ? c.maxDepth : undefined;
       if (c.cellOrder === "scan") {
         // The engine's scan: cubes in scan order (docs/cubing.md "Scan cubes").
-        const r = withCells(scanSplit(puzzle, { targetCubes: c.targetCubes, maxDepth }));
+        const r = withCells(scanSplit(puzzle, { targetCubes: c.targetCubes, maxDepth, symmetry }));
         for (const solution of r.solutions) yield { kind: "solution", solution };
         for (const cube of r.cubes) yield { kind: "cube", cube };
         yield { kind: "done", refuted: r.refuted };
@@ -56,7 +60,7 @@ export function squareShape(puzzle: Puzzle, formula: Formula): SquareShape {
     resplit(base, o) {
       // Scan cubes split along the scan; the others by the run's cell order.
       return withCells(o.cellOrder === "scan"
-        ? scanSplit(puzzle, { base, targetCubes: o.targetChildren ?? Infinity, maxDepth: o.targetChildren ? undefined : o.depth })
+        ? scanSplit(puzzle, { base, targetCubes: o.targetChildren ?? Infinity, maxDepth: o.targetChildren ? undefined : o.depth, symmetry })
         : resplitCube(puzzle, base, { depth: o.depth, targetChildren: o.targetChildren, cellOrder: o.cellOrder as CellOrder }));
     },
     checkBoard(list) {

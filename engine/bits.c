@@ -215,6 +215,11 @@ void bits_build_tables(ctx_t *x) {
     x->BF[i].buckets = t->buckets;
   }
   for (int i = 0; i < x->n; i++) x->BF[i].nbuckets = i + 1 < x->n ? x->BF[i + 1].buckets : NULL;
+  if (x->force_depth >= 0) {
+    bframe_t *f = &x->BF[x->force_depth];
+    f->force = true;
+    for (int w = 0; w < W; w++) f->fmask[w] = x->clsmask[(size_t)x->force_cls * (size_t)W + (size_t)w];
+  }
   free(order);
 }
 
@@ -239,7 +244,13 @@ static inline __attribute__((always_inline)) void enter(const ctx_t *x, bframe_t
     b = f->buckets + (size_t)key * (size_t)(W + 1);
   }
   f->b = b;
-  for (int w = 0; w < W; w++) f->m0[w] = f->m[w] = b[1 + w] & A[f->ka + w];
+  for (int w = 0; w < W; w++) f->m[w] = b[1 + w] & A[f->ka + w];
+  if (f->force) { /* the symmetry's forced corner takes its class while that is free */
+    uint64_t free_ = 0;
+    for (int w = 0; w < W; w++) free_ |= A[f->ka + w] & f->fmask[w];
+    if (free_) for (int w = 0; w < W; w++) f->m[w] &= f->fmask[w];
+  }
+  for (int w = 0; w < W; w++) f->m0[w] = f->m[w];
   f->nkb = *f->nkey[0] * f->nmul[0] + *f->nkey[1] * f->nmul[1] + *f->nkey[2] * f->nmul[2];
   if (f->mask) {
     uint32_t need = 0;

@@ -76,7 +76,7 @@ static void build_table(ctx_t *x, int rim, int keyed, table_t *t) {
   cand_t *all = malloc(sizeof(cand_t) * (size_t)cap);
   int *key = malloc(sizeof(int) * (size_t)cap);
   for (int c = 0; c < p->nclasses; c++) {
-    if (x->excluded[rim] == c) continue;
+    if (x->excluded[rim] == c || (x->only_cls >= 0 && c != x->only_cls)) continue;
     int q = p->class_rep[c];
     for (int rot = 0; rot < 4; rot++) {
       cand_t e = { (uint16_t)c, (uint8_t)rot, 0, { 0 } };
@@ -119,6 +119,8 @@ static void free_tables(ctx_t *x) {
     free(x->tabs[i].start); free(x->tabs[i].list);
     x->tabs[i].start = NULL; x->tabs[i].list = NULL;
   }
+  free(x->ftab.start); free(x->ftab.list);
+  x->ftab.start = NULL; x->ftab.list = NULL;
 }
 
 static void build_tables(ctx_t *x) {
@@ -130,14 +132,56 @@ static void build_tables(ctx_t *x) {
     x->F[i].list = t->list;
     x->F[i].start = t->start;
   }
+  if (x->force_depth >= 0) { /* the symmetry's forced corner: its table with c alone */
+    int id = x->tab_id[x->force_depth];
+    x->only_cls = x->force_cls;
+    build_table(x, id >> 4, id & 15, &x->ftab);
+    x->only_cls = -1;
+  }
   if (x->W) bits_build_tables(x);
 }
 
 /* ---- setup ---- */
 
+/*
+ * Symmetry (--symmetry). The rotations that map the board onto itself (four on a square, the half turn on an oblong
+ * board) map solutions to solutions when the puzzle has no hints: the caller's word, so fixed cells are then a
+ * cube's placements. It is enough to search the boards whose first corner piece c (the first piece with two grey
+ * sides, when no other piece is identical to it) lies on one corner of each orbit: the top-left on a square; on an
+ * oblong board the top-left or the corner that ends the scan's first line (the half turn swaps top-left with
+ * bottom-right and top-right with bottom-left). c leaves the other corners' tables, and the allowed corner the scan
+ * meets last takes c while c is free (the top-left on a square), so no subtree is searched where c has nowhere
+ * left to go. With c fixed by the caller nothing changes; with c free and its corners taken, the space is empty.
+ */
+static void setup_symmetry(ctx_t *x, const int *order) {
+  const puzzle_t *p = x->p;
+  int c = -1;
+  for (int i = 0; i < p->npieces; i++) {
+    int grey = 0;
+    for (int d = 0; d < 4; d++) grey += p->edges[i][d] == 0;
+    if (grey != 2) continue;
+    if (p->class_count[p->piece_class[i]] == 1) c = p->piece_class[i];
+    break;
+  }
+  if (c < 0) return;
+  const int NW = 0, NE = p->cols - 1, SW = (p->rows - 1) * p->cols, SE = p->cells - 1;
+  int second = -1; /* the corner after the top-left in scan order: the end of the first line */
+  for (int i = 0; i < p->cells && second < 0; i++) if (order[i] == NE || order[i] == SW) second = order[i];
+  int allowed[2] = { NW, p->rows == p->cols ? -1 : second };
+  const int corners[4] = { NW, NE, SE, SW };
+  for (int k = 0; k < 4; k++) if (corners[k] != allowed[0] && corners[k] != allowed[1]) x->excluded[cell_rim(p, corners[k])] = c;
+  if (x->avail[c] == 0) return; /* fixed by the caller */
+  int force = -1;
+  for (int i = 0; i < p->cells; i++) if ((order[i] == allowed[0] || order[i] == allowed[1]) && p->fixed_piece[order[i]] < 0) force = order[i];
+  if (force < 0) { x->sym_empty = true; return; }
+  for (int i = 0; i < x->n; i++) if (x->cell[i] == force) x->force_depth = i;
+  x->force_cls = c;
+}
+
 static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   memset(x, 0, sizeof *x);
   x->p = p; x->o = o;
+  x->only_cls = -1;
   int cells = p->cells;
   int *all = malloc(sizeof(int) * (size_t)cells), *rank = malloc(sizeof(int) * (size_t)cells);
   engine_make_order(p, o->order, all);
@@ -190,23 +234,11 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
     f->mask = x->chk_mask[i];
     f->dst = &x->colour[cell * 4];
   }
-  free(all); free(rank);
+  free(rank);
 
-  /* Symmetry: the first corner piece may only lie top-left (square) or top-left/top-right (rectangle). */
-  if (o->symmetry && p->bounded && p->nfixed == 0 && !o->count && p->rows >= 2 && p->cols >= 2) {
-    for (int i = 0; i < p->npieces; i++) {
-      int grey = 0;
-      for (int d = 0; d < 4; d++) grey += p->edges[i][d] == 0;
-      if (grey != 2) continue;
-      int c = p->piece_class[i];
-      if (p->class_count[c] != 1) break;
-      const int NE = 1 | 2, SE = 2 | 4, SW = 4 | 8;
-      x->excluded[SE] = c;
-      x->excluded[SW] = c;
-      if (p->rows == p->cols) x->excluded[NE] = c;
-      break;
-    }
-  }
+  x->force_depth = -1;
+  if (o->symmetry && p->bounded && !o->count && p->rows >= 2 && p->cols >= 2) setup_symmetry(x, all);
+  free(all);
   if (o->order == ORDER_MCF) mcf_setup(x);
   if (!x->dyn && !o->scan_loop) bits_setup(x);
   x->rng = o->seed;
@@ -312,6 +344,11 @@ int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth) {
 
 /* Sets up depth d: its bucket (lo, hi, first) and the compared sides' colours (need). */
 static inline void enter_static(ctx_t *x, frame_t *f) {
+  if (f - x->F == x->force_depth) { /* the symmetry's forced corner takes c while c is free */
+    const table_t *t = x->avail[x->force_cls] > 0 ? &x->ftab : &x->tabs[x->tab_id[x->force_depth]];
+    f->list = t->list;
+    f->start = t->start;
+  }
   int key = *f->key[0] + *f->key[1] * f->mul1 + *f->key[2] * f->mul2;
   f->first = f->lo = f->start[key];
   f->hi = f->start[key + 1];
@@ -508,7 +545,9 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
     x.part_depth = o->part_depth >= 0 && o->part_depth < x.n ? o->part_depth : choose_part_depth(&x, 64ull * (uint64_t)o->part_n);
     x.part_counter = 0;
   }
-  if (o->part_n > 1 && x.n == 0 && o->part_k != 0) {
+  if (x.sym_empty) {
+    end = END_EXHAUSTED; /* symmetry: the first corner piece is free and every corner it may take is filled */
+  } else if (o->part_n > 1 && x.n == 0 && o->part_k != 0) {
     end = END_EXHAUSTED; /* no free cell: the one board is part 0's, the other parts are empty */
   } else if (o->restart_base == 0 || o->part_n > 1 || o->count) {
     /* A restart would walk solutions already counted again: counting (and a partition) never restarts. */

@@ -48,6 +48,8 @@ typedef struct {
   int nkb, ns, nm;
   const uint64_t *nbuckets; /* the next depth's table (NULL at the last depth) */
   uint64_t m0[BITS_WMAX];  /* the candidates on entering (for the covered fraction) */
+  bool force;              /* the symmetry's forced corner: only `fmask` (force_cls's slots) while it is free */
+  uint64_t fmask[BITS_WMAX];
 } bframe_t;
 
 /* A candidate table of the bit-set loop: W + 1 words per key (bframe_t.b), entries in slot order per bucket. */
@@ -70,6 +72,10 @@ typedef struct {
   int *tab_id;           /* position -> table */
   table_t tabs[256];     /* by rim mask * 16 + keyed sides mask */
   int *excluded;         /* rim mask -> class left out of that table (symmetry breaking) or -1 */
+  int force_depth, force_cls; /* symmetry: the depth whose corner takes class force_cls while it is free (-1: none) */
+  table_t ftab;          /* that depth's table with force_cls alone (the bucket scan) */
+  int only_cls;          /* while building ftab: the one class a table takes (-1: all) */
+  bool sym_empty;        /* symmetry: the first corner piece has no corner left: nothing to search */
   uint8_t *colour;       /* cell*4+d: placed colour */
   int *avail;            /* class -> copies left */
   frame_t *F;            /* depth -> its frame */

@@ -36,6 +36,8 @@ export interface RunInfo {
   /** The base formula's encoding and variable order (a certified cube's prover numbers placements as it does). */
   readonly encoding: string;
   readonly order: string;
+  /** The cubing's cell order ("scan": cubes cut from the engine's own scan, searched with its symmetry rule). */
+  readonly cellOrder: string;
   /** KV revision of the record. */
   readonly revision: number;
 }
@@ -97,6 +99,7 @@ export function runInfoFromRecord(
       solver: spec.solver,
       encoding: spec.encoding,
       order: spec.order,
+      cellOrder: spec.cubing?.cellOrder ?? "",
       revision,
     },
   };

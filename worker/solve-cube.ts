@@ -19,6 +19,7 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { modelToBitset } from "../core/accept.js";
+import { scanSymmetry } from "../core/cubes/scan-split.js";
 import { parsePuzzle } from "../core/formats/index.js";
 import { placementsOfBoard, type Puzzle } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
@@ -160,6 +161,9 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     }
     const problem = engineProblem(puzzle, task.placements);
     const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
+    // The board's symmetry, as `cubist solve` breaks it: on a scan run's cubes (the coordinator split with the same
+    // rule) and on a whole-board task, never with hints (scan-split.ts scanSymmetry; a count or score returned above).
+    const symmetry = (run.cellOrder === "scan" || task.placements.length === 0) && scanSymmetry(puzzle, { certify, findOne: true });
     if (limits.objective === "score") return scoreCube(ctx, job, problem, shape, searchMs, t0);
     if (limits.objective === "count") return countCube(ctx, job, problem, shape, searchMs, t0);
     contenders.push({
@@ -170,8 +174,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
         // Contradicting placements: refuted without a process.
         search: problem === null
           ? { kind: "unsat", stats: noEngineStats("exhausted") }
-          // A whole-board task (a scan run's portfolio member) breaks the board's symmetry as `cubist solve` does.
-          : await runEngine(problem, shape, { order: (task.engineOrder || "short") as EngineOrder, symmetry: task.placements.length === 0, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
+          : await runEngine(problem, shape, { order: (task.engineOrder || "short") as EngineOrder, symmetry, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true, estimateProbes: ESTIMATE_PROBES }),
       }),
     });
   }

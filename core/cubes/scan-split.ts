@@ -14,6 +14,12 @@
  *
  * Weights: a node with b children gives each parent/b; a node without children is refuted with its weight; a
  * complete board is a solution. Cubes + refuted + solutions sum exactly to the weight of what was split.
+ *
+ * With `symmetry` the split follows the engine's `--symmetry` scan (engine/search.c setup_symmetry): the first corner
+ * piece may lie only top-left on a square board, top-left or at the end of the scan's first line on an oblong one,
+ * and the last of those corners in scan order takes it while it is free. The cubes then cover every board of that
+ * kind, and each is searched with `--symmetry`; a puzzle without hints has a solution exactly when it has one of that
+ * kind (turn the board), which is what a refuted run claims (`scanSymmetry` says when a run may).
  * Pure: no I/O, no clocks.
  */
 
@@ -46,6 +52,37 @@ export interface ScanSplitOptions {
   base?: Cube;
   /** Keep every refuted branch (placements and branching) in the result, for tests and audits. @default false */
   recordRefuted?: boolean;
+  /** Follow the engine's `--symmetry` scan (the puzzle must have no hints). @default false */
+  symmetry?: boolean;
+}
+
+/**
+ * Whether a scan run breaks the board's symmetry: only a puzzle without hints (a turned solution is then a
+ * solution), in a run that looks for one board (a count needs every board, a score run every best board) and is
+ * not certified (a coverage proof knows nothing of symmetry).
+ */
+export function scanSymmetry(puzzle: Pick<Puzzle, "hints">, run: { certify: boolean; findOne: boolean }): boolean {
+  return puzzle.hints.length === 0 && run.findOne && !run.certify;
+}
+
+/**
+ * The engine's symmetry rule for a scan in `order` (cells): the first corner piece's class, the corners it may lie
+ * on, and the one of them the scan meets last among `free` cells (it takes the class while the class is free).
+ * Null when there is nothing to break: no corner piece, or one with an identical copy.
+ */
+function symmetryRule(puzzle: Puzzle, cls: Int32Array, order: Int32Array, isFree: (cell: number) => boolean):
+  { cls: number; allowed: number[]; force: number } | null {
+  const { rows, cols } = puzzle;
+  if (rows < 2 || cols < 2) return null;
+  const first = puzzle.pieces.findIndex((p) => p.edges.filter((c) => c === 0).length === 2);
+  if (first < 0) return null;
+  if (puzzle.pieces.some((p, i) => i !== first && cls[i] === cls[first])) return null;
+  const NW = 0, NE = cols - 1, SW = (rows - 1) * cols;
+  const second = [...order].find((cell) => cell === NE || cell === SW)!;
+  const allowed = rows === cols ? [NW] : [NW, second];
+  let force = -1;
+  for (const cell of order) if (allowed.includes(cell) && isFree(cell)) force = cell;
+  return { cls: cls[first], allowed, force };
 }
 
 interface Candidate { cls: number; rep: number; rot: number; edges: readonly number[] }
@@ -153,7 +190,18 @@ export function scanSplit(puzzle: Puzzle, options: ScanSplitOptions): SplitResul
     if (!fits(f.cell, edges)) return refuteAll();
     put(f.cell, f.piece, f.rot);
   }
-  const free = [...scanCellOrder(rows, cols, options.order ?? "short")].filter((cell) => board[cell] === null);
+  const order = scanCellOrder(rows, cols, options.order ?? "short");
+  const free = [...order].filter((cell) => board[cell] === null);
+  const corners = new Set([0, cols - 1, (rows - 1) * cols, cells - 1]);
+  const sym = options.symmetry ? symmetryRule(puzzle, cls, order, (cell) => board[cell] === null) : null;
+  // The first corner piece free with no allowed corner left: the engine's space is empty.
+  if (sym && avail[sym.cls] > 0 && sym.force < 0) return refuteAll();
+  /** The symmetry's say on class `c` at `cell`: false where it may not go, or where another must (the forced corner). */
+  const symOk = (cell: number, c: number): boolean => {
+    if (!sym) return true;
+    if (c === sym.cls && corners.has(cell) && !sym.allowed.includes(cell)) return false;
+    return !(cell === sym.force && avail[sym.cls] > 0 && c !== sym.cls);
+  };
   const maxDepth = Math.min(free.length, options.maxDepth ?? free.length);
 
   /** A partial board below the base: its candidate index per level and the branching on its path. */
@@ -185,7 +233,7 @@ export function scanSplit(puzzle: Puzzle, options: ScanSplitOptions): SplitResul
       enter(node.path);
       const cell = free[depth];
       const kids: number[] = [];
-      cands.forEach((c, k) => { if (avail[c.cls] > 0 && fits(cell, c.edges)) kids.push(k); });
+      cands.forEach((c, k) => { if (avail[c.cls] > 0 && fits(cell, c.edges) && symOk(cell, c.cls)) kids.push(k); });
       if (kids.length === 0) {
         refutedCount++;
         refutedWeight += weightOf(node.branching);

@@ -468,17 +468,20 @@ test("engine symmetry - finds a verified board whenever there is one (square and
     assert.equal(o.kind, sat ? "sat" : "unsat", what);
     if (o.kind !== "sat") return;
     assertSolution(p, o.board, [], what);
-    // The pinned corner piece lies top-left on a square board, in the top row on an oblong one.
+    // The pinned corner piece lies top-left on a square board; on an oblong one top-left or at the end of the
+    // scan's first line (top-right along rows, bottom-left along columns).
     const corner = pinnedCorner(p);
     if (corner === null) return;
     pinned++;
     const cell = o.board.find((x) => x.piece === corner)!.cell;
-    assert.ok(p.rows === p.cols ? cell === 0 : cell === 0 || cell === p.cols - 1, `${what}: corner piece ${corner} at cell ${cell}`);
+    const byCols = order === "col" || ((order === "short" || order === "mcf") && p.cols > p.rows) || (order === "long" && p.rows >= p.cols);
+    const second = byCols ? (p.rows - 1) * p.cols : p.cols - 1;
+    assert.ok(p.rows === p.cols ? cell === 0 : cell === 0 || cell === second, `${what}: corner piece ${corner} at cell ${cell}`);
   });
   assert.ok(pinned >= 25, `only ${pinned} boards had a pinned corner`);
 });
 
-test("engine symmetry - is off with fixed cells or hints, so a cube with the corner elsewhere is still solved", async () => {
+test("engine symmetry - a cube (fixed cells) with the corner piece anywhere is searched whole: still solved", async () => {
   let tried = 0;
   for (let seed = 1; tried < 6 && seed < 200; seed++) {
     const g = generatePuzzle({ rows: 4, cols: 4, borderColors: 3, centerColors: 3, seed });
@@ -496,6 +499,26 @@ test("engine symmetry - is off with fixed cells or hints, so a cube with the cor
     }
   }
   assert.equal(tried, 6);
+});
+
+test("engine symmetry - the corner piece free, its corner taken by a cube's piece: nothing left to search; not so without symmetry", async () => {
+  let tried = 0;
+  for (let seed = 1; tried < 4 && seed < 200; seed++) {
+    const g = generatePuzzle({ rows: 4, cols: 4, borderColors: 2, centerColors: 3, seed });
+    const corner = pinnedCorner(g.puzzle);
+    if (corner === null) continue;
+    // Another corner piece top-left: the solution turned until it is there.
+    const other = g.puzzle.pieces.findIndex((x, i) => i !== corner && x.edges.filter((c) => c === 0).length === 2);
+    const rot = [0, 1, 2, 3].find((r) => rotatedEdge(g.puzzle.pieces[other].edges, r, 0) === 0 && rotatedEdge(g.puzzle.pieces[other].edges, r, 3) === 0)!;
+    const fixed = [{ cell: 0, piece: other, rot }];
+    const sym = await engine(g.puzzle, fixed, { symmetry: true });
+    assert.equal(sym.kind, "unsat", `${g.puzzle.name}: corner ${corner} has nowhere to go`);
+    assert.equal(sym.stats.nodes, 0);
+    const plain = await engine(g.puzzle, fixed, {});
+    assert.notEqual(plain.stats.nodes, 0, `${g.puzzle.name}: searched without symmetry`);
+    tried++;
+  }
+  assert.equal(tried, 4);
 });
 
 test("engine symmetry - with parts the space is still covered, and a count ignores it (the engine refuses both together)", async () => {

@@ -14,7 +14,7 @@ import { test } from "node:test";
 import { scanSplit } from "../../core/cubes/scan-split.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
-import type { Puzzle } from "../../core/puzzle.js";
+import { placementsOfBoard, type Puzzle } from "../../core/puzzle.js";
 import { verifySolution } from "../../core/verify.js";
 import { engineProblem, runEngine, type EngineOptions } from "../../worker/engine/index.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
@@ -76,6 +76,62 @@ test("scan cubes - taken in order, the cubes meet the whole scan's first board a
     // The cubes' placements plus the split's own levels (the split walks them whole, the scan only up to its board).
     assert.ok(nodes <= whole.stats.nodes && whole.stats.nodes - nodes <= split.stats.nodes, `${name}: ${nodes} + split ${split.stats.nodes} vs ${whole.stats.nodes}`);
   }
+});
+
+// With the board's symmetry broken (the engine's --symmetry, scanSplit's `symmetry`): a quarter of a square board's
+// tree, half of an oblong one's. Counting refuses symmetry, so the unsat boards are exhausted and the sat ones
+// followed to their first board. A corner piece with an identical copy breaks nothing (unsat 5x5).
+const SYM_BOARDS: Array<[string, () => Puzzle]> = [
+  ...BOARDS,
+  ["brendan 6x6", () => fixture("brendan/pieces_06x06.txt")],
+  ["generated 5x4", () => generatePuzzle({ rows: 5, cols: 4, borderColors: 2, centerColors: 4, seed: 11 }).puzzle],
+  ["generated 4x6 unsat", () => mirrorLast(generatePuzzle({ rows: 4, cols: 6, borderColors: 2, centerColors: 5, seed: 5 }).puzzle)],
+  ["generated 5x3 (mirrored, still sat)", () => mirrorLast(generatePuzzle({ rows: 5, cols: 3, borderColors: 2, centerColors: 4, seed: 2 }).puzzle)],
+  ["generated 5x5 s1 unsat", () => mirrorLast(generatePuzzle({ rows: 5, cols: 5, borderColors: 2, centerColors: 5, seed: 1 }).puzzle)],
+  ["generated 5x5 s8 unsat", () => mirrorLast(generatePuzzle({ rows: 5, cols: 5, borderColors: 2, centerColors: 5, seed: 8 }).puzzle)],
+];
+
+/** The last piece mirrored (N E S W -> N W S E): usually unsat. */
+function mirrorLast(p: Puzzle): Puzzle {
+  const pieces = p.pieces.map((x, i) => (i === p.pieces.length - 1 ? { ...x, edges: [x.edges[0], x.edges[3], x.edges[2], x.edges[1]] as typeof x.edges } : x));
+  return { ...p, name: `${p.name}-mirrored`, pieces };
+}
+
+test("scan cubes with symmetry - unsat: the cubes exhaust exactly the whole --symmetry scan; sat: in order they meet its first board", async () => {
+  let unsat = 0, sat = 0, smaller = 0;
+  for (const [name, make] of SYM_BOARDS) {
+    const p = make();
+    const whole = await engine(p, [], { symmetry: true });
+    const plain = await engine(p, [], {});
+    assert.equal(whole.kind, plain.kind, `${name}: the same verdict with and without symmetry`);
+    for (const target of [1, 8, 40]) {
+      const split = scanSplit(p, { targetCubes: target, symmetry: true });
+      const weight = split.cubes.reduce((w, c) => w + c.weight, 0) + split.refuted.weight + split.solutions.reduce((w, c) => w + c.weight, 0);
+      assert.ok(Math.abs(weight - 1) < 1e-9, `${name}: weights ${weight}`);
+      let nodes = split.stats.nodes;
+      // A board the split filled itself comes first in scan order (the split walks the scan's levels).
+      let board: unknown = split.solutions[0] ? placementsOfBoard(split.solutions[0].board) : null;
+      for (const cube of split.cubes) {
+        if (board) break;
+        const r = await engine(p, cube.placements, { symmetry: true });
+        nodes += r.stats.nodes;
+        if (r.kind === "sat") board = r.board;
+        else assert.equal(r.kind, "unsat", `${name}: cube searched to the end`);
+      }
+      if (whole.kind === "unsat") {
+        assert.equal(board, null, `${name}: no board`);
+        assert.equal(nodes, whole.stats.nodes, `${name}, ${split.cubes.length} cubes: placements`);
+        assert.ok(whole.stats.nodes <= plain.stats.nodes, `${name}: symmetry searches no more (${whole.stats.nodes} vs ${plain.stats.nodes})`);
+        if (target === 1 && whole.stats.nodes * 1.5 < plain.stats.nodes) smaller++;
+      } else {
+        assert.equal(whole.kind, "sat");
+        assert.deepEqual(board, whole.board, `${name}: the same first board`);
+      }
+    }
+    if (whole.kind === "unsat") unsat++; else sat++;
+  }
+  assert.ok(unsat >= 3 && sat >= 3, `${unsat} unsat and ${sat} sat boards`);
+  assert.ok(smaller >= 3, `only ${smaller} unsat boards searched at most 2/3 of their plain scan with symmetry`);
 });
 
 async function solve(args: string[]) {

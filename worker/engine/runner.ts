@@ -35,7 +35,10 @@ export interface EngineOptions {
   loop?: "bits" | "scan";
   /** Restart with a new shuffle after Luby(i) * restartBase placements (0: never). @default 0 */
   restartBase?: number;
-  /** Break the board's rotational symmetry (only without fixed cells; not with `count`). */
+  /**
+   * Break the board's rotational symmetry (docs/engine.md "Symmetry"; not with `count`). Only for a puzzle without
+   * hints: the fixed cells are then taken as a cube's placements.
+   */
   symmetry?: boolean;
   /** Go on after the first solution and count them. */
   count?: boolean;
