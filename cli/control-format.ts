@@ -175,7 +175,7 @@ export function runJSON(r: RunInfo): Record<string, unknown> {
     encoding: r.encoding,
     vars: r.numVars,
     clauses: r.numClauses,
-    cubing: r.cubing ? { targetCubes: r.cubing.targetCubes, maxDepth: r.cubing.maxDepth, cellOrder: r.cubing.cellOrder } : null,
+    cubing: r.cubing ? { targetCubes: r.cubing.targetCubes, maxDepth: r.cubing.maxDepth, cellOrder: r.cubing.cellOrder, parts: r.cubing.parts ?? 1 } : null,
     solver: r.solver
       ? { solver: r.solver.solver, timeLimitSec: r.solver.timeLimitSec, conflictLimit: r.solver.conflictLimit, seed: r.solver.seed, searchMs: r.solver.searchMs }
       : null,

@@ -72,7 +72,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["state", stateWithMessage(runStateName(s?.state), s?.message ?? "")],
     ["puzzle", `${formatBoardSize(r)}, encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses`],
     ["solver", `${solver?.solver ?? "?"}: ${budget}`],
-    ["cubing", `${cubesMade(r)}${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order; re-split ${resplit}`],
+    ["cubing", `${cubesMade(r)}${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order${(r.cubing?.parts ?? 0) > 1 ? `, each cube in ${r.cubing!.parts} parts` : ""}; re-split ${resplit}`],
     ...(s?.solutionCount !== undefined ? [["count", `${formatCount(s)} (cubist solution list ${r.runId})`] as [string, string]] : []),
     ["progress", s?.state === RunState.RUN_STATE_SAT && s.solutionCount === undefined
       ? `solved (${formatPercent(s.progress, 2)} of the search space closed before the solution)`

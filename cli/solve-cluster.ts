@@ -106,7 +106,9 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
   const ticker = progress ? setInterval(show, 1000) : undefined;
   let deadline: NodeJS.Timeout | undefined;
   try {
-    const request = { ...runRequestFrom(values, view.text, label), format: "canonical" };
+    // Scan cubes in as many parts as there are solver slots, so every slot advances the scan (docs/cubing.md "Cube parts").
+    const slots = (values.workers as number) * (values.concurrency as number);
+    const request = { ...runRequestFrom(values, view.text, label), format: "canonical", ...(slots > 1 ? { cubePartsIfScan: slots } : {}) };
     // --time bounds the whole run; --cube-time is the per-cube budget.
     let timedOut = false;
     deadline = typeof values.time === "number" && values.time > 0

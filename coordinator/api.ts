@@ -56,6 +56,7 @@ export function createService(c: Coordinator): CubistServiceServer {
         targetCubes: req.cubing?.targetCubes || undefined,
         maxDepth: req.cubing?.maxDepth || undefined,
         cellOrder: req.cubing?.cellOrder || undefined,
+        cubeParts: req.cubing?.parts || undefined,
         solver: req.solver?.solver || undefined,
         timeLimitSec: req.solver ? req.solver.timeLimitSec : undefined,
         conflictLimit: req.solver?.conflictLimit || undefined,

@@ -20,6 +20,7 @@
  * weight is 1 up to rounding.
  */
 
+import type { CubePart } from "../core/cubes/types.js";
 import type { Placement } from "../core/puzzle.js";
 import { weightOf } from "../core/cubes/weight.js";
 import type { CubeStateName, VerdictLabel } from "../proto/vocabulary.js";
@@ -61,6 +62,8 @@ export class CubeEntry {
     readonly branching: readonly number[],
     seq: number,
     lease = "",
+    /** A part of the placements' subtree (scan cubes in parts); undefined: all of it. */
+    readonly part?: CubePart,
   ) {
     for (const p of placements) {
       if (p.cell >= 1 << 19 || p.piece >= 1024 || p.rot > 3) throw new Error(`cube ${id}: placement out of range`);
@@ -231,7 +234,7 @@ export class CubeTable {
    */
   addCubes(
     parent: string | undefined,
-    cubes: ReadonlyArray<{ id: string; placements: readonly Placement[]; branching: readonly number[]; seq?: number; lease?: string }>,
+    cubes: ReadonlyArray<{ id: string; placements: readonly Placement[]; branching: readonly number[]; seq?: number; lease?: string; part?: CubePart }>,
     refuted?: { count: number; weight: number },
   ): CubeEntry[] {
     const added: CubeEntry[] = [];
@@ -245,7 +248,7 @@ export class CubeTable {
     }
     for (const c of cubes) {
       if (this.cubes.has(c.id)) continue;
-      const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0, c.lease ?? "");
+      const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0, c.lease ?? "", c.part ? { k: c.part.k, n: c.part.n, depth: c.part.depth } : undefined);
       this.cubes.set(c.id, e);
       this.counts.queued++;
       if (parent === undefined) this.initialCubes++;

@@ -4,7 +4,7 @@
  * offering and accepting boards, and ending the run. Like the model, pure: effects out, state through `apply`.
  */
 
-import type { Cube } from "../core/cubes/types.js";
+import type { Cube, CubePart } from "../core/cubes/types.js";
 import type { Placement } from "../core/puzzle.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed, CubeDef } from "../proto/gen/cubist/v1/ledger.js";
@@ -27,7 +27,7 @@ export class RunCore extends RunLedgerState {
     return this.spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS;
   }
 
-  protected taskFor(cube: { id: string; placements: readonly Placement[] }, attempt: number): TaskMessage {
+  protected taskFor(cube: { id: string; placements: readonly Placement[]; part?: CubePart }, attempt: number): TaskMessage {
     return taskMessage(this.spec, this.shape, cube, attempt, this.opts.clock(), (this.opts.lease ?? newLease)());
   }
 
@@ -42,11 +42,12 @@ export class RunCore extends RunLedgerState {
     const batch = this.opts.batchSize;
     for (let start = 0; start < Math.max(1, fresh.length); start += batch) {
       const part = fresh.slice(start, start + batch).map((i) => cubes[i]!);
-      const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements }, 0)), seqs: [], ...(extra.front ? { front: true } : {}) };
+      const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements, part: c.cube.part }, 0)), seqs: [], ...(extra.front ? { front: true } : {}) };
       yield publish;
       const isLast = last && start + batch >= fresh.length;
       const defs: CubeDef[] = part.map((c, i) => ({
         id: c.id, placements: c.cube.placements, branching: c.cube.branching, seq: publish.seqs[i] ?? 0, lease: publish.tasks[i].task.lease,
+        ...(c.cube.part ? { part: c.cube.part } : {}),
       }));
       const ref = isLast ? refuted : { count: 0, weight: 0 };
       yield* this.record({
@@ -110,7 +111,7 @@ export class RunCore extends RunLedgerState {
    */
   *resplit(e: CubeEntry, opts: { depth?: number; targetChildren?: number }, reason: string): RunSteps<number> {
     const depth = opts.targetChildren ? 64 : opts.depth ?? 1;
-    const base = { placements: e.placements, branching: [...e.branching], weight: e.weight };
+    const base = { placements: e.placements, branching: [...e.branching], weight: e.weight, ...(e.part ? { part: e.part } : {}) };
     // Scan cubes split along the scan, and their children go to the front queue so the scan order holds.
     const scan = this.spec.cubing!.cellOrder === "scan";
     const result = this.shape.resplit(base, { depth, targetChildren: opts.targetChildren, cellOrder: this.spec.cubing!.cellOrder });

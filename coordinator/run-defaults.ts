@@ -60,3 +60,15 @@ export function cubeBudgetSec(solver: { timeLimitSec: number; firstTimeLimitSec?
 export const DEFAULT_RESPLIT_DEPTH = 1;
 export const MAX_PUZZLE_TEXT_BYTES = 1 << 20;
 export const MAX_TARGET_CUBES = 2_000_000;
+
+/** At most this many parts per scan cube (`--cube-parts`); a re-split multiplies a part's n further (CubePart). */
+export const MAX_CUBE_PARTS = 256;
+
+/**
+ * Scan cube parts are dealt this many free positions below the cube (the engine's --part-depth). Deep enough that
+ * the subtrees dealt out are small beside a hard cube's search, so n parts meet its first board after about 1/n of
+ * its placements each; shallow enough that walking the levels above (which every part repeats) costs little.
+ * Chosen by measurement (BENCHMARKS.md "Cube parts"): on Brendan's 8x7 and 9x6, two parts dealt at depth 3 put
+ * the whole search before the board in one part, at 8 and 12 both parts share it.
+ */
+export const CUBE_PART_DEPTH = 10;

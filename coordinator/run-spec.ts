@@ -19,7 +19,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -35,6 +35,10 @@ export interface RunRequest {
   targetCubes?: number;
   maxDepth?: number;
   cellOrder?: string;
+  /** Scan cubes: search each cube as this many parts (CubePart), so that many workers share one cube. @default 1 */
+  cubeParts?: number;
+  /** Like cubeParts, but only where the run splits along the scan (`solve --workers N`: its slots); cubeParts wins. */
+  cubePartsIfScan?: number;
   solver?: string;
   timeLimitSec?: number;
   conflictLimit?: number;
@@ -138,6 +142,11 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   const cellOrder = triangle ? TRIANGLE_CELL_ORDER : req.cellOrder ?? (all ? DEFAULT_CELL_ORDER : defaultCellOrder(puzzle as Puzzle, solver, objective));
   if (!triangle && !(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
   if (all && cellOrder === "scan") throw new InvalidOptionError("cell order", "scan does not go with mode all (counting)");
+  const parts = int("cube parts", req.cubeParts ?? (cellOrder === "scan" ? req.cubePartsIfScan : undefined), 1, MAX_CUBE_PARTS, 1);
+  if (parts > 1 && cellOrder !== "scan") throw new InvalidOptionError("cube parts", `parts are for scan cubes (cell order scan), not ${cellOrder}`);
+  if (parts > 1 && (req.certify === true || objective === "score")) {
+    throw new InvalidOptionError("cube parts", `not with ${req.certify === true ? "certify (a proof covers whole cubes)" : "objective score (the score search does not split)"}`);
+  }
   const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
   const puzzleText = triangle ? writeTriangle({ ...triangle, name }) : writeCanonical({ ...(puzzle as Puzzle), name });
   const spec: RunSpec = {
@@ -151,6 +160,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       targetCubes: int("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, req.certify === true ? DEFAULT_CERTIFIED_TARGET_CUBES : DEFAULT_TARGET_CUBES),
       maxDepth: int("max depth", req.maxDepth, 0, 1024, 0),
       cellOrder,
+      ...(parts > 1 ? { parts } : {}),
     },
     solver: {
       solver,

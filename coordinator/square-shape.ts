@@ -4,6 +4,7 @@
  */
 
 import { acceptBoard } from "../core/accept.js";
+import { partsOf, resplitPart } from "../core/cubes/parts.js";
 import { scanSplit } from "../core/cubes/scan-split.js";
 import { hintPlacements } from "../core/cubes/search.js";
 import { resplitCube, streamCubes } from "../core/cubes/split.js";
@@ -12,6 +13,7 @@ import type { Formula } from "../core/encode/formula.js";
 import { boardFromPlacements, placementsOfBoard, rotateEdges, type Board, type Puzzle } from "../core/puzzle.js";
 import { renderSVG } from "../core/render/index.js";
 import { innerEdgeCount, scoreBoard } from "../core/verify.js";
+import { CUBE_PART_DEPTH } from "./run-defaults.js";
 import { wholeBoardProblem, type BoardCheck, type ShapeSplit, type ShapeSplitEvent, type SquareShape } from "./shape.js";
 
 function accepted(puzzle: Puzzle, board: Board): BoardCheck {
@@ -44,10 +46,11 @@ export function squareShape(puzzle: Puzzle, formula: Formula, options: { symmetr
     *split(c): Generator<ShapeSplitEvent> {
       const maxDepth = c.maxDepth > 0 ? c.maxDepth : undefined;
       if (c.cellOrder === "scan") {
-        // The engine's scan: cubes in scan order (docs/cubing.md "Scan cubes").
+        // The engine's scan: cubes in scan order (docs/cubing.md "Scan cubes"), each as c.parts parts side by side
+        // ("Cube parts").
         const r = withCells(scanSplit(puzzle, { targetCubes: c.targetCubes, maxDepth, symmetry }));
         for (const solution of r.solutions) yield { kind: "solution", solution };
-        for (const cube of r.cubes) yield { kind: "cube", cube };
+        for (const cube of r.cubes) for (const part of partsOf(cube, c.parts ?? 0, CUBE_PART_DEPTH)) yield { kind: "cube", cube: part };
         yield { kind: "done", refuted: r.refuted };
         return;
       }
@@ -58,7 +61,8 @@ export function squareShape(puzzle: Puzzle, formula: Formula, options: { symmetr
       }
     },
     resplit(base, o) {
-      // Scan cubes split along the scan; the others by the run's cell order.
+      // A part splits into parts of itself (exact); scan cubes split along the scan; the others by the run's cell order.
+      if (base.part) return { cubes: resplitPart(base, o.targetChildren ?? 2 ** o.depth), solutions: [], refuted: { count: 0, weight: 0 } };
       return withCells(o.cellOrder === "scan"
         ? scanSplit(puzzle, { base, targetCubes: o.targetChildren ?? Infinity, maxDepth: o.targetChildren ? undefined : o.depth, symmetry })
         : resplitCube(puzzle, base, { depth: o.depth, targetChildren: o.targetChildren, cellOrder: o.cellOrder as CellOrder }));

@@ -6,6 +6,7 @@
  * (coordinator/task-publisher.ts).
  */
 
+import type { CubePart } from "../core/cubes/types.js";
 import type { Placement } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { RunSpec } from "../proto/gen/cubist/v1/run.js";
@@ -13,7 +14,7 @@ import type { TaskMessage } from "./run-effects.js";
 import { cubeBudgetSec } from "./run-defaults.js";
 import type { RunShape } from "./shape.js";
 
-export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiterals">, cube: { id: string; placements: readonly Placement[] }, attempt: number, now: number, lease: string,
+export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiterals">, cube: { id: string; placements: readonly Placement[]; part?: CubePart }, attempt: number, now: number, lease: string,
   member?: { order: string; timeLimitSec: number }): TaskMessage {
   const units: number[] = [];
   for (const p of cube.placements) units.push(...shape.placementLiterals(p));
@@ -39,6 +40,7 @@ export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiter
     lease,
     certify: spec.certify,
     engineOrder: member?.order ?? "",
+    ...(cube.part ? { part: { k: cube.part.k, n: cube.part.n, depth: cube.part.depth } } : {}),
   };
   return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };
 }

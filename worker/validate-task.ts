@@ -9,6 +9,7 @@
  * - "ack": nothing left to do (its run is finished or gone, or the cube was cancelled).
  */
 
+import { partProblem } from "../core/cubes/parts.js";
 import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
 import { CubeTask, type Placement, type SolverSpec } from "../proto/gen/cubist/v1/cube.js";
 import type { Puzzle } from "../core/puzzle.js";
@@ -154,6 +155,14 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   const limits = checkLimits(task.solver);
   if (typeof limits === "string") return bad(limits);
   if (task.engineOrder !== "" && !(ENGINE_ORDERS as readonly string[]).includes(task.engineOrder)) return bad(`unknown engine order "${task.engineOrder.slice(0, 40)}"`);
+  if (task.part) {
+    // A part of a scan cube (core/cubes/parts.ts): the engine searches it alone or beside a SAT solver on the whole cube.
+    const problem = partProblem(task.part);
+    if (problem !== null) return bad(problem);
+    if (isTrianglePuzzle(run.puzzle) || task.certify || limits.objective !== "sat" || task.engineOrder !== "") {
+      return bad(`a cube part on ${isTrianglePuzzle(run.puzzle) ? "a triangle run" : task.certify ? "a certified run" : limits.objective !== "sat" ? `objective ${limits.objective}` : "a whole-board member"} (parts are for scan cubes)`);
+    }
+  }
   if (isTrianglePuzzle(run.puzzle)) {
     // A triangle cube runs the triangle search and the SAT solver (worker/triangle/cube.ts): nothing square-only.
     if (limits.objective === "score" || task.certify || task.engineOrder !== "") {

@@ -22,6 +22,19 @@ export interface Cube {
   branching: number[];
   /** weight as a double (for progress bars). */
   weight: number;
+  /**
+   * Only this part of the placements' subtree (scan cubes searched in parts, docs/cubing.md "Cube parts"): the
+   * subtrees `depth` free positions below the cube whose number in the engine's order is k mod n. The last entry
+   * of `branching` is then the split into parts (n for a cube's first parts, the re-split factor after).
+   */
+  part?: CubePart;
+}
+
+/** The engine's `--part k/n --part-depth depth`. */
+export interface CubePart {
+  readonly k: number;
+  readonly n: number;
+  readonly depth: number;
 }
 
 /** A complete board reached by the splitter (a cube whose placements fill the board). */

@@ -11,10 +11,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { partsOf, resplitPart } from "../../core/cubes/parts.js";
 import { scanSplit } from "../../core/cubes/scan-split.js";
+import { CUBE_PART_DEPTH } from "../../coordinator/run-defaults.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
-import { placementsOfBoard, type Puzzle } from "../../core/puzzle.js";
+import { boardFromPlacements, placementsOfBoard, type Puzzle } from "../../core/puzzle.js";
 import { verifySolution } from "../../core/verify.js";
 import { engineProblem, runEngine, type EngineOptions } from "../../worker/engine/index.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
@@ -52,6 +54,52 @@ test("scan cubes - the engine on each cube adds up to its whole scan: placements
       assert.equal(solutions, whole.stats.solutions, `${name}, ${split.cubes.length} cubes: solutions`);
     }
   }
+});
+
+test("cube parts - the engine on a cube's parts, and on a part's re-split, adds up to the cube: placements beyond the shared levels, and solutions", async () => {
+  for (const [name, make] of BOARDS) {
+    const p = make();
+    const split = scanSplit(p, { targetCubes: 8 });
+    for (const cube of split.cubes.slice(0, 3)) {
+      const whole = await engine(p, cube.placements, { count: true });
+      for (const depth of [2, CUBE_PART_DEPTH]) {
+        let solutions = 0;
+        const parts = partsOf(cube, 3, depth);
+        const runs = [];
+        for (const part of parts) runs.push(await engine(p, cube.placements, { count: true, part: part.part }));
+        for (const r of runs) solutions += r.stats.solutions;
+        assert.equal(solutions, whole.stats.solutions, `${name}, depth ${depth}: solutions`);
+        // Each part repeats the levels above the part depth; below it the parts share the cube's placements out.
+        assert.ok(runs.reduce((s, r) => s + r.stats.nodes, 0) >= whole.stats.nodes, `${name}, depth ${depth}: placements`);
+        // A part re-split 4 ways counts what the part counts.
+        const kids = resplitPart(parts[1], 4);
+        let kidSolutions = 0;
+        for (const kid of kids) kidSolutions += (await engine(p, cube.placements, { count: true, part: kid.part })).stats.solutions;
+        assert.equal(kidSolutions, runs[1].stats.solutions, `${name}, depth ${depth}: a part's children`);
+      }
+    }
+  }
+});
+
+test("cube parts - with --symmetry: on an unsatisfiable board every part of every cube is exhausted; on a satisfiable one some part finds a board that verifies", async () => {
+  const unsat = fixture("cluster/unsat-6x6.txt");
+  for (const cube of scanSplit(unsat, { targetCubes: 8, symmetry: true }).cubes) {
+    for (const part of partsOf(cube, 2, CUBE_PART_DEPTH)) {
+      const r = await engine(unsat, cube.placements, { symmetry: true, part: part.part });
+      assert.equal(r.kind, "unsat");
+    }
+  }
+  const sat = fixture("brendan/pieces_05x05.txt");
+  let boards = 0;
+  for (const cube of scanSplit(sat, { targetCubes: 8, symmetry: true }).cubes) {
+    for (const part of partsOf(cube, 2, CUBE_PART_DEPTH)) {
+      const r = await engine(sat, cube.placements, { symmetry: true, part: part.part });
+      if (r.kind !== "sat") continue;
+      boards++;
+      assert.deepEqual(verifySolution(sat, boardFromPlacements(sat, r.board)), { ok: true });
+    }
+  }
+  assert.ok(boards >= 1);
 });
 
 test("scan cubes - taken in order, the cubes meet the whole scan's first board after the same placements (up to the split's own levels)", async () => {

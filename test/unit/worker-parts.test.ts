@@ -164,6 +164,16 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check({ ...task, engineOrder: "long" }).action, "run");
   const badOrder = check({ ...task, engineOrder: "diagonal" });
   assert.ok(badOrder.action === "term" && /unknown engine order "diagonal"/.test(badOrder.reason));
+  // A part of a scan cube (core/cubes/parts.ts): well formed, and only where the engine searches for a board.
+  assert.equal(check({ ...task, part: { k: 1, n: 2, depth: 10 } }).action, "run");
+  for (const part of [{ k: 2, n: 2, depth: 10 }, { k: 0, n: 1, depth: 10 }, { k: 0, n: 0, depth: 0 }, { k: 0, n: 2, depth: 2_000_000 }]) {
+    const r = check({ ...task, part });
+    assert.ok(r.action === "term" && /part/.test(r.reason), JSON.stringify(part));
+  }
+  const partScore = check({ ...task, solver: { ...task.solver!, solver: "none", searchMs: 1000, objective: "score" }, part: { k: 0, n: 2, depth: 10 } });
+  assert.ok(partScore.action === "term" && /objective score/.test(partScore.reason));
+  assert.equal(check({ ...task, certify: true, part: { k: 0, n: 2, depth: 10 } }).action, "term");
+  assert.equal(check({ ...task, engineOrder: "long", part: { k: 0, n: 2, depth: 10 } }).action, "term");
   state = RunState.RUN_STATE_PAUSED;
   assert.equal(check(task).action, "nak");
   state = RunState.RUN_STATE_SAT;

@@ -75,6 +75,17 @@ export interface Placement {
   rot: number;
 }
 
+/**
+ * One part of a cube's search (the engine's --part K/N --part-depth D): the subtrees at `depth` free positions
+ * below the cube, numbered in the engine's order, whose number is k mod n. The n parts of a cube cover it exactly;
+ * n workers searching them advance one cube's scan together (docs/cubing.md "Cube parts").
+ */
+export interface CubePart {
+  k: number;
+  n: number;
+  depth: number;
+}
+
 /** Solver selection and limits for one cube. */
 export interface SolverSpec {
   /** "kissat" | "cadical" | "none" (the placement engine alone) */
@@ -149,6 +160,8 @@ export interface CubeTask {
    * cubes (cell order "scan") sends one whole-board task in the other order beside its cubes (docs/cubing.md).
    */
   engineOrder: string;
+  /** Search only this part of the cube (unset: the whole cube). Sent only by runs of scan cubes searched in parts. */
+  part?: CubePart | undefined;
 }
 
 /** Solver statistics reported with every verdict. */
@@ -348,6 +361,107 @@ export const Placement: MessageFns<Placement> = {
     message.cell = object.cell ?? 0;
     message.piece = object.piece ?? 0;
     message.rot = object.rot ?? 0;
+    return message;
+  },
+};
+
+function createBaseCubePart(): CubePart {
+  return { k: 0, n: 0, depth: 0 };
+}
+
+export const CubePart: MessageFns<CubePart> = {
+  encode(message: CubePart, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.k !== 0) {
+      writer.uint32(8).uint32(message.k);
+    }
+    if (message.n !== 0) {
+      writer.uint32(16).uint32(message.n);
+    }
+    if (message.depth !== 0) {
+      writer.uint32(24).uint32(message.depth);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CubePart {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCubePart();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.k = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.n = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.depth = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CubePart {
+    return {
+      k: isSet(object.k) ? globalThis.Number(object.k) : 0,
+      n: isSet(object.n) ? globalThis.Number(object.n) : 0,
+      depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+    };
+  },
+
+  toJSON(message: CubePart): unknown {
+    const obj: any = {};
+    if (message.k !== 0) {
+      obj.k = Math.round(message.k);
+    }
+    if (message.n !== 0) {
+      obj.n = Math.round(message.n);
+    }
+    if (message.depth !== 0) {
+      obj.depth = Math.round(message.depth);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CubePart>, I>>(base?: I): CubePart {
+    return CubePart.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CubePart>, I>>(object: I): CubePart {
+    const message = createBaseCubePart();
+    message.k = object.k ?? 0;
+    message.n = object.n ?? 0;
+    message.depth = object.depth ?? 0;
     return message;
   },
 };
@@ -576,6 +690,7 @@ function createBaseCubeTask(): CubeTask {
     lease: "",
     certify: false,
     engineOrder: "",
+    part: undefined,
   };
 }
 
@@ -620,6 +735,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.engineOrder !== "") {
       writer.uint32(562).string(message.engineOrder);
+    }
+    if (message.part !== undefined) {
+      CubePart.encode(message.part, writer.uint32(570).fork()).join();
     }
     return writer;
   },
@@ -743,6 +861,14 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.engineOrder = reader.string();
             continue;
           }
+          case 71: {
+            if (tag !== 570) {
+              break;
+            }
+
+            message.part = CubePart.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -797,6 +923,7 @@ export const CubeTask: MessageFns<CubeTask> = {
         : isSet(object.engine_order)
         ? globalThis.String(object.engine_order)
         : "",
+      part: isSet(object.part) ? CubePart.fromJSON(object.part) : undefined,
     };
   },
 
@@ -838,6 +965,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.engineOrder !== "") {
       obj.engineOrder = message.engineOrder;
     }
+    if (message.part !== undefined) {
+      obj.part = CubePart.toJSON(message.part);
+    }
     return obj;
   },
 
@@ -860,6 +990,7 @@ export const CubeTask: MessageFns<CubeTask> = {
     message.lease = object.lease ?? "";
     message.certify = object.certify ?? false;
     message.engineOrder = object.engineOrder ?? "";
+    message.part = (object.part !== undefined && object.part !== null) ? CubePart.fromPartial(object.part) : undefined;
     return message;
   },
 };

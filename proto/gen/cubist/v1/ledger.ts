@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
-import { Placement, VerdictKind, verdictKindFromJSON, verdictKindToJSON } from "./cube.js";
+import { CubePart, Placement, VerdictKind, verdictKindFromJSON, verdictKindToJSON } from "./cube.js";
 import { BestBoard, RunSpec, RunState, runStateFromJSON, runStateToJSON, Solution } from "./run.js";
 
 export const protobufPackage = "cubist.v1";
@@ -27,6 +27,8 @@ export interface CubeDef {
   seq: number;
   /** the lease its task carries (empty: recorded before leases existed) */
   lease: string;
+  /** a part of the cube its placements fix (unset: all of it) */
+  part?: CubePart | undefined;
 }
 
 /**
@@ -129,7 +131,7 @@ export interface CoverageChecked {
 }
 
 function createBaseCubeDef(): CubeDef {
-  return { id: "", placements: [], branching: [], seq: 0, lease: "" };
+  return { id: "", placements: [], branching: [], seq: 0, lease: "", part: undefined };
 }
 
 export const CubeDef: MessageFns<CubeDef> = {
@@ -152,6 +154,9 @@ export const CubeDef: MessageFns<CubeDef> = {
     }
     if (message.lease !== "") {
       writer.uint32(42).string(message.lease);
+    }
+    if (message.part !== undefined) {
+      CubePart.encode(message.part, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -219,6 +224,14 @@ export const CubeDef: MessageFns<CubeDef> = {
             message.lease = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.part = CubePart.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -242,6 +255,7 @@ export const CubeDef: MessageFns<CubeDef> = {
         : [],
       seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
       lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
+      part: isSet(object.part) ? CubePart.fromJSON(object.part) : undefined,
     };
   },
 
@@ -262,6 +276,9 @@ export const CubeDef: MessageFns<CubeDef> = {
     if (message.lease !== "") {
       obj.lease = message.lease;
     }
+    if (message.part !== undefined) {
+      obj.part = CubePart.toJSON(message.part);
+    }
     return obj;
   },
 
@@ -275,6 +292,7 @@ export const CubeDef: MessageFns<CubeDef> = {
     message.branching = object.branching?.map((e) => e) || [];
     message.seq = object.seq ?? 0;
     message.lease = object.lease ?? "";
+    message.part = (object.part !== undefined && object.part !== null) ? CubePart.fromPartial(object.part) : undefined;
     return message;
   },
 };

@@ -127,6 +127,11 @@ export interface CubingSpec {
   maxDepth: number;
   /** "most-constrained" | "spiral" | "row-major" */
   cellOrder: string;
+  /**
+   * Cell order "scan": each cube is searched as this many parts (CubePart), so that as many workers advance one
+   * cube's scan together; 0 or 1 = whole cubes.
+   */
+  parts?: number | undefined;
 }
 
 /** What happens to a cube that exceeds its budget. */
@@ -301,7 +306,7 @@ export interface RunRecord {
 }
 
 function createBaseCubingSpec(): CubingSpec {
-  return { targetCubes: 0, maxDepth: 0, cellOrder: "" };
+  return { targetCubes: 0, maxDepth: 0, cellOrder: "", parts: undefined };
 }
 
 export const CubingSpec: MessageFns<CubingSpec> = {
@@ -314,6 +319,9 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     }
     if (message.cellOrder !== "") {
       writer.uint32(26).string(message.cellOrder);
+    }
+    if (message.parts !== undefined) {
+      writer.uint32(32).uint32(message.parts);
     }
     return writer;
   },
@@ -355,6 +363,14 @@ export const CubingSpec: MessageFns<CubingSpec> = {
             message.cellOrder = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.parts = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -384,6 +400,7 @@ export const CubingSpec: MessageFns<CubingSpec> = {
         : isSet(object.cell_order)
         ? globalThis.String(object.cell_order)
         : "",
+      parts: isSet(object.parts) ? globalThis.Number(object.parts) : undefined,
     };
   },
 
@@ -398,6 +415,9 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     if (message.cellOrder !== "") {
       obj.cellOrder = message.cellOrder;
     }
+    if (message.parts !== undefined) {
+      obj.parts = Math.round(message.parts);
+    }
     return obj;
   },
 
@@ -409,6 +429,7 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     message.targetCubes = object.targetCubes ?? 0;
     message.maxDepth = object.maxDepth ?? 0;
     message.cellOrder = object.cellOrder ?? "";
+    message.parts = object.parts ?? undefined;
     return message;
   },
 };

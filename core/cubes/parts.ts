@@ -1,0 +1,45 @@
+/**
+ * Cube parts (docs/cubing.md "Cube parts"): a scan cube searched by n workers at once. Part k of n is the engine's
+ * `--part k/n --part-depth depth` on the cube: of the subtrees `depth` free positions below the cube, numbered in
+ * the engine's order, the ones whose number is k mod n. The n parts of a cube cover it exactly and do not overlap,
+ * so each weighs 1/n of it; their workers walk the cube's scan side by side, each taking every n-th subtree, and
+ * meet its first board after about 1/n of the placements one worker would make.
+ */
+
+import type { Cube, CubePart } from "./types.js";
+
+/** The n parts of `cube` (a whole cube), each weighing 1/n of it; n < 2 leaves it whole. */
+export function partsOf(cube: Cube, n: number, depth: number): Cube[] {
+  if (cube.part) throw new Error("partsOf: the cube is already a part (re-split it with resplitPart)");
+  if (n < 2) return [cube];
+  return Array.from({ length: n }, (_, k) => ({
+    placements: cube.placements,
+    branching: [...cube.branching, n],
+    weight: cube.weight / n,
+    part: { k, n, depth },
+  }));
+}
+
+/**
+ * A part split m ways, exactly: part k of n is the subtrees numbered k mod n, which are those numbered k + n j
+ * mod n m for j = 0 .. m-1 (the same depth). Each child weighs 1/m of the part.
+ */
+export function resplitPart(cube: Cube, m: number): Cube[] {
+  const p: CubePart | undefined = cube.part;
+  if (!p) throw new Error("resplitPart: the cube is not a part");
+  const ways = Math.max(2, Math.floor(m));
+  return Array.from({ length: ways }, (_, j) => ({
+    placements: cube.placements,
+    branching: [...cube.branching, ways],
+    weight: cube.weight / ways,
+    part: { k: p.k + p.n * j, n: p.n * ways, depth: p.depth },
+  }));
+}
+
+/** Whether `part` is a well-formed part for a cube with `freeCells` free cells (what a worker checks). */
+export function partProblem(part: CubePart): string | null {
+  if (!Number.isInteger(part.n) || part.n < 2 || part.n > 2 ** 31 - 1) return `part n ${part.n} (want 2 .. 2^31-1)`;
+  if (!Number.isInteger(part.k) || part.k < 0 || part.k >= part.n) return `part k ${part.k} of ${part.n}`;
+  if (!Number.isInteger(part.depth) || part.depth < 0 || part.depth > 1_000_000) return `part depth ${part.depth}`;
+  return null;
+}

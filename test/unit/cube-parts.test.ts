@@ -1,0 +1,132 @@
+/**
+ * Cube parts (core/cubes/parts.ts, docs/cubing.md "Cube parts"): the exact arithmetic of parts and their re-splits,
+ * and scan runs in parts through the run model (tasks, order, re-splits, weights, replay). The engine side, that a
+ * cube's parts add up to the cube, is test/integration/scan-cubes.test.ts.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { partProblem, partsOf, resplitPart } from "../../core/cubes/parts.js";
+import { scanSplit } from "../../core/cubes/scan-split.js";
+import type { Cube } from "../../core/cubes/types.js";
+import { InvalidOptionError } from "../../core/errors.js";
+import { CUBE_PART_DEPTH } from "../../coordinator/run-defaults.js";
+import type { RunEffect } from "../../coordinator/run-effects.js";
+import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
+import { SCAN_MEMBER_ID, type RunModel } from "../../coordinator/run-model.js";
+import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import { modelHarness, squarePuzzleOf } from "../helpers/run-model.js";
+
+const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
+
+/** The exact weight of a branching list as a fraction [numerator, denominator] of BigInts. */
+function exact(branching: readonly number[]): [bigint, bigint] {
+  return [1n, branching.reduce((d, b) => d * BigInt(b), 1n)];
+}
+function sum(fracs: Array<[bigint, bigint]>): [bigint, bigint] {
+  let [n, d] = [0n, 1n];
+  for (const [a, b] of fracs) [n, d] = [n * b + a * d, d * b];
+  return [n, d];
+}
+const equal = (x: [bigint, bigint], y: [bigint, bigint]): boolean => x[0] * y[1] === y[0] * x[1];
+
+test("cube parts - n parts of a cube weigh exactly the cube; a part's m children weigh exactly the part and deal exactly its subtrees", () => {
+  const cube: Cube = { placements: [{ cell: 0, piece: 3, rot: 1 }], branching: [7, 3], weight: 1 / 21 };
+  for (const n of [2, 3, 5]) {
+    const parts = partsOf(cube, n, 10);
+    assert.equal(parts.length, n);
+    assert.ok(equal(sum(parts.map((p) => exact(p.branching))), exact(cube.branching)));
+    assert.deepEqual(parts.map((p) => p.part!.k), Array.from({ length: n }, (_, k) => k));
+    assert.ok(parts.every((p) => p.part!.n === n && p.part!.depth === 10 && p.placements === cube.placements));
+    assert.ok(Math.abs(parts.reduce((s, p) => s + p.weight, 0) - cube.weight) < 1e-15);
+    for (const part of parts) {
+      for (const m of [2, 4, 16]) {
+        const kids = resplitPart(part, m);
+        assert.equal(kids.length, m);
+        assert.ok(equal(sum(kids.map((c) => exact(c.branching))), exact(part.branching)));
+        // Every subtree number the part holds (k mod n) is held by exactly one child (k' mod n m), and no other.
+        for (let x = 0; x < 4 * n * m; x++) {
+          const holders = kids.filter((c) => x % c.part!.n === c.part!.k).length;
+          assert.equal(holders, x % n === part.part!.k ? 1 : 0, `n ${n} k ${part.part!.k} m ${m} subtree ${x}`);
+        }
+        // Twice over: a child of a child is still exact.
+        const grand = resplitPart(kids[1], 3);
+        for (let x = 0; x < 6 * n * m; x++) {
+          assert.equal(grand.filter((c) => x % c.part!.n === c.part!.k).length, x % kids[1].part!.n === kids[1].part!.k ? 1 : 0);
+        }
+      }
+    }
+  }
+  assert.deepEqual(partsOf(cube, 1, 10), [cube]);
+  assert.throws(() => partsOf(partsOf(cube, 2, 10)[0], 2, 10), /already a part/);
+  assert.throws(() => resplitPart(cube, 2), /not a part/);
+  assert.equal(partProblem({ k: 3, n: 4, depth: 0 }), null);
+  assert.match(partProblem({ k: 4, n: 4, depth: 0 })!, /part k 4 of 4/);
+  assert.match(partProblem({ k: 0, n: 1, depth: 0 })!, /part n 1/);
+  assert.match(partProblem({ k: 0, n: 2, depth: -1 })!, /part depth/);
+});
+
+test("cube parts - run specs: scan runs only, not certified or score; solve --workers' slots only where the run splits along the scan", () => {
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, cubeParts: 3 }).spec.cubing!.parts, 3);
+  assert.equal(buildRunSpec({ puzzleText: UNSAT }).spec.cubing!.parts, undefined);
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, cubePartsIfScan: 2 }).spec.cubing!.parts, 2);
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, cubePartsIfScan: 2, cubeParts: 1 }).spec.cubing!.parts, undefined);
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, cubePartsIfScan: 2, solver: "kissat" }).spec.cubing!.parts, undefined, "not scan: whole cubes");
+  for (const req of [{ cubeParts: 2, solver: "kissat" }, { cubeParts: 2, cellOrder: "spiral" }, { cubeParts: 2, certify: true, cellOrder: "scan" }, { cubeParts: 2, objective: "score", cellOrder: "scan" }, { cubeParts: 1000 }]) {
+    assert.throws(() => buildRunSpec({ puzzleText: UNSAT, ...req } as RunRequest), (e: unknown) => e instanceof InvalidOptionError && /cube parts/.test((e as Error).message), JSON.stringify(req));
+  }
+});
+
+function verdict(cube: string, kind: VerdictKind): Verdict {
+  return {
+    runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "",
+  };
+}
+const openCubes = (m: RunModel): string[] => [...m.table.entries()].filter((e) => e.state === "queued" || e.state === "unknown").map((e) => e.id);
+const published = (effects: RunEffect[]) => effects.flatMap((e) => (e.type === "publish" ? e.tasks.map((t) => ({ ...t, front: e.front === true })) : []));
+
+test("cube parts - a scan run in 2 parts: each cube's parts in order, the first cube's parts before the member; a part over budget re-splits into parts; UNSAT, weights 1, replayable", async () => {
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, cubeParts: 2 }, { batchSize: 5 });
+  const puzzle = squarePuzzleOf(h);
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const expected = scanSplit(puzzle, { targetCubes: 4 });
+  const tasks = published(h.effects);
+  assert.equal(tasks.length, 2 * expected.cubes.length + 1);
+  assert.equal(tasks[2].task.cubeId, SCAN_MEMBER_ID, "the member after the first cube's parts");
+  assert.equal(tasks[2].task.part, undefined);
+  const parts = tasks.filter((t) => t.task.cubeId !== SCAN_MEMBER_ID);
+  assert.deepEqual(parts.map((t) => t.task.cubeId), parts.map((_, i) => String(i)));
+  parts.forEach((t, i) => {
+    assert.deepEqual(t.task.placements, expected.cubes[Math.floor(i / 2)].placements);
+    assert.deepEqual(t.task.part, { k: i % 2, n: 2, depth: CUBE_PART_DEPTH });
+  });
+  assert.equal(h.model.table.size, parts.length);
+  assert.deepEqual(h.model.table.get("3")!.part, { k: 1, n: 2, depth: CUBE_PART_DEPTH });
+  // A part over budget: 16 children, parts of it (k + 2 j of 32), to the front queue, the same placements.
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNKNOWN)]));
+  assert.equal(h.model.table.get("1")!.state, "resplit");
+  const kids = published(h.effects);
+  assert.equal(kids.length, 16);
+  assert.ok(kids.every((t) => t.front));
+  assert.deepEqual(kids.map((t) => t.task.part), Array.from({ length: 16 }, (_, j) => ({ k: 1 + 2 * j, n: 32, depth: CUBE_PART_DEPTH })));
+  assert.ok(kids.every((t) => JSON.stringify(t.task.placements) === JSON.stringify(expected.cubes[0].placements)));
+  // A requeued part keeps its part.
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([{ ...verdict("1.3", VerdictKind.VERDICT_KIND_ERROR), reason: "crashed" }]));
+  const again = published(h.effects);
+  assert.equal(again.length, 1);
+  assert.equal(again[0].task.cubeId, "1.3");
+  assert.deepEqual(again[0].task.part, { k: 7, n: 32, depth: CUBE_PART_DEPTH });
+  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN), ...openCubes(h.model).map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))]));
+  assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+  assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
+  const replayed = h.replay();
+  assert.equal(replayed.state, RunState.RUN_STATE_UNSAT);
+  assert.equal(replayed.table.refutedWeight, h.model.table.refutedWeight);
+  assert.deepEqual(replayed.table.get("1.5")!.part, { k: 11, n: 32, depth: CUBE_PART_DEPTH });
+  assert.deepEqual(replayed.table.get("6")!.part, { k: 0, n: 2, depth: CUBE_PART_DEPTH });
+});
