@@ -37,7 +37,7 @@ export interface RunRequest {
   cellOrder?: string;
   /** Scan cubes: search each cube as this many parts (CubePart), so that many workers share one cube. @default 1 */
   cubeParts?: number;
-  /** Like cubeParts, but only where the run splits along the scan (`solve --workers N`: its slots); cubeParts wins. */
+  /** Like cubeParts, but only where a run can take parts (scan cubes, not certified, not score; `solve --workers N`: its slots); cubeParts wins. */
   cubePartsIfScan?: number;
   solver?: string;
   timeLimitSec?: number;
@@ -142,7 +142,9 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   const cellOrder = triangle ? TRIANGLE_CELL_ORDER : req.cellOrder ?? (all ? DEFAULT_CELL_ORDER : defaultCellOrder(puzzle as Puzzle, solver, objective));
   if (!triangle && !(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
   if (all && cellOrder === "scan") throw new InvalidOptionError("cell order", "scan does not go with mode all (counting)");
-  const parts = int("cube parts", req.cubeParts ?? (cellOrder === "scan" ? req.cubePartsIfScan : undefined), 1, MAX_CUBE_PARTS, 1);
+  // The soft default (solve --workers: its slots) applies only where parts can be used.
+  const partsFit = cellOrder === "scan" && req.certify !== true && objective !== "score";
+  const parts = int("cube parts", req.cubeParts ?? (partsFit ? req.cubePartsIfScan : undefined), 1, MAX_CUBE_PARTS, 1);
   if (parts > 1 && cellOrder !== "scan") throw new InvalidOptionError("cube parts", `parts are for scan cubes (cell order scan), not ${cellOrder}`);
   if (parts > 1 && (req.certify === true || objective === "score")) {
     throw new InvalidOptionError("cube parts", `not with ${req.certify === true ? "certify (a proof covers whole cubes)" : "objective score (the score search does not split)"}`);

@@ -73,6 +73,8 @@ test("cube parts - run specs: scan runs only, not certified or score; solve --wo
   assert.equal(buildRunSpec({ puzzleText: UNSAT, cubePartsIfScan: 2 }).spec.cubing!.parts, 2);
   assert.equal(buildRunSpec({ puzzleText: UNSAT, cubePartsIfScan: 2, cubeParts: 1 }).spec.cubing!.parts, undefined);
   assert.equal(buildRunSpec({ puzzleText: UNSAT, cubePartsIfScan: 2, solver: "kissat" }).spec.cubing!.parts, undefined, "not scan: whole cubes");
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, cubePartsIfScan: 2, certify: true, cellOrder: "scan" }).spec.cubing!.parts, undefined, "certified: whole cubes");
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, cubePartsIfScan: 2, objective: "score", cellOrder: "scan" }).spec.cubing!.parts, undefined, "score: whole cubes");
   for (const req of [{ cubeParts: 2, solver: "kissat" }, { cubeParts: 2, cellOrder: "spiral" }, { cubeParts: 2, certify: true, cellOrder: "scan" }, { cubeParts: 2, objective: "score", cellOrder: "scan" }, { cubeParts: 1000 }]) {
     assert.throws(() => buildRunSpec({ puzzleText: UNSAT, ...req } as RunRequest), (e: unknown) => e instanceof InvalidOptionError && /cube parts/.test((e as Error).message), JSON.stringify(req));
   }
