@@ -147,7 +147,9 @@ test("cli control - a satisfiable puzzle: submit prints the run, watch follows i
 });
 
 test("cli control - submit --watch on an unsatisfiable puzzle: verdict lines, exit 20, every cube refuted", async () => {
-  const r = await cubist(["run", "submit", "test/fixtures/cluster/unsat-5x5.txt", "--cubes", "6", "--watch", "--verdicts", "--interval", "1"]);
+  // Kissat on 16 cubes: long enough (about a second) for the watch to attach before the verdicts come. The engine's
+  // scan cubes refute this board in about 50 ms, before a watch started after the submit sees any verdict.
+  const r = await cubist(["run", "submit", "test/fixtures/cluster/unsat-5x5.txt", "--cubes", "16", "--solver", "kissat", "--search-ms", "0", "--watch", "--verdicts", "--interval", "1"]);
   assert.equal(r.code, 20, r.stderr + r.stdout);
   const lines = r.stdout.trimEnd().split("\n");
   const run = lines[0];
