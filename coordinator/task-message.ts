@@ -40,7 +40,7 @@ export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiter
     lease,
     certify: spec.certify,
     engineOrder: member?.order ?? "",
-    ...(cube.part ? { part: { k: cube.part.k, n: cube.part.n, depth: cube.part.depth } } : {}),
+    ...(cube.part ? { part: cube.part } : {}),
   };
   return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };
 }

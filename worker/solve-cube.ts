@@ -177,7 +177,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
           : await runEngine(problem, shape, {
             order: (task.engineOrder || "short") as EngineOrder, symmetry, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true,
             // A part (core/cubes/parts.ts): the engine's --part; no tree estimate (the probes would measure the whole cube).
-            ...(task.part ? { part: { k: task.part.k, n: task.part.n, depth: task.part.depth } } : { estimateProbes: ESTIMATE_PROBES }),
+            ...(task.part ? { part: task.part } : { estimateProbes: ESTIMATE_PROBES }),
           }),
       }),
     });
