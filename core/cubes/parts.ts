@@ -8,6 +8,9 @@
 
 import type { Cube, CubePart } from "./types.js";
 
+/** The largest n of a part: the engine reads `--part k/n` as C ints, and a worker refuses more (partProblem). */
+export const MAX_PART_N = 2 ** 31 - 1;
+
 /** The n parts of `cube` (a whole cube), each weighing 1/n of it; n < 2 leaves it whole. */
 export function partsOf(cube: Cube, n: number, depth: number): Cube[] {
   if (cube.part) throw new Error("partsOf: the cube is already a part (re-split it with resplitPart)");
@@ -22,12 +25,13 @@ export function partsOf(cube: Cube, n: number, depth: number): Cube[] {
 
 /**
  * A part split m ways, exactly: part k of n is the subtrees numbered k mod n, which are those numbered k + n j
- * mod n m for j = 0 .. m-1 (the same depth). Each child weighs 1/m of the part.
+ * mod n m for j = 0 .. m-1 (the same depth). Each child weighs 1/m of the part. Fewer ways where n m would pass
+ * MAX_PART_N (after many re-splits); a part at the bound goes on as its one child, searched again.
  */
 export function resplitPart(cube: Cube, m: number): Cube[] {
   const p: CubePart | undefined = cube.part;
   if (!p) throw new Error("resplitPart: the cube is not a part");
-  const ways = Math.max(2, Math.floor(m));
+  const ways = Math.max(1, Math.min(Math.max(2, Math.floor(m)), Math.floor(MAX_PART_N / p.n)));
   return Array.from({ length: ways }, (_, j) => ({
     placements: cube.placements,
     branching: [...cube.branching, ways],
@@ -36,9 +40,9 @@ export function resplitPart(cube: Cube, m: number): Cube[] {
   }));
 }
 
-/** Whether `part` is a well-formed part for a cube with `freeCells` free cells (what a worker checks). */
+/** Why `part` is not a well-formed part (what a worker checks), or null. */
 export function partProblem(part: CubePart): string | null {
-  if (!Number.isInteger(part.n) || part.n < 2 || part.n > 2 ** 31 - 1) return `part n ${part.n} (want 2 .. 2^31-1)`;
+  if (!Number.isInteger(part.n) || part.n < 2 || part.n > MAX_PART_N) return `part n ${part.n} (want 2 .. 2^31-1)`;
   if (!Number.isInteger(part.k) || part.k < 0 || part.k >= part.n) return `part k ${part.k} of ${part.n}`;
   if (!Number.isInteger(part.depth) || part.depth < 0 || part.depth > 1_000_000) return `part depth ${part.depth}`;
   return null;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { partProblem, partsOf, resplitPart } from "../../core/cubes/parts.js";
+import { MAX_PART_N, partProblem, partsOf, resplitPart } from "../../core/cubes/parts.js";
 import { scanSplit } from "../../core/cubes/scan-split.js";
 import type { Cube } from "../../core/cubes/types.js";
 import { InvalidOptionError } from "../../core/errors.js";
@@ -58,6 +58,16 @@ test("cube parts - n parts of a cube weigh exactly the cube; a part's m children
       }
     }
   }
+  // Near the engine's bound on n, fewer ways; at it, the part goes on as its one child; never an n a worker refuses.
+  const big: Cube = { ...cube, branching: [7, 3, 2], part: { k: 5, n: 2 ** 29, depth: 10 } };
+  const capped = resplitPart(big, 16);
+  assert.equal(capped.length, 3);
+  assert.ok(capped.every((c) => c.part!.n === 3 * 2 ** 29 && partProblem(c.part!) === null));
+  assert.ok(equal(sum(capped.map((c) => exact(c.branching))), exact(big.branching)));
+  const atBound = resplitPart({ ...big, part: { k: 5, n: MAX_PART_N, depth: 10 } }, 16);
+  assert.equal(atBound.length, 1);
+  assert.deepEqual(atBound[0].part, { k: 5, n: MAX_PART_N, depth: 10 });
+  assert.ok(equal(exact(atBound[0].branching), exact(big.branching)));
   assert.deepEqual(partsOf(cube, 1, 10), [cube]);
   assert.throws(() => partsOf(partsOf(cube, 2, 10)[0], 2, 10), /already a part/);
   assert.throws(() => resplitPart(cube, 2), /not a part/);
