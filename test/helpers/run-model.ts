@@ -11,6 +11,7 @@ import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
 import { runShapeOf } from "../../coordinator/run-shape.js";
 import type { RunShape } from "../../coordinator/shape.js";
 import type { Puzzle } from "../../core/puzzle.js";
+import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
 
@@ -56,3 +57,17 @@ export function squarePuzzleOf(h: Pick<ModelHarness, "shape">): Puzzle {
   if (h.shape.kind !== "square") throw new Error("the test's run is not square");
   return h.shape.puzzle;
 }
+
+/** A worker's verdict on a cube of run "r1" from worker w1 (no lease: the model takes it; reason "budget" unless UNSAT). */
+export function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
+  return {
+    runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", ...extra,
+  };
+}
+
+/** The ids of the cubes still to search (queued or back unknown). */
+export const openCubes = (m: RunModel): string[] => [...m.table.entries()].filter((e) => e.state === "queued" || e.state === "unknown").map((e) => e.id);
+
+/** Every task the effects published, in order, each marked with whether it went to the front queue. */
+export const published = (effects: RunEffect[]) => effects.flatMap((e) => (e.type === "publish" ? e.tasks.map((t) => ({ ...t, front: e.front === true })) : []));

@@ -11,12 +11,11 @@ import { scanSplit } from "../../core/cubes/scan-split.js";
 import type { Cube } from "../../core/cubes/types.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { CUBE_PART_DEPTH } from "../../coordinator/run-defaults.js";
-import type { RunEffect } from "../../coordinator/run-effects.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { SCAN_MEMBER_ID, type RunModel } from "../../coordinator/run-model.js";
-import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { SCAN_MEMBER_ID } from "../../coordinator/run-model.js";
+import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
-import { modelHarness, squarePuzzleOf } from "../helpers/run-model.js";
+import { modelHarness, openCubes, published, squarePuzzleOf, verdict } from "../helpers/run-model.js";
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 
@@ -90,14 +89,6 @@ test("cube parts - run specs: scan runs only, not certified or score; solve --wo
   }
 });
 
-function verdict(cube: string, kind: VerdictKind): Verdict {
-  return {
-    runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "",
-  };
-}
-const openCubes = (m: RunModel): string[] => [...m.table.entries()].filter((e) => e.state === "queued" || e.state === "unknown").map((e) => e.id);
-const published = (effects: RunEffect[]) => effects.flatMap((e) => (e.type === "publish" ? e.tasks.map((t) => ({ ...t, front: e.front === true })) : []));
 
 test("cube parts - a scan run in 2 parts: each cube's parts in order, the member second; a part over budget re-splits into parts; UNSAT, weights 1, replayable", async () => {
   const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, cubeParts: 2 }, { batchSize: 5 });

@@ -8,15 +8,15 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { checkVerdict } from "../../coordinator/leases.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { runSteps, type RunEffect } from "../../coordinator/run-effects.js";
-import { RunModel, SCAN_MEMBER_ID, SCAN_MEMBER_SEC } from "../../coordinator/run-model.js";
+import { runSteps } from "../../coordinator/run-effects.js";
+import { SCAN_MEMBER_ID, SCAN_MEMBER_SEC } from "../../coordinator/run-model.js";
 import { scanSplit } from "../../core/cubes/scan-split.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { createNames } from "../../proto/contract.js";
-import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
-import { modelHarness, squarePuzzleOf } from "../helpers/run-model.js";
+import { modelHarness, openCubes, published, squarePuzzleOf, verdict } from "../helpers/run-model.js";
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 });
@@ -26,15 +26,7 @@ function harness(req: Partial<RunRequest> & { puzzleText: string }) {
   return { ...h, puzzle: squarePuzzleOf(h) };
 }
 
-function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
-  return {
-    runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", ...extra,
-  };
-}
 
-const openCubes = (m: RunModel): string[] => [...m.table.entries()].filter((e) => e.state === "queued" || e.state === "unknown").map((e) => e.id);
-const published = (effects: RunEffect[]) => effects.flatMap((e) => (e.type === "publish" ? e.tasks.map((t) => ({ ...t, front: e.front === true })) : []));
 
 test("scan run - the defaults: near-unique boards with the engine alone split along the scan, others as before", () => {
   assert.equal(buildRunSpec({ puzzleText: UNSAT }).spec.cubing!.cellOrder, "scan");

@@ -10,9 +10,9 @@ import { RunModel } from "../../coordinator/run-model.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import type { Board } from "../../core/puzzle.js";
-import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
-import { modelHarness, type ModelHarness } from "../helpers/run-model.js";
+import { modelHarness, verdict, type ModelHarness } from "../helpers/run-model.js";
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 });
@@ -39,12 +39,6 @@ function snapshot(m: RunModel) {
   };
 }
 
-function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
-  return {
-    runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", ...extra,
-  };
-}
 
 function boardPlacements(board: Board) {
   return board.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
