@@ -79,7 +79,7 @@ export async function followRun(api: ControlApi, o: FollowOptions): Promise<numb
       }
       case "verdict": {
         const v = e.value;
-        if (o.json) json({ event: "verdict", cube: v.cubeId, kind: verdictKindName(v.kind), worker: v.workerId, wallMs: v.wallMs, conflicts: v.conflicts, reason: v.reason });
+        if (o.json) json({ event: "verdict", cube: v.cubeId, kind: verdictKindName(v.kind), worker: v.workerId, wallMs: v.wallMs, conflicts: v.conflicts, reason: v.reason, ...(v.earlier ? { earlier: true } : {}) });
         else line(renderVerdictLine(v));
         break;
       }

@@ -133,7 +133,8 @@ export function verdictKindName(kind: VerdictKind): string {
 /** `verdict cube 17.3: unsat by w1 in 1.2s (3456 conflicts)`. */
 export function renderVerdictLine(v: VerdictSummary): string {
   const reason = v.reason ? `: ${terminalSafe(v.reason)}` : "";
-  return `verdict cube ${terminalSafe(v.cubeId)}: ${verdictKindName(v.kind)}${reason} by ${terminalSafe(v.workerId) || "?"} in ${formatDuration(v.wallMs / 1000)} (${v.conflicts} conflicts)`;
+  const how = v.earlier ? "closed before this watch" : `${v.conflicts} conflicts`;
+  return `verdict cube ${terminalSafe(v.cubeId)}: ${verdictKindName(v.kind)}${reason} by ${terminalSafe(v.workerId) || "?"} in ${formatDuration(v.wallMs / 1000)} (${how})`;
 }
 
 export function renderSolutionLine(runId: string, s: Solution): string {

@@ -241,7 +241,7 @@ async function watch(c: Coordinator, call: ServerWritableStream<WatchRunRequest,
   };
   const onVerdict = (v: Verdict): void => {
     if (!call.request.verdicts) return;
-    write({ event: { $case: "verdict", value: { cubeId: v.cubeId, kind: v.kind ?? VerdictKind.VERDICT_KIND_UNSPECIFIED, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason: v.reason } } }, true);
+    write({ event: { $case: "verdict", value: { cubeId: v.cubeId, kind: v.kind ?? VerdictKind.VERDICT_KIND_UNSPECIFIED, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason: v.reason, earlier: false } } }, true);
   };
   const onSolution = (s: Solution): void => write({ event: { $case: "solution", value: s } }, false);
   const finish = (): void => {
@@ -265,5 +265,19 @@ async function watch(c: Coordinator, call: ServerWritableStream<WatchRunRequest,
   call.on("close", finish);
   call.on("error", finish);
   for (const s of run.solutions) onSolution(s);
+  if (call.request.verdicts) replayClosed(run, write);
   tick();
+}
+
+/**
+ * The verdicts of the cubes already found sat or unsat when a watch attaches, from the cube table (worker and wall
+ * time; conflicts are not kept), marked `earlier`. They are droppable like live verdicts, so a run of 200,000 closed
+ * cubes costs a slow client a "dropped" count, not the coordinator's memory.
+ */
+function replayClosed(run: RunController, write: (ev: RunEvent, droppable: boolean) => void): void {
+  for (const e of run.table.entries()) {
+    if (e.state !== "sat" && e.state !== "unsat") continue;
+    const kind = e.state === "sat" ? VerdictKind.VERDICT_KIND_SAT : VerdictKind.VERDICT_KIND_UNSAT;
+    write({ event: { $case: "verdict", value: { cubeId: e.id, kind, workerId: e.worker ?? "", wallMs: e.wallMs ?? 0, conflicts: 0, reason: "", earlier: true } } }, true);
+  }
 }

@@ -165,10 +165,15 @@ test("cli control - submit --watch on an unsatisfiable puzzle: verdict lines, ex
   assert.equal(cubes.total, s.cubes.unsat);
   assert.ok(cubes.cubes.length > 0 && cubes.cubes.every((c) => c.state === "unsat" && c.worker === "cw1"), JSON.stringify(cubes));
 
-  // Watching a run that already ended prints its end and exits with its code.
-  const again = await cubist(["run", "watch", run]);
+  // Watching a run that already ended prints its end and exits with its code; with --verdicts, first the verdicts
+  // of every closed cube, from the coordinator's record.
+  const again = await cubist(["run", "watch", run, "--verdicts"]);
   assert.equal(again.code, 20, again.stderr);
   assert.match(again.stdout, new RegExp(`^run ${run} unsat: `, "m"));
+  const earlier = again.stdout.split("\n").filter((l) => /^verdict cube \S+: unsat by cw1 in \S+ \(closed before this watch\)$/.test(l));
+  assert.equal(earlier.length, s.cubes.unsat, again.stdout);
+  const events = (await cubist(["run", "watch", run, "--verdicts", "--json"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { event: string; earlier?: boolean });
+  assert.equal(events.filter((e) => e.event === "verdict" && e.earlier === true).length, s.cubes.unsat);
 });
 
 test("cli control - a long run: cubes list filters (subtree time, file piece ids), watch | head, a second run waits and says why, run priority, purged cubes, Ctrl-C on watch, pause/resume (--now), cube resplit, cancel", async () => {

@@ -54,7 +54,7 @@ test("terminal text - run list, run show, run watch and cubes list print a hosti
   assert.match(details, /^state\s+running \(cancelled: evil\\e/m);
   for (const line of renderWatchView(info.status!, { runId: "r1", name: EVIL, width: 200 })) assert.doesNotMatch(line, RAW);
   assert.doesNotMatch(renderEndLine("r1", status({ state: RunState.RUN_STATE_CANCELLED, message: EVIL })), RAW);
-  const verdict = renderVerdictLine({ cubeId: "3", kind: VerdictKind.VERDICT_KIND_UNKNOWN, workerId: "w\x1b[1m", wallMs: 5, conflicts: 0, reason: EVIL });
+  const verdict = renderVerdictLine({ cubeId: "3", kind: VerdictKind.VERDICT_KIND_UNKNOWN, workerId: "w\x1b[1m", wallMs: 5, conflicts: 0, reason: EVIL, earlier: false });
   assert.doesNotMatch(verdict, RAW);
   assert.ok(verdict.includes("by w\\e[1m"), verdict);
   assert.doesNotMatch(renderSolutionLine("r1", { index: 0, cubeId: "1", workerId: EVIL, foundUnixMs: 1, board: [], placements: [] } as never), RAW);

@@ -110,12 +110,16 @@ test("watch view - plain lines are throttled to the interval, but state changes,
 
 test("watch view - verdict, end and placement lines", () => {
   assert.equal(
-    renderVerdictLine({ cubeId: "17.3", kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: "w1", wallMs: 1234, conflicts: 5678, reason: "" }),
+    renderVerdictLine({ cubeId: "17.3", kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: "w1", wallMs: 1234, conflicts: 5678, reason: "", earlier: false }),
     "verdict cube 17.3: unsat by w1 in 1.2s (5678 conflicts)",
   );
   assert.equal(
-    renderVerdictLine({ cubeId: "2", kind: VerdictKind.VERDICT_KIND_UNKNOWN, workerId: "w2", wallMs: 60_000, conflicts: 9, reason: "time-limit" }),
+    renderVerdictLine({ cubeId: "2", kind: VerdictKind.VERDICT_KIND_UNKNOWN, workerId: "w2", wallMs: 60_000, conflicts: 9, reason: "time-limit", earlier: false }),
     "verdict cube 2: unknown: time-limit by w2 in 1m00s (9 conflicts)",
+  );
+  assert.equal(
+    renderVerdictLine({ cubeId: "5", kind: VerdictKind.VERDICT_KIND_SAT, workerId: "w1", wallMs: 300, conflicts: 0, reason: "", earlier: true }),
+    "verdict cube 5: sat by w1 in 300ms (closed before this watch)",
   );
   const end = renderEndLine("r1", status({
     state: RunState.RUN_STATE_UNSAT, progress: 1, message: "every cube refuted", finishedUnixMs: Date.UTC(2026, 10, 22, 4, 0, 18),

@@ -209,6 +209,8 @@ export interface VerdictSummary {
   wallMs: number;
   conflicts: number;
   reason: string;
+  /** closed before the watch attached: from the coordinator's record (no conflicts) */
+  earlier: boolean;
 }
 
 export interface RunEvent {
@@ -1415,7 +1417,7 @@ export const WatchRunRequest: MessageFns<WatchRunRequest> = {
 };
 
 function createBaseVerdictSummary(): VerdictSummary {
-  return { cubeId: "", kind: 0, workerId: "", wallMs: 0, conflicts: 0, reason: "" };
+  return { cubeId: "", kind: 0, workerId: "", wallMs: 0, conflicts: 0, reason: "", earlier: false };
 }
 
 export const VerdictSummary: MessageFns<VerdictSummary> = {
@@ -1437,6 +1439,9 @@ export const VerdictSummary: MessageFns<VerdictSummary> = {
     }
     if (message.reason !== "") {
       writer.uint32(50).string(message.reason);
+    }
+    if (message.earlier !== false) {
+      writer.uint32(56).bool(message.earlier);
     }
     return writer;
   },
@@ -1502,6 +1507,14 @@ export const VerdictSummary: MessageFns<VerdictSummary> = {
             message.reason = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.earlier = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1534,6 +1547,7 @@ export const VerdictSummary: MessageFns<VerdictSummary> = {
         : 0,
       conflicts: isSet(object.conflicts) ? globalThis.Number(object.conflicts) : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      earlier: isSet(object.earlier) ? globalThis.Boolean(object.earlier) : false,
     };
   },
 
@@ -1557,6 +1571,9 @@ export const VerdictSummary: MessageFns<VerdictSummary> = {
     if (message.reason !== "") {
       obj.reason = message.reason;
     }
+    if (message.earlier !== false) {
+      obj.earlier = message.earlier;
+    }
     return obj;
   },
 
@@ -1571,6 +1588,7 @@ export const VerdictSummary: MessageFns<VerdictSummary> = {
     message.wallMs = object.wallMs ?? 0;
     message.conflicts = object.conflicts ?? 0;
     message.reason = object.reason ?? "";
+    message.earlier = object.earlier ?? false;
     return message;
   },
 };
