@@ -3,18 +3,18 @@
  * cubist-placement run and writes the refutation as a binary DRAT proof that drat-trim checks against the cube's
  * formula, like Kissat's proof, in the coordinator (docs/operations.md "Certificates"). Its input is the encoder's
  * own placement table (core/encode/placement-table.ts) plus the cube's and the hints' true literals, so its lemmas
- * speak of the formula's variables. The process lifecycle is the engine's (runner.ts): detached, stdin written,
- * SIGTERM to the group on a stop and SIGKILL after a grace period; it settles after the exit and all output.
+ * speak of the formula's variables. The process lifecycle is runInGroup's (worker/process-group.ts): detached,
+ * stdin written, SIGTERM to the group on a stop and SIGKILL after a grace period; it settles after the exit and all
+ * output.
  *
  * Exit codes: 20 refuted (the proof is complete), 10 a board (its placement literals on the `v` line), 0 unknown
  * (a limit or a stop), 1 bad input or I/O error, 2 usage.
  */
 
-import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PlacementTable } from "../../core/encode/placement-table.js";
-import { signalGroup, TailBuffer } from "../process-group.js";
+import { runInGroup, TailBuffer } from "../process-group.js";
 import { EngineCrashedError, EngineNotFoundError, locateEngine } from "./runner.js";
 
 export type ProverOutcome =
@@ -111,54 +111,24 @@ export function runProver(problem: string, options: ProverOptions): Promise<Prov
   const args = ["--proof", options.proofPath];
   if (options.support) args.push("--support");
   if (options.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(options.timeLimitMs))));
-  return new Promise<ProverOutcome>((resolve, reject) => {
-    const child = spawn(binary, args, { detached: true, stdio: ["pipe", "pipe", "pipe"] });
-    const pid = child.pid;
-    const stdout = new TailBuffer(1 << 20);
-    const stderr = new TailBuffer(4096);
-    let failure: Error | null = null;
-    let stopped = false;
-    let killTimer: NodeJS.Timeout | null = null;
-    let code: number | null = null;
-    let sig: NodeJS.Signals | null = null;
-    const stop = (): void => {
-      if (pid === undefined || code !== null || sig !== null || stopped) return;
-      stopped = true;
-      signalGroup(pid, "SIGTERM");
-      killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), options.killGraceMs ?? 1000);
-    };
-    child.on("error", (err) => { failure ??= err.message.includes("ENOENT") ? new EngineNotFoundError(binary, "cannot execute it (ENOENT)") : err; });
-    child.stdin.on("error", () => {});
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("exit", (c, s) => {
-      code = c;
-      sig = s;
-      if (killTimer) clearTimeout(killTimer);
-      options.signal?.removeEventListener("abort", stop);
-      if (pid !== undefined) signalGroup(pid, "SIGKILL");
-    });
-    child.on("close", () => {
-      if (failure) return reject(failure);
+  const stdout = new TailBuffer(1 << 20);
+  return runInGroup(binary, args, { input: problem, onStdout: (chunk) => stdout.push(chunk), signal: options.signal, killGraceMs: options.killGraceMs })
+    .then(({ code, signal: sig, stopped, failure, stderr: tail }): ProverOutcome => {
+      if (failure) throw failure.code === "ENOENT" ? new EngineNotFoundError(binary, "cannot execute it (ENOENT)") : failure;
       const text = stdout.text();
-      const tail = stderr.text().trim();
       const stat = (name: string): number => Number(new RegExp(`^c ${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
       const stats: ProverStats = { nodes: stat("nodes"), lemmas: stat("lemmas"), seconds: stat("seconds"), wallMs: Math.round(performance.now() - started) };
       const status = /^s (\S+)$/m.exec(text)?.[1];
       if (sig !== null) {
-        if (stopped) return resolve({ kind: "unknown", reason: "aborted", stats });
-        return reject(new EngineCrashedError(`prover killed by ${sig}${tail ? `: ${tail}` : ""}`));
+        if (stopped) return { kind: "unknown", reason: "aborted", stats };
+        throw new EngineCrashedError(`prover killed by ${sig}${tail ? `: ${tail}` : ""}`);
       }
-      if (code === 20 && status === "UNSATISFIABLE") return resolve({ kind: "unsat", stats });
+      if (code === 20 && status === "UNSATISFIABLE") return { kind: "unsat", stats };
       if (code === 10 && status === "SATISFIABLE") {
         const v = /^v((?: -?\d+)+)$/m.exec(text);
-        if (v) return resolve({ kind: "sat", lits: v[1].trim().split(" ").map(Number), stats });
+        if (v) return { kind: "sat", lits: v[1].trim().split(" ").map(Number), stats };
       }
-      if (code === 0 && status === "UNKNOWN") return resolve({ kind: "unknown", reason: stopped ? "aborted" : "limit", stats });
-      reject(new EngineCrashedError(`prover exit ${code} with status '${status ?? "none"}'${tail ? `: ${tail}` : ""}`));
+      if (code === 0 && status === "UNKNOWN") return { kind: "unknown", reason: stopped ? "aborted" : "limit", stats };
+      throw new EngineCrashedError(`prover exit ${code} with status '${status ?? "none"}'${tail ? `: ${tail}` : ""}`);
     });
-    if (pid === undefined) return;
-    options.signal?.addEventListener("abort", stop, { once: true });
-    child.stdin.end(problem);
-  });
 }

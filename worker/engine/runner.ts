@@ -1,6 +1,6 @@
 /**
  * runEngine: one `cubist-engine` process (the native placement engine, engine/) on one problem, returning a typed
- * outcome. The lifecycle is the solver runner's (worker/solver/runner.ts): spawned detached, problem written to
+ * outcome. The lifecycle is runInGroup's (worker/process-group.ts): spawned detached, problem written to
  * stdin, stdout parsed as it arrives; a stop sends SIGTERM to the group (the engine then prints its statistics and
  * exits), SIGKILL after a grace period; the promise settles only after the exit and the end of all output.
  *
@@ -8,11 +8,10 @@
  * 2 usage. Anything else, a signal we did not send, or output that contradicts the exit code is a crash.
  */
 
-import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Placement } from "../../core/puzzle.js";
-import { signalGroup, TailBuffer } from "../process-group.js";
+import { runInGroup } from "../process-group.js";
 import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
 
 /**
@@ -176,69 +175,25 @@ export function runEngine(problem: string, shape: { rows: number; cols: number; 
   const cells = shape.rows * shape.cols;
   const started = performance.now();
   if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: noEngineStats("stopped"), best: null });
-  return new Promise<EngineOutcome>((resolve, reject) => {
-    const child = spawn(binary, engineArgs(options, shape), { detached: true, stdio: ["pipe", "pipe", "pipe"] });
-    const pid = child.pid;
-    const parser = new EngineOutputParser(cells, shape.pieces, options.onProgress, options.onBoard, options.keepBoards ?? true, options.onBest);
-    const stderr = new TailBuffer(4096);
-    let failure: Error | null = null;
-    let stopped = false;
-    let exited = false;
-    let killTimer: NodeJS.Timeout | null = null;
-    let code: number | null = null;
-    let sig: NodeJS.Signals | null = null;
-
-    const stop = (): void => {
-      if (pid === undefined || exited || stopped) return;
-      stopped = true;
-      signalGroup(pid, "SIGTERM");
-      killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), options.killGraceMs ?? 1000);
-    };
-    child.on("error", (err) => { failure ??= err.message.includes("ENOENT") ? new EngineNotFoundError(binary, "cannot execute it (ENOENT)") : err; });
-    child.stdin.on("error", () => {});
-    child.stdout.on("data", (chunk: Buffer) => {
-      try {
-        parser.push(chunk);
-      } catch (err) {
-        failure ??= err as Error;
-        stop();
-      }
-    });
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("exit", (c, s) => {
-      exited = true;
-      code = c;
-      sig = s;
-      if (killTimer) clearTimeout(killTimer);
-      options.signal?.removeEventListener("abort", stop);
-      if (pid !== undefined) signalGroup(pid, "SIGKILL");
-    });
-    child.on("close", () => {
-      try {
-        parser.end();
-      } catch (err) {
-        failure ??= err as Error;
-      }
+  const parser = new EngineOutputParser(cells, shape.pieces, options.onProgress, options.onBoard, options.keepBoards ?? true, options.onBest);
+  return runInGroup(binary, engineArgs(options, shape), { input: problem, onStdout: (chunk) => parser.push(chunk), signal: options.signal, killGraceMs: options.killGraceMs })
+    .then(({ code, signal: sig, stopped, failure, stderr: tail }): EngineOutcome => {
+      if (failure) throw failure.code === "ENOENT" ? new EngineNotFoundError(binary, "cannot execute it (ENOENT)") : failure;
+      parser.end();
       const stats = { ...parser.stats, wallMs: Math.round((performance.now() - started) * 1000) / 1000 };
-      if (failure) return reject(failure);
-      const tail = stderr.text().trim();
-      if (code === 1 || code === 2) return reject(new EngineCrashedError(`placement engine rejected its input (exit ${code}): ${tail || "no message"}`));
+      if (code === 1 || code === 2) throw new EngineCrashedError(`placement engine rejected its input (exit ${code}): ${tail || "no message"}`);
       if (sig !== null) {
-        if (stopped) return resolve({ kind: "unknown", reason: "aborted", stats, best: parser.best });
-        return reject(new EngineCrashedError(`placement engine killed by ${sig}${tail ? `: ${tail}` : ""}`));
+        if (stopped) return { kind: "unknown", reason: "aborted", stats, best: parser.best };
+        throw new EngineCrashedError(`placement engine killed by ${sig}${tail ? `: ${tail}` : ""}`);
       }
       if (code === 10 && parser.status === "sat" && parser.boards.length > 0) {
-        return resolve({ kind: "sat", board: parser.boards[0], boards: parser.boards, stats, best: parser.best });
+        return { kind: "sat", board: parser.boards[0], boards: parser.boards, stats, best: parser.best };
       }
-      if (code === 20 && parser.status === "unsat") return resolve({ kind: "unsat", stats, best: parser.best });
+      if (code === 20 && parser.status === "unsat") return { kind: "unsat", stats, best: parser.best };
       if (code === 0 && parser.status === "unknown") {
         const reason = stopped ? "aborted" : UNKNOWN_REASON[parser.stats.end] ?? "interrupted";
-        return resolve({ kind: "unknown", reason, stats, best: parser.best });
+        return { kind: "unknown", reason, stats, best: parser.best };
       }
-      reject(new EngineCrashedError(`placement engine exit ${code} with status '${parser.status ?? "none"}'${tail ? `: ${tail}` : ""}`));
+      throw new EngineCrashedError(`placement engine exit ${code} with status '${parser.status ?? "none"}'${tail ? `: ${tail}` : ""}`);
     });
-    if (pid === undefined) return;
-    options.signal?.addEventListener("abort", stop, { once: true });
-    child.stdin.end(problem);
-  });
 }
