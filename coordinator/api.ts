@@ -264,8 +264,8 @@ async function watch(c: Coordinator, call: ServerWritableStream<WatchRunRequest,
   call.on("cancelled", finish);
   call.on("close", finish);
   call.on("error", finish);
-  for (const s of run.solutions) onSolution(s);
   if (call.request.verdicts) replayClosed(run, write);
+  for (const s of run.solutions) onSolution(s);
   tick();
 }
 
