@@ -11,7 +11,7 @@ import { encodeOptionsFrom } from "./encode-options.js";
 export const RUN_OPTIONS: Record<string, OptionSpec> = {
   cubes: { type: "integer", arg: "N", description: `initial split: this many cubes (default: ${DEFAULT_TARGET_CUBES}; ${DEFAULT_CERTIFIED_TARGET_CUBES} with --certify)`, min: 1, max: 2_000_000 },
   "max-depth": { type: "integer", arg: "D", description: "initial split: at most this many placements per cube (0 = no limit)", min: 0, max: 1024 },
-  "cell-order": { type: "string", arg: "O", description: `how the splitter picks cells (default: scan, cubes along the engine's own scan, where the engine runs alone on a board of up to 200 cells with few expected solutions; else ${DEFAULT_CELL_ORDER})`, choices: cellOrders },
+  "cell-order": { type: "string", arg: "O", description: `how the splitter picks cells (default: scan, cubes along the engine's own scan, where the engine runs alone on a board of up to 200 free cells (cells no hint fixes) with few expected solutions; else ${DEFAULT_CELL_ORDER})`, choices: cellOrders },
   "cube-parts": { type: "integer", arg: "N", description: "scan cubes: search each cube as N parts side by side (the engine's --part), so N workers share one cube's scan (default: 1; solve --workers: its solver slots)", min: 1, max: MAX_CUBE_PARTS },
   "cube-time": { type: "number", arg: "S", description: "per-cube time budget cap in seconds (0 = none); a cube over budget is re-split", min: 0, default: DEFAULT_CUBE_TIME_LIMIT_SEC },
   "cube-time-first": { type: "number", arg: "S", description: "budget of an initial cube; doubles per re-split generation up to --cube-time (0 = --cube-time always; scan cubes get --cube-time at once)", min: 0, default: DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC },

@@ -14,14 +14,24 @@ export const DEFAULT_TARGET_CUBES = 64;
  */
 export const DEFAULT_CERTIFIED_TARGET_CUBES = 8;
 export const DEFAULT_CELL_ORDER = "most-constrained";
+/** The most free cells (cells no hint fixes) for which a run splits along the scan by default. */
+export const SCAN_MAX_FREE_CELLS = 200;
 /**
  * The cell order a run splits by when none is asked for: "scan" (cubes along the engine's own scan, docs/cubing.md
- * "Scan cubes") where the engine runs alone on a board of up to 200 cells with few expected solutions (Brendan's
- * sets: BENCHMARKS.md "Cluster scheduling"), else DEFAULT_CELL_ORDER.
+ * "Scan cubes") where the engine runs alone on a board of up to 200 free cells with few expected solutions
+ * (Brendan's sets: BENCHMARKS.md "Cluster scheduling"; an Eternity II-size board with 56 or more cells given as hints,
+ * as in the hint ladder: BENCHMARKS.md "Scan cubes for hint boards"), else DEFAULT_CELL_ORDER. The expected count is
+ * the whole board's, which the hints only lower.
  */
-export function defaultCellOrder(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">, solver: string, objective: string): string {
-  const nearUnique = puzzle.rows * puzzle.cols <= 200 && log10ExpectedSolutions(puzzle) < MANY_SOLUTIONS_LOG10;
+export function defaultCellOrder(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces" | "hints">, solver: string, objective: string): string {
+  const nearUnique = freeCells(puzzle) <= SCAN_MAX_FREE_CELLS && log10ExpectedSolutions(puzzle) < MANY_SOLUTIONS_LOG10;
   return solver === "none" && objective !== "score" && nearUnique ? "scan" : DEFAULT_CELL_ORDER;
+}
+
+/** The cells no hint fixes. */
+export function freeCells(puzzle: Pick<Puzzle, "rows" | "cols" | "hints">): number {
+  const fixed = new Set(puzzle.hints.map((h) => h.row * puzzle.cols + h.col));
+  return puzzle.rows * puzzle.cols - fixed.size;
 }
 /** The one cell order of triangle runs: the placement search's own (rows from the base up, each left to right). */
 export const TRIANGLE_CELL_ORDER = "base-up";

@@ -7,11 +7,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { checkVerdict } from "../../coordinator/leases.js";
+import { freeCells } from "../../coordinator/run-defaults.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
 import { runSteps } from "../../coordinator/run-effects.js";
 import { SCAN_MEMBER_ID, SCAN_MEMBER_SEC } from "../../coordinator/run-model.js";
 import { scanSplit } from "../../core/cubes/scan-split.js";
-import { writeCanonical } from "../../core/formats/index.js";
+import { readBrendan, readBrendanSolution, writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { createNames } from "../../proto/contract.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
@@ -33,6 +34,19 @@ test("scan run - the defaults: near-unique boards with the engine alone split al
   assert.equal(buildRunSpec({ puzzleText: UNSAT, solver: "kissat" }).spec.cubing!.cellOrder, "most-constrained");
   assert.equal(buildRunSpec({ puzzleText: UNSAT, objective: "score" }).spec.cubing!.cellOrder, "most-constrained");
   assert.equal(buildRunSpec({ puzzleText: UNSAT, cellOrder: "spiral" }).spec.cubing!.cellOrder, "spiral");
+});
+
+test("scan run - the default counts free cells: a 16x16 with 56 hints splits along the scan, with 55 as before", () => {
+  const e2like = readBrendan(readFileSync("test/fixtures/brendan/pieces_16x16.txt", "utf8"), "pieces_16x16.txt");
+  const planted = readBrendanSolution(readFileSync("test/fixtures/brendan/solutions_16x16.txt", "utf8"), "solutions_16x16.txt", e2like);
+  const withHints = (given: number): string => writeCanonical({
+    ...e2like,
+    hints: planted.cells.slice(0, given).map((c, cell) => ({ row: Math.floor(cell / 16), col: cell % 16, piece: c!.piece, rot: c!.rot })),
+  });
+  assert.equal(freeCells({ rows: 16, cols: 16, hints: [{ row: 0, col: 0, piece: 0, rot: 0 }, { row: 0, col: 0, piece: 0, rot: 0 }] }), 255, "a cell hinted twice is one cell");
+  assert.equal(buildRunSpec({ puzzleText: withHints(56) }).spec.cubing!.cellOrder, "scan");
+  assert.equal(buildRunSpec({ puzzleText: withHints(55) }).spec.cubing!.cellOrder, "most-constrained");
+  assert.equal(buildRunSpec({ puzzleText: withHints(0) }).spec.cubing!.cellOrder, "most-constrained");
 });
 
 test("scan run - cubes go out in scan order with the whole budget, the long member second; all refuted: UNSAT, weights 1, replayable", async () => {
