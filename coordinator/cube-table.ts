@@ -20,7 +20,7 @@
  * weight is 1 up to rounding.
  */
 
-import type { CubePart } from "../core/cubes/types.js";
+import type { CubePart, PartProgress } from "../core/cubes/types.js";
 import type { Placement } from "../core/puzzle.js";
 import { weightOf } from "../core/cubes/weight.js";
 import type { CubeStateName, VerdictLabel } from "../proto/vocabulary.js";
@@ -51,6 +51,11 @@ export class CubeEntry {
   seq: number;
   /** The lease its current task carries (coordinator/leases.ts); "" when recorded before leases. */
   lease: string;
+  /**
+   * How far its searches got (scan cubes; the furthest an unknown verdict reported): its re-split's parts and its
+   * next attempt start there (docs/cubing.md "Resuming").
+   */
+  progress?: PartProgress;
   /** Who closed it, and how long the deciding solver ran. */
   worker?: string;
   wallMs?: number;
@@ -248,7 +253,7 @@ export class CubeTable {
     }
     for (const c of cubes) {
       if (this.cubes.has(c.id)) continue;
-      const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0, c.lease ?? "", c.part ? { k: c.part.k, n: c.part.n, depth: c.part.depth } : undefined);
+      const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0, c.lease ?? "", c.part ? { k: c.part.k, n: c.part.n, depth: c.part.depth, ...(c.part.from ? { from: c.part.from } : {}) } : undefined);
       this.cubes.set(c.id, e);
       this.counts.queued++;
       if (parent === undefined) this.initialCubes++;
@@ -263,7 +268,7 @@ export class CubeTable {
   }
 
   /** A solver verdict for a cube. Each cube closes once; later verdicts are ignored. */
-  recordVerdict(id: string, kind: VerdictLabel, info: { worker?: string; wallMs?: number; reason?: string } = {}): RecordOutcome {
+  recordVerdict(id: string, kind: VerdictLabel, info: { worker?: string; wallMs?: number; reason?: string; progress?: PartProgress } = {}): RecordOutcome {
     const e = this.cubes.get(id);
     if (!e) return { kind: "ignored", why: "unknown-cube" };
     if (e.state !== "queued" && e.state !== "unknown") return { kind: "ignored", why: "already-closed" };
@@ -279,6 +284,8 @@ export class CubeTable {
     if (kind === "unknown") {
       e.unknowns++;
       e.reason = info.reason;
+      const p = info.progress;
+      if (p && (!e.progress || p.depth !== e.progress.depth || p.next > e.progress.next)) e.progress = { next: p.next, depth: p.depth };
       if (e.state !== "unknown") this.setState(e, "unknown");
       return { kind: "unknown", unknowns: e.unknowns };
     }

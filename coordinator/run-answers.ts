@@ -5,6 +5,8 @@
  */
 
 import { bitsetValue } from "../core/accept.js";
+import { progressProblem } from "../core/cubes/parts.js";
+import type { CubePart, PartProgress } from "../core/cubes/types.js";
 import type { Puzzle } from "../core/puzzle.js";
 import { acceptScored, betterScored } from "../core/score.js";
 import type { Logger } from "../cluster/log.js";
@@ -12,6 +14,7 @@ import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed } from "../proto/gen/cubist/v1/ledger.js";
 import type { BestBoard, RunSpec } from "../proto/gen/cubist/v1/run.js";
 import type { BoardCheck, RunShape } from "./shape.js";
+import { taskPart } from "./task-message.js";
 
 export function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
   return {
@@ -19,6 +22,24 @@ export function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClo
     searchNodes: v.stats?.searchNodes ?? 0, estNodes: v.stats?.estNodes ?? 0, estNodesStderr: v.stats?.estNodesStderr ?? 0,
     proofSha256: kind === VerdictKind.VERDICT_KIND_UNSAT ? v.proofSha256 : "",
   };
+}
+
+/**
+ * An unknown verdict's report of how far its search got (docs/cubing.md "Resuming"), when it fits the part the
+ * cube's task searched (task-message.ts taskPart): at that part's depth, not behind its start. Anything else is
+ * dropped (logged): the cube's next search then starts where it would have anyway. Trusted as far as the worker's
+ * UNSAT verdicts are (the subtrees it says it exhausted are not searched again); certified runs never take it.
+ */
+export function progressOf(spec: RunSpec, cube: { id: string; part?: CubePart; progress?: PartProgress }, v: Verdict, log: Logger): PartProgress | undefined {
+  const p = v.partNext;
+  if (!p || v.kind !== VerdictKind.VERDICT_KIND_UNKNOWN) return undefined;
+  const part = taskPart(spec, cube);
+  const problem = progressProblem(p) ?? (!part ? "the cube is not searched in parts" : p.depth !== part.depth ? `depth ${p.depth}, the part's is ${part.depth}` : p.next < (part.from ?? 0) ? `next ${p.next} is behind the part's start ${part.from}` : null);
+  if (problem !== null) {
+    log.warn("a verdict's progress report ignored", { cube: cube.id, worker: v.workerId, problem });
+    return undefined;
+  }
+  return { next: p.next, depth: p.depth };
 }
 
 /**

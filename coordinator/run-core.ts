@@ -4,7 +4,7 @@
  * offering and accepting boards, and ending the run. Like the model, pure: effects out, state through `apply`.
  */
 
-import type { Cube, CubePart } from "../core/cubes/types.js";
+import type { Cube, CubePart, PartProgress } from "../core/cubes/types.js";
 import type { Placement } from "../core/puzzle.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed, CubeDef } from "../proto/gen/cubist/v1/ledger.js";
@@ -27,7 +27,7 @@ export class RunCore extends RunLedgerState {
     return this.spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS;
   }
 
-  protected taskFor(cube: { id: string; placements: readonly Placement[]; part?: CubePart }, attempt: number): TaskMessage {
+  protected taskFor(cube: { id: string; placements: readonly Placement[]; part?: CubePart; progress?: PartProgress }, attempt: number): TaskMessage {
     return taskMessage(this.spec, this.shape, cube, attempt, this.opts.clock(), (this.opts.lease ?? newLease)());
   }
 
@@ -114,7 +114,9 @@ export class RunCore extends RunLedgerState {
     const base = { placements: e.placements, branching: [...e.branching], weight: e.weight, ...(e.part ? { part: e.part } : {}) };
     // Scan cubes split along the scan, and their children go to the front queue so the scan order holds.
     const scan = this.spec.cubing!.cellOrder === "scan";
-    const result = this.shape.resplit(base, { depth, targetChildren: opts.targetChildren, cellOrder: this.spec.cubing!.cellOrder });
+    // Scan cubes: the children start where the cube's search stopped (docs/cubing.md "Resuming").
+    const progress = scan ? e.progress : undefined;
+    const result = this.shape.resplit(base, { depth, targetChildren: opts.targetChildren, cellOrder: this.spec.cubing!.cellOrder, ...(progress ? { progress } : {}) });
     if (!this.counting) {
       for (const s of result.solutions) {
         if (yield* this.offerBoard(s.cells, e.id, "coordinator")) return 0;

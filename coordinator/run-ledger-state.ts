@@ -114,7 +114,7 @@ export class RunLedgerState {
       }
       case "closed":
         for (const c of b.value.cubes) {
-          const closed = this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason });
+          const closed = this.table.recordVerdict(c.id, verdictLabel(c.kind), { worker: c.workerId, wallMs: c.wallMs, reason: c.reason, progress: c.partNext });
           // Each cube closes once, so its count is added once (also on replay).
           if (closed.kind === "closed" && closed.state === "sat" && c.solutionCount !== undefined) {
             this.counted += c.solutionCount;

@@ -29,7 +29,7 @@ import type { CubeEntry } from "./cube-table.js";
 import type { RunSteps } from "./run-effects.js";
 import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
-import { answerOfVerdict, closedOf } from "./run-answers.js";
+import { answerOfVerdict, closedOf, progressOf } from "./run-answers.js";
 import type { SplitBoard } from "./shape.js";
 import { isOpen, solutionKey } from "./run-ledger-state.js";
 import { RunCore } from "./run-core.js";
@@ -226,7 +226,8 @@ export class RunModel extends RunCore {
         if (yield* this.acceptSolution(accepted.cells, v.cubeId, v.workerId)) return;
         continue;
       }
-      if (!this.close(closedOf(v, v.kind, v.reason), closed)) continue;
+      const progress = progressOf(this.spec, entry, v, this.log);
+      if (!this.close({ ...closedOf(v, v.kind, v.reason), ...(progress ? { partNext: progress } : {}) }, closed)) continue;
       if (v.best.length > 0) yield* this.considerBest(v);
       const label = verdictLabel(v.kind);
       if (label === "unknown") unknowns.push(entry);

@@ -9,7 +9,7 @@
  * numbering (square: row * cols + col; triangle: row * row + pos) and rotations (square 0..3, triangle 0..2).
  */
 
-import type { Cube } from "../core/cubes/types.js";
+import type { Cube, PartProgress } from "../core/cubes/types.js";
 import type { Formula } from "../core/encode/formula.js";
 import type { Placement, Puzzle } from "../core/puzzle.js";
 import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
@@ -53,8 +53,11 @@ interface ShapeCommon {
   placementLiterals(p: Placement): number[];
   /** The initial split (cubing.cell_order picks the cells), streamed. */
   split(cubing: CubingSpec): Iterable<ShapeSplitEvent>;
-  /** A cube's children, `depth` steps below it or until `targetChildren` are open (cell order as the run's). */
-  resplit(base: Cube, options: { depth: number; targetChildren?: number; cellOrder: string }): ShapeSplit;
+  /**
+   * A cube's children, `depth` steps below it or until `targetChildren` are open (cell order as the run's).
+   * `progress`: how far the cube's own search got (scan cubes): its parts then start there (docs/cubing.md "Resuming").
+   */
+  resplit(base: Cube, options: { depth: number; targetChildren?: number; cellOrder: string; progress?: PartProgress }): ShapeSplit;
   /** A whole board, from a worker or the splitter, checked by the shape's independent verifier. */
   checkBoard(cells: readonly Placement[]): BoardCheck;
   /** The board a SAT model decodes to, checked. */

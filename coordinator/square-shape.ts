@@ -62,7 +62,13 @@ export function squareShape(puzzle: Puzzle, formula: Formula, options: { symmetr
     },
     resplit(base, o) {
       // A part splits into parts of itself (exact); scan cubes split along the scan; the others by the run's cell order.
-      if (base.part) return { cubes: resplitPart(base, o.targetChildren ?? 2 ** o.depth), solutions: [], refuted: { count: 0, weight: 0 } };
+      // Where the search stopped by its budget said how far it got, the children are parts that start there: a part's
+      // own, or a whole cube's at the depth its search numbered (docs/cubing.md "Resuming").
+      const ways = o.targetChildren ?? 2 ** o.depth;
+      if (base.part) return { cubes: resplitPart(base, ways, o.progress), solutions: [], refuted: { count: 0, weight: 0 } };
+      if (o.cellOrder === "scan" && o.progress && o.progress.next > 0) {
+        return { cubes: partsOf(base, Math.max(2, ways), o.progress.depth, o.progress.next), solutions: [], refuted: { count: 0, weight: 0 } };
+      }
       return withCells(o.cellOrder === "scan"
         ? scanSplit(puzzle, { base, targetCubes: o.targetChildren ?? Infinity, maxDepth: o.targetChildren ? undefined : o.depth, symmetry })
         : resplitCube(puzzle, base, { depth: o.depth, targetChildren: o.targetChildren, cellOrder: o.cellOrder as CellOrder }));

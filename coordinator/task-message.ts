@@ -6,16 +6,37 @@
  * (coordinator/task-publisher.ts).
  */
 
-import type { CubePart } from "../core/cubes/types.js";
+import { resumeFrom } from "../core/cubes/parts.js";
+import type { CubePart, PartProgress } from "../core/cubes/types.js";
 import type { Placement } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { RunSpec } from "../proto/gen/cubist/v1/run.js";
 import type { TaskMessage } from "./run-effects.js";
-import { cubeBudgetSec } from "./run-defaults.js";
+import { CUBE_PART_DEPTH, cubeBudgetSec } from "./run-defaults.js";
 import type { RunShape } from "./shape.js";
 
-export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiterals">, cube: { id: string; placements: readonly Placement[]; part?: CubePart }, attempt: number, now: number, lease: string,
+/**
+ * The part a cube's task searches (docs/cubing.md "Resuming"): a part searches itself; a whole cube of a run whose
+ * cubes may be parts (scan cubes, not certified, objective sat) is searched as part 0 of 1 at CUBE_PART_DEPTH, so
+ * that a stop by its budget says how far it got; other cubes are searched whole (undefined). Either starts where
+ * an earlier attempt stopped (`progress`, when at the same depth).
+ */
+export function taskPart(spec: RunSpec, cube: { part?: CubePart; progress?: PartProgress }): CubePart | undefined {
+  const part = cube.part ?? (resumable(spec) ? { k: 0, n: 1, depth: CUBE_PART_DEPTH } : undefined);
+  if (!part) return undefined;
+  const from = resumeFrom(part, cube.progress);
+  return { k: part.k, n: part.n, depth: part.depth, ...(from > 0 ? { from } : {}) };
+}
+
+/** A run whose cubes are searched in parts, or may become parts when re-split (core/cubes/parts.ts). */
+function resumable(spec: RunSpec): boolean {
+  const objective = spec.solver?.objective ?? "";
+  return spec.cubing?.cellOrder === "scan" && !spec.certify && (objective === "" || objective === "sat");
+}
+
+export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiterals">, cube: { id: string; placements: readonly Placement[]; part?: CubePart; progress?: PartProgress }, attempt: number, now: number, lease: string,
   member?: { order: string; timeLimitSec: number }): TaskMessage {
+  const part = member ? undefined : taskPart(spec, cube);
   const units: number[] = [];
   for (const p of cube.placements) units.push(...shape.placementLiterals(p));
   const s = spec.solver!;
@@ -40,7 +61,7 @@ export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiter
     lease,
     certify: spec.certify,
     engineOrder: member?.order ?? "",
-    ...(cube.part ? { part: cube.part } : {}),
+    ...(part ? { part } : {}),
   };
   return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };
 }

@@ -296,7 +296,7 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     return END_EXHAUSTED;
   }
   bframe_t *const Fleaf = F + leaf, *const Fpart = x->part_depth >= 0 ? F + x->part_depth : NULL;
-  const uint64_t part_n = (uint64_t)o->part_n, part_k = (uint64_t)o->part_k;
+  const uint64_t part_n = (uint64_t)o->part_n, part_k = (uint64_t)o->part_k, part_from = o->part_from;
   bframe_t *Fmax = F + x->max_depth;
   /* the peek below runs at depths before Fpeek: not at the leaf's parent, nor where a path would go deeper than
    * before; and never on the node that reaches a check point */
@@ -321,7 +321,10 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
         memcpy(&wd, e->c, 4);
         if ((wd & f->mask) != f->need) continue;
       }
-      if (f == Fpart && (x->part_counter++ % part_n) != part_k) continue;
+      if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
+        uint64_t num = x->part_counter++;
+        if (num % part_n != part_k || num < part_from) continue;
+      }
       /* A dead end seen from here: the next depth would have no candidate left. The placement counts as made
        * (and undone), as in the bucket scan; only a path that goes deeper than before, reaches the leaf or a
        * check point takes the long way. */

@@ -63,7 +63,8 @@ typedef struct {
   uint64_t solution_limit; /* with count: stop after this many (0: all) */
   bool print_solutions;  /* with count: print every solution */
   int part_k, part_n;    /* explore only subtrees k mod n at the partition depth (n = 1: all) */
-  int part_depth;        /* -1: chosen automatically */
+  int part_depth;        /* -1: chosen automatically (and with part_n = 1: no partition) */
+  uint64_t part_from;    /* skip the subtrees numbered below this (an earlier search of the same part exhausted them) */
   double progress_s;     /* progress line period (0: none) */
   bool best;             /* report the deepest partial board (c best + b lines) */
   int estimate_probes;   /* before searching, estimate the tree's size with this many random probes (0: no) */
@@ -85,6 +86,8 @@ typedef struct {
   int positions;         /* cells to fill */
   double seconds;
   int part_depth;        /* the partition depth used, or -1 */
+  bool has_part_next;    /* stopped by a limit in a partition: part_next says how far it got */
+  uint64_t part_next;    /* every subtree of the part numbered below this is exhausted */
   int *board_piece_buf;  /* caller's cells-sized buffers: the first solution */
   int *board_rot_buf;
   int best_score;        /* score mode: the best complete board's matched inner edges (-1: none) */

@@ -23,7 +23,9 @@ static const char *usage =
   "  --limit N         with --count: stop after N solutions\n"
   "  --print           print every solution found (v lines)\n"
   "  --part K/N        search only part K of N (0-based) of the space; N processes cover it all\n"
-  "  --part-depth D    the depth at which parts are dealt out (default: chosen by probing)\n"
+  "  --part-depth D    the depth at which parts are dealt out (default: chosen by probing); with --part 0/1 (or no\n"
+  "                    --part) the one process numbers the subtrees there, to say how far it got (c part-next)\n"
+  "  --part-from S     skip the part's subtrees numbered below S (a search of the same part stopped there before)\n"
   "  --nodes N         stop after N placements\n"
   "  --time-ms N       stop after N milliseconds\n"
   "  --progress-ms N   print a progress line every N milliseconds\n"
@@ -104,7 +106,7 @@ int main(int argc, char **argv) {
       }
       o.part_k = k; o.part_n = n;
     } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
-               !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") ||
+               !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") || !strcmp(a, "--part-from") ||
                !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--estimate"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
@@ -113,6 +115,7 @@ int main(int argc, char **argv) {
       else if (!strcmp(a, "--nodes")) o.node_limit = u;
       else if (!strcmp(a, "--time-ms")) o.time_limit_s = (double)u / 1000.0;
       else if (!strcmp(a, "--progress-ms")) o.progress_s = (double)u / 1000.0;
+      else if (!strcmp(a, "--part-from")) o.part_from = u;
       else if (!strcmp(a, "--estimate")) o.estimate_probes = u > 1000000 ? 1000000 : (int)u;
       else if (!strcmp(a, "--breaks")) o.score_breaks = u > 1000000 ? 1000000 : (int)u;
       else if (!strcmp(a, "--score-from")) {
@@ -125,8 +128,12 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (o.score && (o.count || o.part_n > 1 || o.symmetry || o.order == ORDER_MCF)) {
+  if (o.score && (o.count || o.part_n > 1 || o.part_depth >= 0 || o.part_from || o.symmetry || o.order == ORDER_MCF)) {
     fprintf(stderr, "cubist-engine: --score searches alone in a static order: not with --count, --part, --symmetry or --order mcf\n");
+    return 2;
+  }
+  if (o.part_from && o.part_n < 2 && o.part_depth < 0) {
+    fprintf(stderr, "cubist-engine: --part-from numbers subtrees at a partition depth: with --part K/N or --part-depth D\n");
     return 2;
   }
   if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }
@@ -174,6 +181,7 @@ int main(int argc, char **argv) {
          (unsigned long long)r.nodes, r.seconds, rate, (unsigned long long)r.solutions, end_name(r.end),
          (unsigned long long)r.restarts, r.max_depth, r.positions);
   if (o.part_n > 1) printf("c part %d/%d depth %d\n", o.part_k, o.part_n, r.part_depth);
+  if (r.has_part_next) printf("c part-next %llu depth %d\n", (unsigned long long)r.part_next, r.part_depth);
   if (o.score) printf("c score %d of %d\n", r.best_score, r.max_score);
   fflush(stdout);
   return sat ? 10 : exhausted ? 20 : 0;

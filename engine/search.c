@@ -328,6 +328,7 @@ void search_unwind(ctx_t *x, int depth) {
  * limit), or -1 to go on; prints a progress line when one is due. */
 int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth) {
   const options_t *o = x->o;
+  x->stop_depth = depth;
   if (nodes >= stop_at) return o->node_limit && nodes >= o->node_limit ? END_NODE_LIMIT : END_BUDGET;
   if (engine_stop_requested) return END_STOPPED;
   int end = -1;
@@ -410,7 +411,10 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       continue;
     }
     f->lo = i + 1;
-    if (f == Fpart && (x->part_counter++ % (uint64_t)o->part_n) != (uint64_t)o->part_k) continue;
+    if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
+      uint64_t num = x->part_counter++;
+      if (num % (uint64_t)o->part_n != (uint64_t)o->part_k || num < o->part_from) continue;
+    }
     const cand_t *c = &L[i];
     nodes++;
     avail[c->cls]--;
@@ -541,7 +545,9 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   if (o->estimate_probes > 0) estimate_tree(&x, o->estimate_probes);
   int end;
   uint64_t leaves = 0;
-  if (o->part_n > 1 && x.n >= 1) {
+  /* A partition: n > 1 processes, or one (n = 1) that numbers the subtrees at a given depth to say how far it got. */
+  const bool partitioned = o->part_n > 1 || o->part_depth >= 0;
+  if (partitioned && x.n >= 1) {
     x.part_depth = o->part_depth >= 0 && o->part_depth < x.n ? o->part_depth : choose_part_depth(&x, 64ull * (uint64_t)o->part_n);
     x.part_counter = 0;
   }
@@ -549,7 +555,7 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
     end = END_EXHAUSTED; /* symmetry: the first corner piece is free and every corner it may take is filled */
   } else if (o->part_n > 1 && x.n == 0 && o->part_k != 0) {
     end = END_EXHAUSTED; /* no free cell: the one board is part 0's, the other parts are empty */
-  } else if (o->restart_base == 0 || o->part_n > 1 || o->count) {
+  } else if (o->restart_base == 0 || partitioned || o->count) {
     /* A restart would walk solutions already counted again: counting (and a partition) never restarts. */
     end = dfs(&x, x.n, 0, &leaves);
   } else {
@@ -568,6 +574,14 @@ void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
   r->max_depth = x.max_depth;
   r->seconds = elapsed(&x);
   r->part_depth = x.part_depth;
+  /* Stopped by a limit: the first subtree of the part not known to be exhausted. Below the partition depth the
+   * path is inside subtree part_counter - 1 (ours: others are never entered); at or above it every subtree
+   * numbered so far is behind. Subtrees below part_from were exhausted by an earlier search. */
+  if (x.part_depth >= 0 && (end == END_NODE_LIMIT || end == END_TIME_LIMIT || end == END_STOPPED)) {
+    uint64_t next = x.stop_depth > x.part_depth ? x.part_counter - 1 : x.part_counter;
+    r->has_part_next = true;
+    r->part_next = next > o->part_from ? next : o->part_from;
+  }
   if (x.solutions == 0) print_best(&x);
   free(x.best);
   free(x.best_cell);

@@ -82,6 +82,7 @@ typedef struct {
   int **free_pieces;     /* class -> its pieces not fixed, piece order */
   uint64_t nodes, solutions, part_counter;
   int part_depth;
+  int stop_depth;        /* the search path's depth when a limit or a stop request ended it */
   int max_depth;
   uint64_t rng;
   struct timespec t0;

@@ -176,8 +176,10 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
           ? { kind: "unsat", stats: noEngineStats("exhausted") }
           : await runEngine(problem, shape, {
             order: (task.engineOrder || "short") as EngineOrder, symmetry, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true,
-            // A part (core/cubes/parts.ts): the engine's --part; no tree estimate (the probes would measure the whole cube).
-            ...(task.part ? { part: task.part } : { estimateProbes: ESTIMATE_PROBES }),
+            // A part (core/cubes/parts.ts): the engine's --part (from where an earlier search stopped); no tree estimate
+            // for a part of several (the probes would measure the whole cube). Part 0 of 1 is the whole cube, numbered.
+            ...(task.part ? { part: task.part } : {}),
+            ...(!task.part || task.part.n === 1 ? { estimateProbes: ESTIMATE_PROBES } : {}),
           }),
       }),
     });
@@ -264,7 +266,9 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : proved?.prove.kind === "unknown" ? `prover ${proved.prove.reason}` : search?.search.kind === "unknown" ? search.search.reason : "aborted";
   // The deepest partial board the search reached: the run's best board is the best of these (the coordinator checks).
   const best = search?.search.best?.board;
-  return { kind: "unknown", reason, stats, ...(best && best.length > 0 ? { best } : {}) };
+  // How far a search in parts got: the cube's next search starts there (docs/cubing.md "Resuming").
+  const partNext = task.part && search?.search.kind === "unknown" ? search.search.stats.partNext : undefined;
+  return { kind: "unknown", reason, stats, ...(best && best.length > 0 ? { best } : {}), ...(partNext ? { partNext } : {}) };
   }
 }
 

@@ -35,7 +35,8 @@ export type CubeResult =
   | { kind: "sat-board"; board: Placement[]; stats: CubeStats }
   /** `proofSha256`: a certified task's uploaded DRAT proof. */
   | { kind: "unsat"; stats: CubeStats; proofSha256?: string }
-  | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[] }
+  /** `partNext`: a search in parts (scan cubes) stopped by its budget says how far it got (docs/cubing.md "Resuming"). */
+  | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[]; partNext?: { next: number; depth: number } }
   | { kind: "error"; reason: string; stats: CubeStats }
   /** Objective "count": the cube exhausted, its exact count and its first boards (worker/count-cube.ts). */
   | { kind: "counted"; solutions: number; boards: Placement[][]; stats: CubeStats }
@@ -111,6 +112,7 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     proofSha256: result.kind === "unsat" ? result.proofSha256 ?? "" : "",
     best: result.kind === "unknown" && result.best ? result.best.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     lease: ctx.lease,
+    ...(result.kind === "unknown" && result.partNext ? { partNext: { next: result.partNext.next, depth: result.partNext.depth } } : {}),
     ...(result.kind === "counted"
       ? { counted: { solutions: count(result.solutions), boards: result.boards.map((b) => ({ cells: b.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) })) } }
       : {}),

@@ -4,46 +4,70 @@
  * the engine's order, the ones whose number is k mod n. The n parts of a cube cover it exactly and do not overlap,
  * so each weighs 1/n of it; their workers walk the cube's scan side by side, each taking every n-th subtree, and
  * meet its first board after about 1/n of the placements one worker would make.
+ *
+ * Resuming (docs/cubing.md "Resuming"): a search stopped by its budget says how far it got (PartProgress: every
+ * subtree of its part numbered below `next` is exhausted), and whatever replaces the cube (another attempt, or its
+ * parts after a re-split) starts there (`from`) instead of searching those subtrees again. The weights do not
+ * change: a part still stands for all of its subtrees, the ones before `from` closed by its ancestor.
  */
 
-import type { Cube, CubePart } from "./types.js";
+import type { Cube, CubePart, PartProgress } from "./types.js";
 
 /** The largest n of a part: the engine reads `--part k/n` as C ints, and a worker refuses more (partProblem). */
 export const MAX_PART_N = 2 ** 31 - 1;
 
-/** The n parts of `cube` (a whole cube), each weighing 1/n of it; n < 2 leaves it whole. */
-export function partsOf(cube: Cube, n: number, depth: number): Cube[] {
+/**
+ * The n parts of `cube` (a whole cube), each weighing 1/n of it; n < 2 leaves it whole. `from`: the subtrees at
+ * `depth` numbered below it are exhausted (the cube's own search stopped there).
+ */
+export function partsOf(cube: Cube, n: number, depth: number, from = 0): Cube[] {
   if (cube.part) throw new Error("partsOf: the cube is already a part (re-split it with resplitPart)");
   if (n < 2) return [cube];
   return Array.from({ length: n }, (_, k) => ({
     placements: cube.placements,
     branching: [...cube.branching, n],
     weight: cube.weight / n,
-    part: { k, n, depth },
+    part: { k, n, depth, ...(from > 0 ? { from } : {}) },
   }));
 }
 
 /**
  * A part split m ways, exactly: part k of n is the subtrees numbered k mod n, which are those numbered k + n j
- * mod n m for j = 0 .. m-1 (the same depth). Each child weighs 1/m of the part. Fewer ways where n m would pass
- * MAX_PART_N (after many re-splits); a part at the bound goes on as its one child, searched again.
+ * mod n m for j = 0 .. m-1 (the same depth). Each child weighs 1/m of the part, and starts where the part's
+ * search stopped (`progress`, at the part's depth) or its own `from`, whichever is further. Fewer ways where n m
+ * would pass MAX_PART_N (after many re-splits); a part at the bound goes on as its one child.
  */
-export function resplitPart(cube: Cube, m: number): Cube[] {
+export function resplitPart(cube: Cube, m: number, progress?: PartProgress): Cube[] {
   const p: CubePart | undefined = cube.part;
   if (!p) throw new Error("resplitPart: the cube is not a part");
   const ways = Math.max(1, Math.min(Math.max(2, Math.floor(m)), Math.floor(MAX_PART_N / p.n)));
+  const from = resumeFrom(p, progress);
   return Array.from({ length: ways }, (_, j) => ({
     placements: cube.placements,
     branching: [...cube.branching, ways],
     weight: cube.weight / ways,
-    part: { k: p.k + p.n * j, n: p.n * ways, depth: p.depth },
+    part: { k: p.k + p.n * j, n: p.n * ways, depth: p.depth, ...(from > 0 ? { from } : {}) },
   }));
 }
 
-/** Why `part` is not a well-formed part (what a worker checks), or null. */
+/** Where a search of `part` starts: its own `from`, or further where `progress` (at the same depth) got. */
+export function resumeFrom(part: CubePart, progress?: PartProgress): number {
+  const own = part.from ?? 0;
+  return progress && progress.depth === part.depth && progress.next > own ? progress.next : own;
+}
+
+/** Why `part` is not a well-formed part of a task (what a worker checks), or null. n = 1 is the whole cube. */
 export function partProblem(part: CubePart): string | null {
-  if (!Number.isInteger(part.n) || part.n < 2 || part.n > MAX_PART_N) return `part n ${part.n} (want 2 .. 2^31-1)`;
+  if (!Number.isInteger(part.n) || part.n < 1 || part.n > MAX_PART_N) return `part n ${part.n} (want 1 .. 2^31-1)`;
   if (!Number.isInteger(part.k) || part.k < 0 || part.k >= part.n) return `part k ${part.k} of ${part.n}`;
   if (!Number.isInteger(part.depth) || part.depth < 0 || part.depth > 1_000_000) return `part depth ${part.depth}`;
+  if (part.from !== undefined && !(Number.isSafeInteger(part.from) && part.from >= 0)) return `part from ${part.from}`;
+  return null;
+}
+
+/** Why `progress` (from a verdict) is not a well-formed report, or null. */
+export function progressProblem(progress: PartProgress): string | null {
+  if (!(Number.isSafeInteger(progress.next) && progress.next >= 0)) return `part next ${progress.next}`;
+  if (!(Number.isInteger(progress.depth) && progress.depth >= 0 && progress.depth <= 1_000_000)) return `part depth ${progress.depth}`;
   return null;
 }

@@ -30,10 +30,21 @@ export interface Cube {
   part?: CubePart;
 }
 
-/** The engine's `--part k/n --part-depth depth`. */
+/**
+ * The engine's `--part k/n --part-depth depth [--part-from from]`: the subtrees `depth` free positions below the
+ * cube numbered k mod n, of which those numbered below `from` are exhausted already (an ancestor's search stopped
+ * there: docs/cubing.md "Resuming"). n = 1 only in a task: the whole cube, numbered so that a stop says how far it got.
+ */
 export interface CubePart {
   readonly k: number;
   readonly n: number;
+  readonly depth: number;
+  readonly from?: number;
+}
+
+/** How far a search of a cube in parts got (the engine's `c part-next`): its subtrees below `next` at `depth` are exhausted. */
+export interface PartProgress {
+  readonly next: number;
   readonly depth: number;
 }
 

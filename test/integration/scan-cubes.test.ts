@@ -81,6 +81,50 @@ test("cube parts - the engine on a cube's parts, and on a part's re-split, adds 
   }
 });
 
+test("resuming - a cube or a part stopped by a node limit says how far it got; its parts from there find every board it has, with fewer placements", async () => {
+  const key = (b: readonly { cell: number; piece: number; rot: number }[]) => b.map((x) => `${x.cell}:${x.piece}:${x.rot}`).join(" ");
+  async function boards(p: Puzzle, fixed: Parameters<typeof engineProblem>[1], o: EngineOptions) {
+    const found = new Set<string>();
+    const r = await engine(p, fixed, { ...o, count: true, printAll: true, onBoard: (b) => found.add(key(b)) });
+    return { r, found };
+  }
+  let resumed = 0;
+  for (const [name, make] of BOARDS) {
+    const p = make();
+    const split = scanSplit(p, { targetCubes: 8 });
+    for (const cube of split.cubes.slice(0, 3)) {
+      const whole = await boards(p, cube.placements, {});
+      for (const [label, part] of [["whole cube", { k: 0, n: 1, depth: 3 }], ["part 1 of 2", { k: 1, n: 2, depth: 3 }]] as const) {
+        const all = part.n === 1 ? whole : await boards(p, cube.placements, { part });
+        if (all.r.stats.nodes < 40) continue;
+        const stopped = await boards(p, cube.placements, { part, nodeLimit: Math.floor(all.r.stats.nodes / 3) });
+        assert.equal(stopped.r.stats.end, "node-limit", `${name} ${label}`);
+        const progress = stopped.r.stats.partNext;
+        assert.ok(progress && progress.depth === 3, `${name} ${label}: the stop says how far it got`);
+        resumed++;
+        // The parts that replace it start there (a whole cube: its own parts; a part: parts of itself).
+        const kids = part.n === 1 ? partsOf(cube, 3, progress.depth, progress.next) : resplitPart({ ...cube, part }, 3, progress);
+        const found = new Set(stopped.found);
+        let nodes = 0;
+        for (const kid of kids) {
+          const r = await boards(p, cube.placements, { part: kid.part });
+          assert.equal(r.r.stats.end, "exhausted");
+          for (const b of r.found) {
+            assert.ok(all.found.has(b), `${name} ${label}: a resumed part's board is one of the part's`);
+            found.add(b);
+          }
+          nodes += r.r.stats.nodes;
+        }
+        assert.deepEqual([...found].sort(), [...all.found].sort(), `${name} ${label}: every board`);
+        // The subtrees it exhausted are not searched again: beyond the levels each part walks above the depth,
+        // the parts make at most the placements the search had left.
+        assert.ok(nodes < all.r.stats.nodes - stopped.r.stats.nodes + kids.length * 2000, `${name} ${label}: ${nodes} placements resumed`);
+      }
+    }
+  }
+  assert.ok(resumed >= 6, `${resumed} searches resumed`);
+});
+
 test("cube parts - with --symmetry: on an unsatisfiable board every part of every cube is exhausted; on a satisfiable one some part finds a board that verifies", async () => {
   const unsat = fixture("cluster/unsat-6x6.txt");
   for (const cube of scanSplit(unsat, { targetCubes: 8, symmetry: true }).cubes) {

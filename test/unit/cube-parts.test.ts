@@ -72,8 +72,12 @@ test("cube parts - n parts of a cube weigh exactly the cube; a part's m children
   assert.throws(() => resplitPart(cube, 2), /not a part/);
   assert.equal(partProblem({ k: 3, n: 4, depth: 0 }), null);
   assert.match(partProblem({ k: 4, n: 4, depth: 0 })!, /part k 4 of 4/);
-  assert.match(partProblem({ k: 0, n: 1, depth: 0 })!, /part n 1/);
+  assert.equal(partProblem({ k: 0, n: 1, depth: 10 }), null, "part 0 of 1: the whole cube, numbered");
+  assert.match(partProblem({ k: 0, n: 0, depth: 0 })!, /part n 0/);
+  assert.match(partProblem({ k: 1, n: 1, depth: 0 })!, /part k 1 of 1/);
   assert.match(partProblem({ k: 0, n: 2, depth: -1 })!, /part depth/);
+  assert.equal(partProblem({ k: 0, n: 2, depth: 3, from: 7 }), null);
+  for (const from of [-1, 0.5, 2 ** 60]) assert.match(partProblem({ k: 0, n: 2, depth: 3, from })!, /part from/);
 });
 
 test("cube parts - run specs: scan runs only, not certified or score; solve --workers' slots only where the run splits along the scan", () => {

@@ -166,7 +166,9 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.ok(badOrder.action === "term" && /unknown engine order "diagonal"/.test(badOrder.reason));
   // A part of a scan cube (core/cubes/parts.ts): well formed, and only where the engine searches for a board.
   assert.equal(check({ ...task, part: { k: 1, n: 2, depth: 10 } }).action, "run");
-  for (const part of [{ k: 2, n: 2, depth: 10 }, { k: 0, n: 1, depth: 10 }, { k: 0, n: 0, depth: 0 }, { k: 0, n: 2, depth: 2_000_000 }]) {
+  assert.equal(check({ ...task, part: { k: 0, n: 1, depth: 10 } }).action, "run", "a whole scan cube, numbered");
+  assert.equal(check({ ...task, part: { k: 1, n: 2, depth: 10, from: 5000 } }).action, "run", "a part that starts where an earlier search stopped");
+  for (const part of [{ k: 2, n: 2, depth: 10 }, { k: 1, n: 1, depth: 10 }, { k: 0, n: 0, depth: 0 }, { k: 0, n: 2, depth: 2_000_000 }]) {
     const r = check({ ...task, part });
     assert.ok(r.action === "term" && /part/.test(r.reason), JSON.stringify(part));
   }

@@ -36,6 +36,11 @@ export interface EngineStats {
   /** With `--estimate`: Knuth's estimate of the placements a complete search makes, and its standard error. */
   estNodes?: number;
   estStderr?: number;
+  /**
+   * A search in parts (or numbering its subtrees at a depth) stopped by a limit: every subtree of its part numbered
+   * below `next` at `depth` is exhausted (`c part-next N depth D`).
+   */
+  partNext?: { next: number; depth: number };
 }
 
 /**
@@ -127,6 +132,12 @@ export class EngineOutputParser {
       if (f.covered !== undefined && f.covered >= 0 && f.covered <= 1) p.covered = f.covered;
       this.stats.nodes = Math.max(this.stats.nodes, p.nodes);
       this.onProgress?.(p);
+    } else if (line.startsWith("c part-next ")) {
+      const [next, word, depth] = line.slice(12).trim().split(" ").map((t, i) => (i === 1 ? t : Number(t))) as [number, string, number];
+      if (word !== "depth" || !Number.isSafeInteger(next) || next < 0 || !Number.isSafeInteger(depth) || depth < 0) {
+        throw new EngineOutputError(`a malformed part-next line '${line.slice(0, 60)}'`);
+      }
+      this.stats.partNext = { next, depth };
     } else if (line.startsWith("c ")) {
       const [key, value, , of] = line.slice(2).split(" ");
       const n = Number(value);

@@ -45,8 +45,12 @@ export interface EngineOptions {
   solutionLimit?: number;
   /** Print (and report through onBoard) every solution, not just the first. */
   printAll?: boolean;
-  /** Search only part k of n of the space (n processes with the same order and seed cover all of it). */
-  part?: { k: number; n: number; depth?: number };
+  /**
+   * Search only part k of n of the space (n processes with the same order and seed cover all of it): the subtrees at
+   * `depth` numbered k mod n, and none numbered below `from` (an earlier search of the part exhausted them). With
+   * n = 1 and a depth the whole space is searched, and a stop by a limit reports how far it got (stats.partNext).
+   */
+  part?: { k: number; n: number; depth?: number; from?: number };
   nodeLimit?: number;
   timeLimitMs?: number;
   /** Progress lines every this many ms (to `onProgress`). */
@@ -137,9 +141,10 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
   if (o.count) args.push("--count");
   if (o.solutionLimit) args.push("--limit", String(o.solutionLimit));
   if (o.printAll) args.push("--print");
-  if (o.part && o.part.n > 1) {
+  if (o.part && (o.part.n > 1 || o.part.depth !== undefined)) {
     args.push("--part", `${o.part.k}/${o.part.n}`);
     if (o.part.depth !== undefined) args.push("--part-depth", String(o.part.depth));
+    if (o.part.from) args.push("--part-from", String(Math.floor(o.part.from)));
   }
   if (o.nodeLimit) args.push("--nodes", String(Math.floor(o.nodeLimit)));
   if (o.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(o.timeLimitMs))));

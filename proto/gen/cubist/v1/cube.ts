@@ -78,11 +78,26 @@ export interface Placement {
 /**
  * One part of a cube's search (the engine's --part K/N --part-depth D): the subtrees at `depth` free positions
  * below the cube, numbered in the engine's order, whose number is k mod n. The n parts of a cube cover it exactly;
- * n workers searching them advance one cube's scan together (docs/cubing.md "Cube parts").
+ * n workers searching them advance one cube's scan together (docs/cubing.md "Cube parts"). n = 1 in a task: the
+ * whole cube, its subtrees numbered so that a stop can say how far it got (Verdict.part_next).
  */
 export interface CubePart {
   k: number;
   n: number;
+  depth: number;
+  /**
+   * The part's subtrees numbered below `from` are exhausted already: an ancestor's search stopped there
+   * (docs/cubing.md "Resuming"). The engine's --part-from.
+   */
+  from?: number | undefined;
+}
+
+/**
+ * How far a search in parts got before a limit stopped it: every subtree of its part numbered below `next` (at
+ * `depth` free positions below the cube) is exhausted.
+ */
+export interface PartProgress {
+  next: number;
   depth: number;
 }
 
@@ -218,6 +233,13 @@ export interface Verdict {
    * placements and the hints included). The coordinator re-checks and re-scores it before keeping it.
    */
   best: Placement[];
+  /**
+   * UNKNOWN from the placement search of a task with a part (scan cubes): how far it got. A re-split's children
+   * skip what it exhausted (docs/cubing.md "Resuming").
+   */
+  partNext?:
+    | PartProgress
+    | undefined;
   /** Objective "count": the cube exhausted and counted (SAT when its count is > 0, UNSAT when 0). */
   counted?: CubeCount | undefined;
 }
@@ -366,7 +388,7 @@ export const Placement: MessageFns<Placement> = {
 };
 
 function createBaseCubePart(): CubePart {
-  return { k: 0, n: 0, depth: 0 };
+  return { k: 0, n: 0, depth: 0, from: undefined };
 }
 
 export const CubePart: MessageFns<CubePart> = {
@@ -379,6 +401,9 @@ export const CubePart: MessageFns<CubePart> = {
     }
     if (message.depth !== 0) {
       writer.uint32(24).uint32(message.depth);
+    }
+    if (message.from !== undefined) {
+      writer.uint32(32).uint64(message.from);
     }
     return writer;
   },
@@ -420,6 +445,14 @@ export const CubePart: MessageFns<CubePart> = {
             message.depth = reader.uint32();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.from = longToNumber(reader.uint64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -437,6 +470,7 @@ export const CubePart: MessageFns<CubePart> = {
       k: isSet(object.k) ? globalThis.Number(object.k) : 0,
       n: isSet(object.n) ? globalThis.Number(object.n) : 0,
       depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+      from: isSet(object.from) ? globalThis.Number(object.from) : undefined,
     };
   },
 
@@ -451,6 +485,9 @@ export const CubePart: MessageFns<CubePart> = {
     if (message.depth !== 0) {
       obj.depth = Math.round(message.depth);
     }
+    if (message.from !== undefined) {
+      obj.from = Math.round(message.from);
+    }
     return obj;
   },
 
@@ -461,6 +498,92 @@ export const CubePart: MessageFns<CubePart> = {
     const message = createBaseCubePart();
     message.k = object.k ?? 0;
     message.n = object.n ?? 0;
+    message.depth = object.depth ?? 0;
+    message.from = object.from ?? undefined;
+    return message;
+  },
+};
+
+function createBasePartProgress(): PartProgress {
+  return { next: 0, depth: 0 };
+}
+
+export const PartProgress: MessageFns<PartProgress> = {
+  encode(message: PartProgress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.next !== 0) {
+      writer.uint32(8).uint64(message.next);
+    }
+    if (message.depth !== 0) {
+      writer.uint32(16).uint32(message.depth);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PartProgress {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePartProgress();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.next = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.depth = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PartProgress {
+    return {
+      next: isSet(object.next) ? globalThis.Number(object.next) : 0,
+      depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+    };
+  },
+
+  toJSON(message: PartProgress): unknown {
+    const obj: any = {};
+    if (message.next !== 0) {
+      obj.next = Math.round(message.next);
+    }
+    if (message.depth !== 0) {
+      obj.depth = Math.round(message.depth);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PartProgress>, I>>(base?: I): PartProgress {
+    return PartProgress.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PartProgress>, I>>(object: I): PartProgress {
+    const message = createBasePartProgress();
+    message.next = object.next ?? 0;
     message.depth = object.depth ?? 0;
     return message;
   },
@@ -1282,6 +1405,7 @@ function createBaseVerdict(): Verdict {
     lease: "",
     proofSha256: "",
     best: [],
+    partNext: undefined,
     counted: undefined,
   };
 }
@@ -1335,6 +1459,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     for (const v of message.best) {
       Placement.encode(v!, writer.uint32(162).fork()).join();
+    }
+    if (message.partNext !== undefined) {
+      PartProgress.encode(message.partNext, writer.uint32(170).fork()).join();
     }
     if (message.counted !== undefined) {
       CubeCount.encode(message.counted, writer.uint32(482).fork()).join();
@@ -1483,6 +1610,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.best.push(Placement.decode(reader, reader.uint32()));
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.partNext = PartProgress.decode(reader, reader.uint32());
+            continue;
+          }
           case 60: {
             if (tag !== 482) {
               break;
@@ -1549,6 +1684,11 @@ export const Verdict: MessageFns<Verdict> = {
       best: globalThis.Array.isArray(object?.best)
         ? object.best.map((e: any) => Placement.fromJSON(e))
         : [],
+      partNext: isSet(object.partNext)
+        ? PartProgress.fromJSON(object.partNext)
+        : isSet(object.part_next)
+        ? PartProgress.fromJSON(object.part_next)
+        : undefined,
       counted: isSet(object.counted) ? CubeCount.fromJSON(object.counted) : undefined,
     };
   },
@@ -1603,6 +1743,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.best?.length) {
       obj.best = message.best.map((e) => Placement.toJSON(e));
     }
+    if (message.partNext !== undefined) {
+      obj.partNext = PartProgress.toJSON(message.partNext);
+    }
     if (message.counted !== undefined) {
       obj.counted = CubeCount.toJSON(message.counted);
     }
@@ -1632,6 +1775,9 @@ export const Verdict: MessageFns<Verdict> = {
     message.lease = object.lease ?? "";
     message.proofSha256 = object.proofSha256 ?? "";
     message.best = object.best?.map((e) => Placement.fromPartial(e)) || [];
+    message.partNext = (object.partNext !== undefined && object.partNext !== null)
+      ? PartProgress.fromPartial(object.partNext)
+      : undefined;
     message.counted = (object.counted !== undefined && object.counted !== null)
       ? CubeCount.fromPartial(object.counted)
       : undefined;

@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
-import { CubePart, Placement, VerdictKind, verdictKindFromJSON, verdictKindToJSON } from "./cube.js";
+import { CubePart, PartProgress, Placement, VerdictKind, verdictKindFromJSON, verdictKindToJSON } from "./cube.js";
 import { BestBoard, RunSpec, RunState, runStateFromJSON, runStateToJSON, Solution } from "./run.js";
 
 export const protobufPackage = "cubist.v1";
@@ -66,6 +66,10 @@ export interface CubeClosed {
   /** the verdict's estimate of the cube's whole tree (0: none) */
   estNodes: number;
   estNodesStderr: number;
+  /** unknown: how far its search in parts got (the re-split's children skip it) */
+  partNext?:
+    | PartProgress
+    | undefined;
   /** counting run (RUN_MODE_ALL_SOLUTIONS): the closed cube's exact count */
   solutionCount?: number | undefined;
 }
@@ -511,6 +515,7 @@ function createBaseCubeClosed(): CubeClosed {
     searchNodes: 0,
     estNodes: 0,
     estNodesStderr: 0,
+    partNext: undefined,
     solutionCount: undefined,
   };
 }
@@ -546,6 +551,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     }
     if (message.estNodesStderr !== 0) {
       writer.uint32(177).double(message.estNodesStderr);
+    }
+    if (message.partNext !== undefined) {
+      PartProgress.encode(message.partNext, writer.uint32(186).fork()).join();
     }
     if (message.solutionCount !== undefined) {
       writer.uint32(480).uint64(message.solutionCount);
@@ -646,6 +654,14 @@ export const CubeClosed: MessageFns<CubeClosed> = {
             message.estNodesStderr = reader.double();
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.partNext = PartProgress.decode(reader, reader.uint32());
+            continue;
+          }
           case 60: {
             if (tag !== 480) {
               break;
@@ -702,6 +718,11 @@ export const CubeClosed: MessageFns<CubeClosed> = {
         : isSet(object.est_nodes_stderr)
         ? globalThis.Number(object.est_nodes_stderr)
         : 0,
+      partNext: isSet(object.partNext)
+        ? PartProgress.fromJSON(object.partNext)
+        : isSet(object.part_next)
+        ? PartProgress.fromJSON(object.part_next)
+        : undefined,
       solutionCount: isSet(object.solutionCount)
         ? globalThis.Number(object.solutionCount)
         : isSet(object.solution_count)
@@ -742,6 +763,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     if (message.estNodesStderr !== 0) {
       obj.estNodesStderr = floatToJson(message.estNodesStderr);
     }
+    if (message.partNext !== undefined) {
+      obj.partNext = PartProgress.toJSON(message.partNext);
+    }
     if (message.solutionCount !== undefined) {
       obj.solutionCount = Math.round(message.solutionCount);
     }
@@ -763,6 +787,9 @@ export const CubeClosed: MessageFns<CubeClosed> = {
     message.searchNodes = object.searchNodes ?? 0;
     message.estNodes = object.estNodes ?? 0;
     message.estNodesStderr = object.estNodesStderr ?? 0;
+    message.partNext = (object.partNext !== undefined && object.partNext !== null)
+      ? PartProgress.fromPartial(object.partNext)
+      : undefined;
     message.solutionCount = object.solutionCount ?? undefined;
     return message;
   },

@@ -1,0 +1,132 @@
+/**
+ * Resuming scan cubes (docs/cubing.md "Resuming"): a search stopped by its budget says how far it got (the
+ * engine's `c part-next`, Verdict.part_next), and what replaces the cube starts there: its parts after a re-split,
+ * or its next attempt. The weights do not change; the ledger keeps where each part starts, so a restarted
+ * coordinator sends the same tasks. Reports that do not fit the task are dropped.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { resplitPart, resumeFrom } from "../../core/cubes/parts.js";
+import { equalRational, exactWeight, sumWeights } from "../../core/cubes/weight.js";
+import { CUBE_PART_DEPTH } from "../../coordinator/run-defaults.js";
+import { SCAN_MEMBER_ID } from "../../coordinator/run-model.js";
+import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import type { RunRequest } from "../../coordinator/run-spec.js";
+import { modelHarness, openCubes, published, verdict } from "../helpers/run-model.js";
+
+const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
+const D = CUBE_PART_DEPTH;
+const unknown = (cube: string, next: number, depth = D) => verdict(cube, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next, depth } });
+
+async function started(req: Partial<RunRequest> = {}) {
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, ...req }, { batchSize: 5 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN)]));
+  return h;
+}
+
+async function closeAll(h: Awaited<ReturnType<typeof started>>) {
+  await h.run(h.model.recordVerdicts(openCubes(h.model).map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))));
+  assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+  assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
+}
+
+test("resuming - a whole scan cube goes out as part 0 of 1 (numbered, with its tree estimate); stopped, its re-split parts start where it stopped", async () => {
+  const h = await started();
+  const cubes = published(h.effects).filter((t) => t.task.cubeId !== SCAN_MEMBER_ID);
+  assert.ok(cubes.length >= 2);
+  assert.ok(cubes.every((t) => JSON.stringify(t.task.part) === JSON.stringify({ k: 0, n: 1, depth: D })));
+  assert.equal(published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!.task.part, undefined, "the member is no cube");
+  const parent = h.model.table.get("0")!;
+  assert.equal(parent.part, undefined, "the table keeps the cube whole");
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([unknown("0", 1234)]));
+  assert.equal(parent.state, "resplit");
+  const kids = published(h.effects);
+  assert.equal(kids.length, 16);
+  assert.ok(kids.every((t) => t.front));
+  assert.deepEqual(kids.map((t) => t.task.part), Array.from({ length: 16 }, (_, k) => ({ k, n: 16, depth: D, from: 1234 })));
+  assert.ok(kids.every((t) => JSON.stringify(t.task.placements) === JSON.stringify(parent.placements)));
+  // Exact: the 16 parts weigh what the cube weighed.
+  const kidEntries = kids.map((t) => h.model.table.get(t.task.cubeId)!);
+  assert.ok(equalRational(sumWeights(kidEntries.map((e) => [...e.branching])), exactWeight([...parent.branching])));
+  // A restarted coordinator has the same parts, and sends a requeued one from where it starts.
+  const replayed = h.replay();
+  assert.deepEqual(replayed.table.get("0.5")!.part, { k: 5, n: 16, depth: D, from: 1234 });
+  assert.deepEqual(replayed.table.get("0")!.progress, { next: 1234, depth: D });
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([{ ...verdict("0.5", VerdictKind.VERDICT_KIND_ERROR), reason: "crashed" }]));
+  assert.deepEqual(published(h.effects)[0].task.part, { k: 5, n: 16, depth: D, from: 1234 });
+  await closeAll(h);
+  assert.equal(h.replay().table.refutedWeight, h.model.table.refutedWeight);
+});
+
+test("resuming - a part's children start at the furthest of its own start and its report; a report at another depth, behind the start, or not a count is dropped", async () => {
+  const h = await started({ cubeParts: 2 });
+  assert.deepEqual(published(h.effects).find((t) => t.task.cubeId === "1")!.task.part, { k: 1, n: 2, depth: D });
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([unknown("1", 501)]));
+  const kids = published(h.effects);
+  assert.deepEqual(kids.map((t) => t.task.part), Array.from({ length: 16 }, (_, j) => ({ k: 1 + 2 * j, n: 32, depth: D, from: 501 })));
+  // A child that gets further: its own children start there.
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([unknown("1.3", 9001)]));
+  assert.ok(published(h.effects).every((t) => t.task.part!.from === 9001 && t.task.part!.n === 512));
+  // Reports that do not fit the task the cube was sent as: its children start where the cube does.
+  for (const [cube, report] of [["1.4", { next: 8000, depth: D + 1 }], ["1.5", { next: 400, depth: D }], ["1.6", { next: 2 ** 60, depth: D }]] as const) {
+    h.effects.length = 0;
+    await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: report })]));
+    assert.equal(h.model.table.get(cube)!.state, "resplit");
+    assert.equal(h.model.table.get(cube)!.progress, undefined, `${cube}: ${JSON.stringify(report)}`);
+    assert.ok(published(h.effects).every((t) => t.task.part!.from === 501), cube);
+  }
+  await closeAll(h);
+});
+
+test("resuming - with several budgets before a re-split, the cube's next attempt starts where the last one stopped", async () => {
+  const h = await started({ resplitAfter: 3 });
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([unknown("2", 77)]));
+  let again = published(h.effects);
+  assert.equal(again.length, 1);
+  assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 77 });
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([{ ...unknown("2", 300), lease: again[0].task.lease }]));
+  again = published(h.effects);
+  assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 300 });
+  // A later attempt that reports less (another worker's older message) does not move the start back.
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([{ ...unknown("2", 100), lease: again[0].task.lease }]));
+  assert.equal(h.model.table.get("2")!.state, "resplit");
+  assert.ok(published(h.effects).every((t) => t.task.part!.from === 300));
+  await closeAll(h);
+});
+
+test("resuming - runs whose cubes are not scan cubes, or certified, send no part and drop a report", async () => {
+  for (const req of [{ cellOrder: "most-constrained" }, { cellOrder: "scan", certify: true, solver: "kissat" }, { cellOrder: "scan", solver: "kissat" }]) {
+    const h = modelHarness({ runId: "r1", solver: "none", puzzleText: UNSAT, targetCubes: 4, ...req } as RunRequest, { batchSize: 5 });
+    await h.run(h.model.start());
+    await h.run(h.model.splitInitial());
+    const tasks = published(h.effects);
+    const scanKissat = req.cellOrder === "scan" && !req.certify;
+    assert.ok(tasks.every((t) => (scanKissat ? t.task.part?.n === 1 : t.task.part === undefined)), JSON.stringify(req));
+    if (scanKissat) continue; // the engine searches beside Kissat: its report counts (below, as for any scan cube)
+    const id = openCubes(h.model)[0];
+    await h.run(h.model.recordVerdicts([unknown(id, 50)]));
+    assert.equal(h.model.table.get(id)!.progress, undefined, JSON.stringify(req));
+  }
+});
+
+test("resuming - parts arithmetic: children keep their start, a report at the part's depth moves it on, never back", () => {
+  const cube = { placements: [], branching: [4], weight: 0.25, part: { k: 1, n: 2, depth: 10, from: 40 } };
+  assert.equal(resumeFrom(cube.part), 40);
+  assert.equal(resumeFrom(cube.part, { next: 90, depth: 10 }), 90);
+  assert.equal(resumeFrom(cube.part, { next: 10, depth: 10 }), 40);
+  assert.equal(resumeFrom(cube.part, { next: 90, depth: 9 }), 40);
+  assert.ok(resplitPart(cube, 4).every((c) => c.part!.from === 40));
+  assert.ok(resplitPart(cube, 4, { next: 70, depth: 10 }).every((c) => c.part!.from === 70));
+  assert.ok(resplitPart({ ...cube, part: { k: 1, n: 2, depth: 10 } }, 4).every((c) => c.part!.from === undefined));
+});
