@@ -141,8 +141,6 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
 
   const run = ctx.run(runId);
   if (!run) return bad("run is not in the runs bucket");
-  if (isTerminal(run.state)) return { action: "ack", reason: `run ${runStateName(run.state)}`, run: runId, cube };
-  if (ctx.cancelled(runId, cube)) return { action: "ack", reason: "cube cancelled", run: runId, cube };
   if (task.formulaSha256 !== run.formulaSha256) return bad(`formula_sha256 ${task.formulaSha256.slice(0, 64)} is not the run's`);
   if (task.numVars !== run.numVars) return bad(`num_vars ${task.numVars} is not the run's (${run.numVars})`);
   if (task.puzzleSha256 !== "" && run.puzzleSha256 !== "" && task.puzzleSha256 !== run.puzzleSha256) return bad("puzzle_sha256 is not the run's");
@@ -159,7 +157,8 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
     // A part of a scan cube (core/cubes/parts.ts): the engine searches it alone or beside a SAT solver on the whole cube.
     const problem = partProblem(task.part);
     if (problem !== null) return bad(problem);
-    if (isTrianglePuzzle(run.puzzle) || task.certify || limits.objective !== "sat" || task.engineOrder !== "") {
+    // A whole-board member (engine_order set) is numbered as part 0 of 1, so that it can go on where it stopped.
+    if (isTrianglePuzzle(run.puzzle) || task.certify || limits.objective !== "sat" || (task.engineOrder !== "" && task.part.n !== 1)) {
       return bad(`a cube part on ${isTrianglePuzzle(run.puzzle) ? "a triangle run" : task.certify ? "a certified run" : limits.objective !== "sat" ? `objective ${limits.objective}` : "a whole-board member"} (parts are for scan cubes)`);
     }
   }
@@ -169,6 +168,10 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
       return bad(`${limits.objective === "score" ? "objective score" : task.certify ? "certify" : "engine_order"} on a triangle run (square boards only)`);
     }
   }
+  // Checked after the content, so that a forged or malformed task is terminated (and counted) even when its run has
+  // ended or its cube was cancelled.
+  if (isTerminal(run.state)) return { action: "ack", reason: `run ${runStateName(run.state)}`, run: runId, cube };
+  if (ctx.cancelled(runId, cube)) return { action: "ack", reason: "cube cancelled", run: runId, cube };
   if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   return { action: "run", task, run, limits };
 }

@@ -176,12 +176,16 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.ok(partScore.action === "term" && /objective score/.test(partScore.reason));
   assert.equal(check({ ...task, certify: true, part: { k: 0, n: 2, depth: 10 } }).action, "term");
   assert.equal(check({ ...task, engineOrder: "long", part: { k: 0, n: 2, depth: 10 } }).action, "term");
+  assert.equal(check({ ...task, engineOrder: "long", part: { k: 0, n: 1, depth: 10, from: 99 } }).action, "run", "the member, numbered, going on");
   state = RunState.RUN_STATE_PAUSED;
   assert.equal(check(task).action, "nak");
   state = RunState.RUN_STATE_SAT;
   assert.equal(check(task).action, "ack");
+  // A forged task is terminated (and counted) even after its run ended, not dropped as finished work.
+  assert.equal(check({ ...task, placements: [{ cell: 0, piece: 16, rot: 0 }] }).action, "term");
   state = RunState.RUN_STATE_RUNNING;
   cancelled = true;
   assert.equal(check(task).action, "ack");
+  assert.equal(check({ ...task, numVars: task.numVars + 1 }).action, "term");
 });
 
