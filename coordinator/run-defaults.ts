@@ -67,6 +67,14 @@ export function cubeBudgetSec(solver: { timeLimitSec: number; firstTimeLimitSec?
   const grown = first * 2 ** Math.min(generations, 40);
   return cap > 0 ? Math.min(cap, grown) : grown;
 }
+/**
+ * A scan cube's budget `generations` re-splits and retries below the initial split: the whole cap at once (taken in
+ * order, scan cubes need no budget to spread the search), doubling per generation (a search resumes where its parent
+ * stopped, so a longer budget loses nothing; a part held up by one subtree larger than its budget gets past it).
+ */
+export function scanCubeBudgetSec(solver: { timeLimitSec: number }, generations: number): number {
+  return solver.timeLimitSec > 0 ? solver.timeLimitSec * 2 ** Math.min(generations, 16) : 0;
+}
 export const DEFAULT_RESPLIT_DEPTH = 1;
 export const MAX_PUZZLE_TEXT_BYTES = 1 << 20;
 export const MAX_TARGET_CUBES = 2_000_000;

@@ -20,13 +20,15 @@ uses: coordinator/run-core.ts).
  * (its failed cubes are sent again).
  */
 
-import type { Cube } from "../core/cubes/types.js";
+import { progressProblem } from "../core/cubes/parts.js";
+import type { Cube, CubePart, PartProgress } from "../core/cubes/types.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed } from "../proto/gen/cubist/v1/ledger.js";
 import { RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { verdictLabel } from "../proto/vocabulary.js";
 import type { CubeEntry } from "./cube-table.js";
 import type { RunSteps } from "./run-effects.js";
+import { CUBE_PART_DEPTH } from "./run-defaults.js";
 import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
 import { answerOfVerdict, closedOf, progressOf } from "./run-answers.js";
@@ -43,17 +45,37 @@ export const CUBE_FAIL_WORKERS = 2;
 
 /**
  * Scan runs (cell order "scan", docs/cubing.md "Scan cubes"): the portfolio member, a whole-board engine scan in
- * the `long` order beside the `short` cubes, and its budget. `cubist solve` runs the same two scans side by side;
- * the member finds the boards where the long scan is far ahead and costs at most its budget where it is not.
+ * the `long` order beside the `short` cubes, and its first budget. `cubist solve` runs the same two scans side by
+ * side; the member finds the boards where the long scan is far ahead. Stopped by its budget it goes on later from
+ * where it stopped (its whole board numbered as part 0 of 1, docs/cubing.md "Resuming"), each time with twice the
+ * budget (up to SCAN_MEMBER_MAX_SEC: a resume repeats the subtree it stopped in, so a budget must grow past the
+ * largest), while its worker time stays within SCAN_MEMBER_SHARE of the run's: the two scans get the run's time as
+ * `cubist solve` gives them its two cores.
  */
 export const SCAN_MEMBER_ID = "member-long";
 export const SCAN_MEMBER_ORDER = "long";
 export const SCAN_MEMBER_SEC = 10;
+export const SCAN_MEMBER_MAX_SEC = 86_400;
+export const SCAN_MEMBER_SHARE = 0.5;
+
+/** The member between its attempts: how far it got, its next budget, and the worker time it and the cubes took. */
+interface MemberRun {
+  progress: PartProgress;
+  budgetSec: number;
+  attempts: number;
+  /** A continuation waits for the cubes' time to catch up with the member's. */
+  pending: boolean;
+}
 
 /** One run's decisions, over its state, `apply` and the shared steps (RunCore, coordinator/run-core.ts). */
 export class RunModel extends RunCore {
   /** The portfolio member's UNSAT when it came back before the split's last cube was recorded (splitScan closes them). */
   private memberUnsat: Verdict | null = null;
+  /** The member's continuation (null: none, or it ended). Not in the ledger: a restarted coordinator sends no member. */
+  private memberRun: MemberRun | null = null;
+  /** Worker time (ms) the member's and the cubes' verdicts reported, since this coordinator took the run. */
+  private memberMs = 0;
+  private cubeMs = 0;
 
   // ---- start, split, publish ----------------------------------------------------------------------------------
 
@@ -119,10 +141,7 @@ export class RunModel extends RunCore {
     } else {
       yield* this.publishCubes(undefined, ids.slice(0, 1), "initial", false, { count: 0, weight: 0 });
       const budget = s.timeLimitSec > 0 ? Math.min(s.timeLimitSec, SCAN_MEMBER_SEC) : SCAN_MEMBER_SEC;
-      const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [] }, 0, this.opts.clock(), (this.opts.lease ?? newLease)(),
-        { order: SCAN_MEMBER_ORDER, timeLimitSec: budget });
-      yield { type: "publish", tasks: [task], seqs: [] };
-      this.table.addMember(SCAN_MEMBER_ID, task.task.lease);
+      yield* this.publishMember(budget, 0, false);
       yield* this.publishCubes(undefined, ids.slice(1), "initial", true, refuted);
       const early = this.memberUnsat;
       this.memberUnsat = null;
@@ -131,14 +150,37 @@ export class RunModel extends RunCore {
     yield* this.checkComplete();
   }
 
+  /** The member's task: the whole board in the long order, numbered as part 0 of 1, from `from` on, with its own budget. */
+  private *publishMember(budgetSec: number, from: number, front: boolean): RunSteps {
+    const part: CubePart = { k: 0, n: 1, depth: CUBE_PART_DEPTH, ...(from > 0 ? { from } : {}) };
+    const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [], part }, 0, this.opts.clock(), (this.opts.lease ?? newLease)(),
+      { order: SCAN_MEMBER_ORDER, timeLimitSec: budgetSec });
+    yield { type: "publish", tasks: [task], seqs: [], ...(front ? { front: true } : {}) };
+    this.table.addMember(SCAN_MEMBER_ID, task.task.lease);
+  }
+
+  /** A waiting member goes on (to the front queue) once the cubes have had their share of the run's worker time. */
+  private *continueMember(): RunSteps {
+    const r = this.memberRun;
+    if (!r || !r.pending || this.ended || this.state !== RunState.RUN_STATE_RUNNING) return;
+    if (this.memberMs > (SCAN_MEMBER_SHARE / (1 - SCAN_MEMBER_SHARE)) * this.cubeMs) return;
+    r.pending = false;
+    r.attempts++;
+    yield* this.publishMember(r.budgetSec, r.progress.next, true);
+    this.log.info("portfolio member goes on", { from: r.progress.next, budgetSec: r.budgetSec, attempt: r.attempts });
+  }
+
   /**
    * The portfolio member's answer: its board ends the run (once verified); its exhausted space (the whole board,
    * nothing fixed but the hints) refutes every open cube, each with its own weight, so the weights still sum to 1.
+   * Stopped by its budget with a report of how far it got, it goes on later from there (continueMember).
    */
   private *recordMember(v: Verdict): RunSteps {
     const m = this.table.member(v.cubeId)!;
     if (!m.open) return;
     m.open = false;
+    const ms = v.stats?.wallMs ?? 0;
+    if (Number.isFinite(ms) && ms > 0) this.memberMs += ms;
     if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
       const accepted = v.board.length > 0 ? answerOfVerdict(this.shape, this.spec, v, this.log) : null;
       if (accepted?.ok) {
@@ -150,7 +192,15 @@ export class RunModel extends RunCore {
       return;
     }
     if (v.kind !== VerdictKind.VERDICT_KIND_UNSAT) {
-      this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
+      const progress = v.kind === VerdictKind.VERDICT_KIND_UNKNOWN ? this.memberProgress(v) : undefined;
+      if (!progress) {
+        this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
+        this.memberRun = null;
+        return;
+      }
+      const last = this.memberRun?.budgetSec ?? SCAN_MEMBER_SEC;
+      this.memberRun = { progress, budgetSec: Math.min(SCAN_MEMBER_MAX_SEC, 2 * last), attempts: this.memberRun?.attempts ?? 0, pending: true };
+      yield* this.continueMember();
       return;
     }
     // Its tasks are published before the split's cubes are all recorded: the cubes recorded later must close too.
@@ -159,6 +209,14 @@ export class RunModel extends RunCore {
       return;
     }
     yield* this.closeAllByMember(v);
+  }
+
+  /** How far the member got, if its report fits its task (whole board numbered at CUBE_PART_DEPTH, not behind its start). */
+  private memberProgress(v: Verdict): PartProgress | undefined {
+    const p = v.partNext;
+    const from = this.memberRun?.progress.next ?? 0;
+    if (!p || progressProblem(p) !== null || p.depth !== CUBE_PART_DEPTH || p.next < from) return undefined;
+    return { next: p.next, depth: p.depth };
   }
 
   /** The member exhausted the whole board: every open cube is refuted with its own weight, and the workers stop. */
@@ -204,6 +262,8 @@ export class RunModel extends RunCore {
         this.log.warn("verdict for an unknown cube ignored", { cube: v.cubeId, worker: v.workerId });
         continue;
       }
+      const ms = v.stats?.wallMs ?? 0;
+      if (isOpen(entry) && Number.isFinite(ms) && ms > 0) this.cubeMs += ms;
       if (this.counting && (v.kind === VerdictKind.VERDICT_KIND_SAT || v.kind === VerdictKind.VERDICT_KIND_UNSAT)) {
         const step = yield* this.recordCount(v, entry, closed, unknowns, retries, failed);
         if (step === "ended") return;
@@ -246,6 +306,7 @@ export class RunModel extends RunCore {
     for (const e of retries) if (e.state === "queued") yield* this.requeue(e, e.unknowns + e.errors);
     yield* this.followUpUnknowns(unknowns);
     yield* this.checkComplete();
+    yield* this.continueMember();
   }
 
   /**

@@ -12,7 +12,7 @@ import type { Placement } from "../core/puzzle.js";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 import type { RunSpec } from "../proto/gen/cubist/v1/run.js";
 import type { TaskMessage } from "./run-effects.js";
-import { CUBE_PART_DEPTH, cubeBudgetSec } from "./run-defaults.js";
+import { CUBE_PART_DEPTH, cubeBudgetSec, scanCubeBudgetSec } from "./run-defaults.js";
 import type { RunShape } from "./shape.js";
 
 /**
@@ -36,7 +36,7 @@ function resumable(spec: RunSpec): boolean {
 
 export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiterals">, cube: { id: string; placements: readonly Placement[]; part?: CubePart; progress?: PartProgress }, attempt: number, now: number, lease: string,
   member?: { order: string; timeLimitSec: number }): TaskMessage {
-  const part = member ? undefined : taskPart(spec, cube);
+  const part = member ? cube.part : taskPart(spec, cube);
   const units: number[] = [];
   for (const p of cube.placements) units.push(...shape.placementLiterals(p));
   const s = spec.solver!;
@@ -53,7 +53,7 @@ export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiter
     // the search (docs/cubing.md "Scan cubes").
     solver: {
       ...s,
-      timeLimitSec: member ? member.timeLimitSec : spec.cubing?.cellOrder === "scan" ? s.timeLimitSec : cubeBudgetSec(s, cube.id.split(".").length - 1 + attempt),
+      timeLimitSec: member ? member.timeLimitSec : (spec.cubing?.cellOrder === "scan" ? scanCubeBudgetSec : cubeBudgetSec)(s, cube.id.split(".").length - 1 + attempt),
       seed: (s.seed + attempt) % 2147483647,
     },
     generation: 0,

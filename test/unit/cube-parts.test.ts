@@ -103,7 +103,7 @@ test("cube parts - a scan run in 2 parts: each cube's parts in order, the member
   const tasks = published(h.effects);
   assert.equal(tasks.length, 2 * expected.cubes.length + 1);
   assert.equal(tasks[1].task.cubeId, SCAN_MEMBER_ID, "the member second, as without parts");
-  assert.equal(tasks[1].task.part, undefined);
+  assert.deepEqual(tasks[1].task.part, { k: 0, n: 1, depth: CUBE_PART_DEPTH }, "the member: the whole board, numbered");
   const parts = tasks.filter((t) => t.task.cubeId !== SCAN_MEMBER_ID);
   assert.deepEqual(parts.map((t) => t.task.cubeId), parts.map((_, i) => String(i)));
   parts.forEach((t, i) => {

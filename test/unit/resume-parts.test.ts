@@ -39,7 +39,6 @@ test("resuming - a whole scan cube goes out as part 0 of 1 (numbered, with its t
   const cubes = published(h.effects).filter((t) => t.task.cubeId !== SCAN_MEMBER_ID);
   assert.ok(cubes.length >= 2);
   assert.ok(cubes.every((t) => JSON.stringify(t.task.part) === JSON.stringify({ k: 0, n: 1, depth: D })));
-  assert.equal(published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!.task.part, undefined, "the member is no cube");
   const parent = h.model.table.get("0")!;
   assert.equal(parent.part, undefined, "the table keeps the cube whole");
   h.effects.length = 0;
@@ -49,6 +48,7 @@ test("resuming - a whole scan cube goes out as part 0 of 1 (numbered, with its t
   assert.equal(kids.length, 16);
   assert.ok(kids.every((t) => t.front));
   assert.deepEqual(kids.map((t) => t.task.part), Array.from({ length: 16 }, (_, k) => ({ k, n: 16, depth: D, from: 1234 })));
+  assert.deepEqual([cubes[0].task.solver!.timeLimitSec, kids[0].task.solver!.timeLimitSec], [60, 120], "the budget doubles per generation");
   assert.ok(kids.every((t) => JSON.stringify(t.task.placements) === JSON.stringify(parent.placements)));
   // Exact: the 16 parts weigh what the cube weighed.
   const kidEntries = kids.map((t) => h.model.table.get(t.task.cubeId)!);
@@ -129,4 +129,58 @@ test("resuming - parts arithmetic: children keep their start, a report at the pa
   assert.ok(resplitPart(cube, 4).every((c) => c.part!.from === 40));
   assert.ok(resplitPart(cube, 4, { next: 70, depth: 10 }).every((c) => c.part!.from === 70));
   assert.ok(resplitPart({ ...cube, part: { k: 1, n: 2, depth: 10 } }, 4).every((c) => c.part!.from === undefined));
+});
+
+test("resuming - the portfolio member goes on from where it stopped, with twice the budget, once the cubes have had as much worker time", async () => {
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  assert.deepEqual(first.task.part, { k: 0, n: 1, depth: D }, "the whole board, numbered");
+  assert.equal(first.task.engineOrder, "long");
+  assert.equal(first.task.solver!.timeLimitSec, 10);
+  const member = (next: number, wallMs: number, lease: string) =>
+    verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next, depth: D }, lease, stats: { wallMs } as never });
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([member(40, 10_000, first.task.lease)]));
+  assert.equal(published(h.effects).length, 0, "the cubes have had no time yet");
+  // The cubes catch up (a cube back unknown after 6 s, another refuted after 5 s): the member goes on, to the front.
+  const withMs = (id: string, kind: VerdictKind, wallMs: number) => verdict(id, kind, { stats: { wallMs } as never });
+  await h.run(h.model.recordVerdicts([withMs("1", VerdictKind.VERDICT_KIND_UNSAT, 6_000)]));
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0);
+  await h.run(h.model.recordVerdicts([withMs("2", VerdictKind.VERDICT_KIND_UNSAT, 5_000)]));
+  const again = published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID);
+  assert.equal(again.length, 1);
+  assert.ok(again[0].front);
+  assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 40 });
+  assert.equal(again[0].task.solver!.timeLimitSec, 20);
+  assert.notEqual(again[0].task.lease, first.task.lease);
+  // Its budget doubles again (past the run's cube budget: a resume repeats the subtree it stopped in); a report
+  // behind its start ends it.
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([member(90, 20_000, again[0].task.lease), withMs("3", VerdictKind.VERDICT_KIND_UNKNOWN, 30_000)]));
+  const third = published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID);
+  assert.deepEqual(third.map((t) => [t.task.part!.from, t.task.solver!.timeLimitSec]), [[90, 40]]);
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([member(50, 1_000, third[0].task.lease), withMs("0", VerdictKind.VERDICT_KIND_UNSAT, 90_000)]));
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0, "a report behind its start: the member ends");
+  assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+});
+
+test("resuming - the member's exhausted board after it went on refutes every open cube: UNSAT, weights 1", async () => {
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4 }, { batchSize: 5 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([
+    verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 7, depth: D }, lease: first.task.lease, stats: { wallMs: 10 } as never }),
+    verdict("0", VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 3, depth: D }, stats: { wallMs: 100 } as never }),
+  ]));
+  const again = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  assert.equal(again.task.part!.from, 7);
+  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT, { lease: again.task.lease })]));
+  assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+  assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
+  assert.equal(h.replay().table.refutedWeight, h.model.table.refutedWeight);
 });
