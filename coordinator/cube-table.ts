@@ -130,8 +130,8 @@ export type RecordOutcome =
 /**
  * A portfolio member of a scan run: the whole board searched by the engine in another scan order for a budget of its
  * own (docs/cubing.md "Scan cubes"). It is no cube: it carries no weight, and the run never waits for it. Its board
- * ends the run like any other; its exhausted space refutes every open cube. Not in the ledger: after a coordinator
- * restart its answer is dropped as one of an unknown cube, and the cubes carry on.
+ * ends the run like any other; its exhausted space refutes every open cube. Each attempt is in the ledger (MemberState,
+ * coordinator/run-ledger-state.ts), so a coordinator that replays it takes the answer of the attempt in flight.
  */
 export interface MemberEntry {
   readonly id: string;
@@ -175,7 +175,7 @@ export class CubeTable {
     return this.cubes.get(id);
   }
 
-  /** Records a portfolio member sent out with this lease (no weight, not counted among the cubes). */
+  /** Records a portfolio member sent out with this lease (no weight, not counted among the cubes); replaces an earlier attempt. */
   addMember(id: string, lease: string): MemberEntry {
     if (this.cubes.has(id)) throw new Error(`member ${id}: a cube has that id`);
     const m: MemberEntry = { id, lease, open: true };

@@ -8,12 +8,13 @@
 
 import type { Logger } from "../cluster/log.js";
 import { VerdictKind } from "../proto/gen/cubist/v1/cube.js";
-import type { LedgerEntry } from "../proto/gen/cubist/v1/ledger.js";
+import type { LedgerEntry, MemberState } from "../proto/gen/cubist/v1/ledger.js";
 import { RunMode, RunState, type BestBoard, type RunSpec, type Solution } from "../proto/gen/cubist/v1/run.js";
 import type { Placement } from "../proto/gen/cubist/v1/cube.js";
 import { isTerminal, verdictLabel } from "../proto/vocabulary.js";
 import { CubeTable, Sum, type CubeEntry } from "./cube-table.js";
 import { WorkEstimate } from "./work-estimate.js";
+import { SCAN_MEMBER_ID } from "./run-defaults.js";
 import type { LedgerBody, RunSteps } from "./run-effects.js";
 import type { RunShape } from "./shape.js";
 
@@ -64,6 +65,8 @@ export class RunLedgerState {
   private readonly countedWeightSum = new Sum();
   /** Counting run: the recorded boards' keys, so that a board recorded again (a verdict redelivered after a crash) is kept once. */
   protected readonly solutionKeys = new Set<string>();
+  /** Scan run: the portfolio member's last attempt as recorded (sent, or stopped to go on later), null before one. */
+  protected memberState: MemberState | null = null;
   /** The current priority: the spec's, until changed (`setPriority`). */
   priority: number;
   protected readonly log: Logger;
@@ -160,6 +163,16 @@ export class RunLedgerState {
       case "priority":
         this.priority = b.value;
         break;
+      case "member": {
+        // Sent: the table takes that attempt's verdict (its lease). Stopped: nothing in flight until it goes on.
+        this.memberState = b.value;
+        if (b.value.lease !== "") this.table.addMember(SCAN_MEMBER_ID, b.value.lease);
+        else {
+          const m = this.table.member(SCAN_MEMBER_ID);
+          if (m) m.open = false;
+        }
+        break;
+      }
       default:
         break;
     }

@@ -28,7 +28,7 @@ import { RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { verdictLabel } from "../proto/vocabulary.js";
 import type { CubeEntry } from "./cube-table.js";
 import type { RunSteps } from "./run-effects.js";
-import { CUBE_PART_DEPTH } from "./run-defaults.js";
+import { CUBE_PART_DEPTH, SCAN_MEMBER_ID } from "./run-defaults.js";
 import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
 import { answerOfVerdict, closedOf, progressOf } from "./run-answers.js";
@@ -50,29 +50,21 @@ export const CUBE_FAIL_WORKERS = 2;
  * where it stopped (its whole board numbered as part 0 of 1, docs/cubing.md "Resuming"), each time with twice the
  * budget (up to SCAN_MEMBER_MAX_SEC: a resume repeats the subtree it stopped in, so a budget must grow past the
  * largest), while its worker time stays within SCAN_MEMBER_SHARE of the run's: the two scans get the run's time as
- * `cubist solve` gives them its two cores.
+ * `cubist solve` gives them its two cores. Each attempt sent and each stop is in the ledger (MemberState): a coordinator
+ * that replays it takes the verdict of the attempt in flight, or sends the next one at once.
  */
-export const SCAN_MEMBER_ID = "member-long";
+export { SCAN_MEMBER_ID };
 export const SCAN_MEMBER_ORDER = "long";
 export const SCAN_MEMBER_SEC = 10;
 export const SCAN_MEMBER_MAX_SEC = 86_400;
 export const SCAN_MEMBER_SHARE = 0.5;
 
-/** The member between its attempts: how far it got, its next budget, and the worker time it and the cubes took. */
-interface MemberRun {
-  progress: PartProgress;
-  budgetSec: number;
-  attempts: number;
-  /** A continuation waits for the cubes' time to catch up with the member's. */
-  pending: boolean;
-}
-
 /** One run's decisions, over its state, `apply` and the shared steps (RunCore, coordinator/run-core.ts). */
 export class RunModel extends RunCore {
   /** The portfolio member's UNSAT when it came back before the split's last cube was recorded (splitScan closes them). */
   private memberUnsat: Verdict | null = null;
-  /** The member's continuation (null: none, or it ended). Not in the ledger: a restarted coordinator sends no member. */
-  private memberRun: MemberRun | null = null;
+  /** The member stopped (memberState, lease empty) and waits for the cubes' time to catch up before it goes on. */
+  private memberPending = false;
   /** Worker time (ms) the member's and the cubes' verdicts reported, since this coordinator took the run. */
   private memberMs = 0;
   private cubeMs = 0;
@@ -141,7 +133,7 @@ export class RunModel extends RunCore {
     } else {
       yield* this.publishCubes(undefined, ids.slice(0, 1), "initial", false, { count: 0, weight: 0 });
       const budget = s.timeLimitSec > 0 ? Math.min(s.timeLimitSec, SCAN_MEMBER_SEC) : SCAN_MEMBER_SEC;
-      yield* this.publishMember(budget, 0, false);
+      yield* this.publishMember(budget, 0, 0, false);
       yield* this.publishCubes(undefined, ids.slice(1), "initial", true, refuted);
       const early = this.memberUnsat;
       this.memberUnsat = null;
@@ -150,24 +142,26 @@ export class RunModel extends RunCore {
     yield* this.checkComplete();
   }
 
-  /** The member's task: the whole board in the long order, numbered as part 0 of 1, from `from` on, with its own budget. */
-  private *publishMember(budgetSec: number, from: number, front: boolean): RunSteps {
+  /**
+   * The member's task: the whole board in the long order, numbered as part 0 of 1, from `from` on, with its own
+   * budget; recorded once published (a crash between the two leaves the last stop to be sent again on replay).
+   */
+  private *publishMember(budgetSec: number, from: number, attempts: number, front: boolean): RunSteps {
     const part: CubePart = { k: 0, n: 1, depth: CUBE_PART_DEPTH, ...(from > 0 ? { from } : {}) };
     const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [], part }, 0, this.opts.clock(), (this.opts.lease ?? newLease)(),
       { order: SCAN_MEMBER_ORDER, timeLimitSec: budgetSec });
     yield { type: "publish", tasks: [task], seqs: [], ...(front ? { front: true } : {}) };
-    this.table.addMember(SCAN_MEMBER_ID, task.task.lease);
+    yield* this.record({ $case: "member", value: { from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease } });
   }
 
   /** A waiting member goes on (to the front queue) once the cubes have had their share of the run's worker time. */
   private *continueMember(): RunSteps {
-    const r = this.memberRun;
-    if (!r || !r.pending || this.ended || this.state !== RunState.RUN_STATE_RUNNING) return;
+    const s = this.memberState;
+    if (!this.memberPending || !s?.from || s.lease !== "" || this.ended || this.state !== RunState.RUN_STATE_RUNNING) return;
     if (this.memberMs > (SCAN_MEMBER_SHARE / (1 - SCAN_MEMBER_SHARE)) * this.cubeMs) return;
-    r.pending = false;
-    r.attempts++;
-    yield* this.publishMember(r.budgetSec, r.progress.next, true);
-    this.log.info("portfolio member goes on", { from: r.progress.next, budgetSec: r.budgetSec, attempt: r.attempts });
+    this.memberPending = false;
+    yield* this.publishMember(s.budgetSec, s.from.next, s.attempts + 1, true);
+    this.log.info("portfolio member goes on", { from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });
   }
 
   /**
@@ -195,11 +189,12 @@ export class RunModel extends RunCore {
       const progress = v.kind === VerdictKind.VERDICT_KIND_UNKNOWN ? this.memberProgress(v) : undefined;
       if (!progress) {
         this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
-        this.memberRun = null;
+        this.memberPending = false;
         return;
       }
-      const last = this.memberRun?.budgetSec ?? SCAN_MEMBER_SEC;
-      this.memberRun = { progress, budgetSec: Math.min(SCAN_MEMBER_MAX_SEC, 2 * last), attempts: this.memberRun?.attempts ?? 0, pending: true };
+      const last = this.memberState?.budgetSec ?? SCAN_MEMBER_SEC;
+      yield* this.record({ $case: "member", value: { from: progress, budgetSec: Math.min(SCAN_MEMBER_MAX_SEC, 2 * last), attempts: this.memberState?.attempts ?? 0, lease: "" } });
+      this.memberPending = true;
       yield* this.continueMember();
       return;
     }
@@ -214,7 +209,7 @@ export class RunModel extends RunCore {
   /** How far the member got, if its report fits its task (whole board numbered at CUBE_PART_DEPTH, not behind its start). */
   private memberProgress(v: Verdict): PartProgress | undefined {
     const p = v.partNext;
-    const from = this.memberRun?.progress.next ?? 0;
+    const from = this.memberState?.from?.next ?? 0;
     if (!p || progressProblem(p) !== null || p.depth !== CUBE_PART_DEPTH || p.next < from) return undefined;
     return { next: p.next, depth: p.depth };
   }
@@ -233,10 +228,17 @@ export class RunModel extends RunCore {
     yield { type: "cancel", cube: "", reason: "refuted" };
   }
 
-  /** After a replay: follow up the cubes waiting in state unknown, and end the run if nothing is open. */
+  /**
+   * After a replay: follow up the cubes waiting in state unknown, end the run if nothing is open, and send the
+   * portfolio member on if it had stopped (this coordinator has no worker time of its own to weigh it against yet).
+   */
   *recover(): RunSteps {
     yield* this.followUpUnknowns([...this.table.unknowns()]);
     yield* this.checkComplete();
+    if (this.memberState?.lease === "") {
+      this.memberPending = true;
+      yield* this.continueMember();
+    }
   }
 
   // ---- verdicts -------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { equalRational, exactWeight, sumWeights } from "../../core/cubes/weight.
 import { CUBE_PART_DEPTH } from "../../coordinator/run-defaults.js";
 import { SCAN_MEMBER_ID } from "../../coordinator/run-model.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
+import { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
 import { modelHarness, openCubes, published, verdict } from "../helpers/run-model.js";
@@ -165,6 +166,40 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
   await h.run(h.model.recordVerdicts([member(50, 1_000, third[0].task.lease), withMs("0", VerdictKind.VERDICT_KIND_UNSAT, 90_000)]));
   assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0, "a report behind its start: the member ends");
   assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+});
+
+test("resuming - the member's attempts are in the ledger: a restarted coordinator takes the verdict in flight, and sends a stopped member on at once", async () => {
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  // A coordinator that replays the ledger knows the attempt in flight by its lease, and takes its report.
+  const second = h.replay();
+  assert.deepEqual(second.table.member(SCAN_MEMBER_ID), { id: SCAN_MEMBER_ID, lease: first.task.lease, open: true });
+  h.effects.length = 0;
+  await h.run(second.recover());
+  assert.equal(published(h.effects).length, 0, "nothing is sent again while the attempt is in flight");
+  await h.run(second.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10_000 } as never })]));
+  assert.equal(published(h.effects).length, 0, "the cubes have had no time yet");
+  assert.equal(second.table.member(SCAN_MEMBER_ID)!.open, false);
+  // The next coordinator finds the member stopped: it goes on at once, where it stopped, with twice the budget.
+  const third = h.replay();
+  assert.equal(third.table.member(SCAN_MEMBER_ID)!.open, false);
+  await h.run(third.recover());
+  const again = published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID);
+  assert.equal(again.length, 1);
+  assert.ok(again[0].front);
+  assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 40 });
+  assert.equal(again[0].task.solver!.timeLimitSec, 20);
+  assert.deepEqual(third.table.member(SCAN_MEMBER_ID), { id: SCAN_MEMBER_ID, lease: again[0].task.lease, open: true });
+  assert.deepEqual(h.replay().table.member(SCAN_MEMBER_ID), third.table.member(SCAN_MEMBER_ID));
+  const members = h.ledger.filter((e) => e.entry?.$case === "member");
+  assert.equal(members.length, 3, "sent, stopped, sent again");
+  for (const e of members) assert.deepEqual(LedgerEntry.decode(LedgerEntry.encode(e).finish()), e, "as stored in the ledger stream");
+  // Its exhausted board still refutes every open cube.
+  await h.run(third.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT, { lease: again[0].task.lease })]));
+  assert.equal(third.state, RunState.RUN_STATE_UNSAT);
+  assert.ok(Math.abs(third.table.refutedWeight - 1) < 1e-12);
 });
 
 test("resuming - the member's exhausted board after it went on refutes every open cube: UNSAT, weights 1", async () => {

@@ -123,7 +123,28 @@ export interface LedgerEntry {
     | //
     /** the run's priority changed (RunStatus.priority; workers pick by it) */
     { $case: "priority"; value: number }
+    | //
+    /** scan run: the portfolio member sent, or stopped by its budget (to go on from there) */
+    { $case: "member"; value: MemberState }
     | undefined;
+}
+
+/**
+ * A scan run's portfolio member (docs/cubing.md "Scan cubes"): sent (`lease` set: the task in flight, whose verdict a
+ * coordinator that replays the ledger still takes), or stopped by its budget with a report of how far it got (`lease`
+ * empty: its next attempt starts at `from` with `budget_sec`; a coordinator that replays the ledger sends it).
+ */
+export interface MemberState {
+  /** the whole board numbered as part 0 of 1: where the attempt starts */
+  from:
+    | PartProgress
+    | undefined;
+  /** the attempt's budget */
+  budgetSec: number;
+  /** attempts after the first */
+  attempts: number;
+  /** the task's lease; empty: stopped, not sent again yet */
+  lease: string;
 }
 
 /** Certified run: base formula + every refuted cube negated, proved by Kissat and checked by drat-trim. */
@@ -1197,6 +1218,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "priority":
         writer.uint32(320).int32(message.entry.value);
         break;
+      case "member":
+        MemberState.encode(message.entry.value, writer.uint32(402).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1318,6 +1342,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "priority", value: reader.int32() };
             continue;
           }
+          case 50: {
+            if (tag !== 402) {
+              break;
+            }
+
+            message.entry = { $case: "member", value: MemberState.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1365,6 +1397,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "best", value: BestBoard.fromJSON(object.best) }
         : isSet(object.priority)
         ? { $case: "priority", value: globalThis.Number(object.priority) }
+        : isSet(object.member)
+        ? { $case: "member", value: MemberState.fromJSON(object.member) }
         : undefined,
     };
   },
@@ -1398,6 +1432,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.best = BestBoard.toJSON(message.entry.value);
     } else if (message.entry?.$case === "priority") {
       obj.priority = Math.round(message.entry.value);
+    } else if (message.entry?.$case === "member") {
+      obj.member = MemberState.toJSON(message.entry.value);
     }
     return obj;
   },
@@ -1481,7 +1517,136 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         }
         break;
       }
+      case "member": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "member", value: MemberState.fromPartial(object.entry.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseMemberState(): MemberState {
+  return { from: undefined, budgetSec: 0, attempts: 0, lease: "" };
+}
+
+export const MemberState: MessageFns<MemberState> = {
+  encode(message: MemberState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== undefined) {
+      PartProgress.encode(message.from, writer.uint32(10).fork()).join();
+    }
+    if (message.budgetSec !== 0) {
+      writer.uint32(17).double(message.budgetSec);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(24).uint32(message.attempts);
+    }
+    if (message.lease !== "") {
+      writer.uint32(34).string(message.lease);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberState {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberState();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = PartProgress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.budgetSec = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.attempts = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lease = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberState {
+    return {
+      from: isSet(object.from) ? PartProgress.fromJSON(object.from) : undefined,
+      budgetSec: isSet(object.budgetSec)
+        ? globalThis.Number(object.budgetSec)
+        : isSet(object.budget_sec)
+        ? globalThis.Number(object.budget_sec)
+        : 0,
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
+    };
+  },
+
+  toJSON(message: MemberState): unknown {
+    const obj: any = {};
+    if (message.from !== undefined) {
+      obj.from = PartProgress.toJSON(message.from);
+    }
+    if (message.budgetSec !== 0) {
+      obj.budgetSec = floatToJson(message.budgetSec);
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.lease !== "") {
+      obj.lease = message.lease;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberState>, I>>(base?: I): MemberState {
+    return MemberState.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberState>, I>>(object: I): MemberState {
+    const message = createBaseMemberState();
+    message.from = (object.from !== undefined && object.from !== null)
+      ? PartProgress.fromPartial(object.from)
+      : undefined;
+    message.budgetSec = object.budgetSec ?? 0;
+    message.attempts = object.attempts ?? 0;
+    message.lease = object.lease ?? "";
     return message;
   },
 };
