@@ -148,7 +148,9 @@ export class RunModel extends RunCore {
    */
   private *publishMember(budgetSec: number, from: number, attempts: number, front: boolean): RunSteps {
     const part: CubePart = { k: 0, n: 1, depth: CUBE_PART_DEPTH, ...(from > 0 ? { from } : {}) };
-    const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [], part }, 0, this.opts.clock(), (this.opts.lease ?? newLease)(),
+    // Each attempt its own attempt number, so its own message id: JetStream drops a message whose id it has seen
+    // within its duplicate window (2 minutes), and the member would never go on.
+    const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [], part }, attempts, this.opts.clock(), (this.opts.lease ?? newLease)(),
       { order: SCAN_MEMBER_ORDER, timeLimitSec: budgetSec });
     yield { type: "publish", tasks: [task], seqs: [], ...(front ? { front: true } : {}) };
     yield* this.record({ $case: "member", value: { from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease } });

@@ -156,12 +156,14 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
   assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 40 });
   assert.equal(again[0].task.solver!.timeLimitSec, 20);
   assert.notEqual(again[0].task.lease, first.task.lease);
+  assert.notEqual(again[0].msgId, first.msgId, "its own message id: JetStream would drop a duplicate");
   // Its budget doubles again (past the run's cube budget: a resume repeats the subtree it stopped in); a report
   // behind its start ends it.
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([member(90, 20_000, again[0].task.lease), withMs("3", VerdictKind.VERDICT_KIND_UNKNOWN, 30_000)]));
   const third = published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID);
   assert.deepEqual(third.map((t) => [t.task.part!.from, t.task.solver!.timeLimitSec]), [[90, 40]]);
+  assert.equal(new Set([first, again[0], third[0]].map((t) => t.msgId)).size, 3);
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([member(50, 1_000, third[0].task.lease), withMs("0", VerdictKind.VERDICT_KIND_UNSAT, 90_000)]));
   assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0, "a report behind its start: the member ends");
