@@ -58,6 +58,12 @@ export const SCAN_MEMBER_ORDER = "long";
 export const SCAN_MEMBER_SEC = 10;
 export const SCAN_MEMBER_MAX_SEC = 86_400;
 export const SCAN_MEMBER_SHARE = 0.5;
+/**
+ * Whether the member goes on at all (RunModelOptions.memberGoesOn): not by default, by measurement. On
+ * bench/puzzles/unsat-8x8-b4.txt it made `--workers 2` 1.5x slower (47.8 s against 31.9 s) and `--workers 1` 1.2x,
+ * so w1 / w2 fell from 1.97x to 1.58x, and no SAT board has yet been measured to gain (BENCHMARKS.md, 2026-11-26).
+ */
+export const SCAN_MEMBER_GOES_ON = false;
 
 /** One run's decisions, over its state, `apply` and the shared steps (RunCore, coordinator/run-core.ts). */
 export class RunModel extends RunCore {
@@ -188,7 +194,7 @@ export class RunModel extends RunCore {
       return;
     }
     if (v.kind !== VerdictKind.VERDICT_KIND_UNSAT) {
-      const progress = v.kind === VerdictKind.VERDICT_KIND_UNKNOWN ? this.memberProgress(v) : undefined;
+      const progress = v.kind === VerdictKind.VERDICT_KIND_UNKNOWN && (this.opts.memberGoesOn ?? SCAN_MEMBER_GOES_ON) ? this.memberProgress(v) : undefined;
       if (!progress) {
         this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
         this.memberPending = false;

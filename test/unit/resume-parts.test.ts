@@ -133,7 +133,7 @@ test("resuming - parts arithmetic: children keep their start, a report at the pa
 });
 
 test("resuming - the portfolio member goes on from where it stopped, with twice the budget, once the cubes have had as much worker time", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5 });
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5, memberGoesOn: true });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
@@ -170,8 +170,23 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
   assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
 });
 
-test("resuming - the member's attempts are in the ledger: a restarted coordinator takes the verdict in flight, and sends a stopped member on at once", async () => {
+test("resuming - by default the member does not go on (SCAN_MEMBER_GOES_ON, chosen by measurement)", async () => {
   const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([
+    verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10 } as never }),
+    verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 60_000 } as never }),
+  ]));
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0);
+  await h.run(h.replay().recover());
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0, "nor after a restart");
+});
+
+test("resuming - the member's attempts are in the ledger: a restarted coordinator takes the verdict in flight, and sends a stopped member on at once", async () => {
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5, memberGoesOn: true });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
@@ -205,7 +220,7 @@ test("resuming - the member's attempts are in the ledger: a restarted coordinato
 });
 
 test("resuming - the member's exhausted board after it went on refutes every open cube: UNSAT, weights 1", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4 }, { batchSize: 5 });
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4 }, { batchSize: 5, memberGoesOn: true });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
