@@ -57,6 +57,7 @@ export function createService(c: Coordinator): CubistServiceServer {
         maxDepth: req.cubing?.maxDepth || undefined,
         cellOrder: req.cubing?.cellOrder || undefined,
         cubeParts: req.cubing?.parts || undefined,
+        memberShare: req.cubing?.memberShare || undefined,
         solver: req.solver?.solver || undefined,
         timeLimitSec: req.solver ? req.solver.timeLimitSec : undefined,
         conflictLimit: req.solver?.conflictLimit || undefined,

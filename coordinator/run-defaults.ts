@@ -83,6 +83,8 @@ export const MAX_TARGET_CUBES = 2_000_000;
 
 /** At most this many parts per scan cube (`--cube-parts`); a re-split multiplies a part's n further (CubePart). */
 export const MAX_CUBE_PARTS = 256;
+/** Scan runs: the most of the workers' time the portfolio member may take (`--member-share`); the cubes keep the rest. */
+export const MAX_MEMBER_SHARE = 0.9;
 
 /**
  * Scan cube parts are dealt this many free positions below the cube (the engine's --part-depth). Deep enough that

@@ -30,8 +30,6 @@ export interface RunModelOptions {
   readonly memoryMB?: () => number;
   /** A fresh lease token for each task published. @default newLease (coordinator/leases.ts: 128 random bits) */
   readonly lease?: () => string;
-  /** A scan run's portfolio member goes on where its budget stopped it. @default SCAN_MEMBER_GOES_ON (coordinator/run-model.ts) */
-  readonly memberGoesOn?: boolean;
 }
 
 /** A cube still to be decided: queued (maybe running somewhere) or unknown. */

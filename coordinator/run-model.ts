@@ -28,7 +28,7 @@ import { RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { verdictLabel } from "../proto/vocabulary.js";
 import type { CubeEntry } from "./cube-table.js";
 import type { RunSteps } from "./run-effects.js";
-import { CUBE_PART_DEPTH, SCAN_MEMBER_ID } from "./run-defaults.js";
+import { CUBE_PART_DEPTH, MAX_MEMBER_SHARE, SCAN_MEMBER_ID } from "./run-defaults.js";
 import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
 import { answerOfVerdict, closedOf, progressOf } from "./run-answers.js";
@@ -49,21 +49,23 @@ export const CUBE_FAIL_WORKERS = 2;
  * side; the member finds the boards where the long scan is far ahead. Stopped by its budget it goes on later from
  * where it stopped (its whole board numbered as part 0 of 1, docs/cubing.md "Resuming"), each time with twice the
  * budget (up to SCAN_MEMBER_MAX_SEC: a resume repeats the subtree it stopped in, so a budget must grow past the
- * largest), while its worker time stays within SCAN_MEMBER_SHARE of the run's: the two scans get the run's time as
- * `cubist solve` gives them its two cores. Each attempt sent and each stop is in the ledger (MemberState): a coordinator
+ * largest), while its worker time stays within the run's `--member-share` of the whole (0.5: the two scans get the
+ * run's time as `cubist solve` gives them its two cores; 0, the default: the member runs its first budget only). Each attempt sent and each stop is in the ledger (MemberState): a coordinator
  * that replays it takes the verdict of the attempt in flight, or sends the next one at once.
  */
 export { SCAN_MEMBER_ID };
 export const SCAN_MEMBER_ORDER = "long";
 export const SCAN_MEMBER_SEC = 10;
 export const SCAN_MEMBER_MAX_SEC = 86_400;
-export const SCAN_MEMBER_SHARE = 0.5;
 /**
- * Whether the member goes on at all (RunModelOptions.memberGoesOn): not by default, by measurement. On
- * bench/puzzles/unsat-8x8-b4.txt it made `--workers 2` 1.5x slower (47.8 s against 31.9 s) and `--workers 1` 1.2x,
- * so w1 / w2 fell from 1.97x to 1.58x, and no SAT board has yet been measured to gain (BENCHMARKS.md, 2026-11-26).
+ * The share of the workers' time the member may take by going on: the run's `--member-share` (CubingSpec.member_share),
+ * 0 by default, by measurement: at 0.5 it made `--workers 2` 1.5x slower on bench/puzzles/unsat-8x8-b4.txt (47.8 s
+ * against 31.9 s) and `--workers 1` 1.2x, w1 / w2 1.97x -> 1.58x (BENCHMARKS.md, 2026-11-26).
  */
-export const SCAN_MEMBER_GOES_ON = false;
+function memberShare(spec: { cubing?: { memberShare?: number } }): number {
+  const f = spec.cubing?.memberShare ?? 0;
+  return Number.isFinite(f) && f > 0 ? Math.min(f, MAX_MEMBER_SHARE) : 0;
+}
 
 /** One run's decisions, over its state, `apply` and the shared steps (RunCore, coordinator/run-core.ts). */
 export class RunModel extends RunCore {
@@ -166,7 +168,8 @@ export class RunModel extends RunCore {
   private *continueMember(): RunSteps {
     const s = this.memberState;
     if (!this.memberPending || !s?.from || s.lease !== "" || this.ended || this.state !== RunState.RUN_STATE_RUNNING) return;
-    if (this.memberMs > (SCAN_MEMBER_SHARE / (1 - SCAN_MEMBER_SHARE)) * this.cubeMs) return;
+    const share = memberShare(this.spec);
+    if (this.memberMs > (share / (1 - share)) * this.cubeMs) return;
     this.memberPending = false;
     yield* this.publishMember(s.budgetSec, s.from.next, s.attempts + 1, true);
     this.log.info("portfolio member goes on", { from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });
@@ -194,7 +197,7 @@ export class RunModel extends RunCore {
       return;
     }
     if (v.kind !== VerdictKind.VERDICT_KIND_UNSAT) {
-      const progress = v.kind === VerdictKind.VERDICT_KIND_UNKNOWN && (this.opts.memberGoesOn ?? SCAN_MEMBER_GOES_ON) ? this.memberProgress(v) : undefined;
+      const progress = v.kind === VerdictKind.VERDICT_KIND_UNKNOWN && memberShare(this.spec) > 0 ? this.memberProgress(v) : undefined;
       if (!progress) {
         this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
         this.memberPending = false;

@@ -19,7 +19,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
 import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -39,6 +39,8 @@ export interface RunRequest {
   cubeParts?: number;
   /** Like cubeParts, but only where a run can take parts (scan cubes, not certified, not score; `solve --workers N`: its slots); cubeParts wins. */
   cubePartsIfScan?: number;
+  /** Scan runs: the share of the workers' time the portfolio member may take by going on (0..MAX_MEMBER_SHARE). @default 0 */
+  memberShare?: number;
   solver?: string;
   timeLimitSec?: number;
   conflictLimit?: number;
@@ -149,6 +151,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   if (parts > 1 && (req.certify === true || objective === "score")) {
     throw new InvalidOptionError("cube parts", `not with ${req.certify === true ? "certify (a proof covers whole cubes)" : "objective score (the score search does not split)"}`);
   }
+  const memberShare = num("member share", req.memberShare, 0, MAX_MEMBER_SHARE, 0);
+  if (memberShare > 0 && cellOrder !== "scan") throw new InvalidOptionError("member share", `the member is for scan cubes (cell order scan), not ${cellOrder}`);
   const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
   const puzzleText = triangle ? writeTriangle({ ...triangle, name }) : writeCanonical({ ...(puzzle as Puzzle), name });
   const spec: RunSpec = {
@@ -163,6 +167,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
       maxDepth: int("max depth", req.maxDepth, 0, 1024, 0),
       cellOrder,
       ...(parts > 1 ? { parts } : {}),
+      ...(memberShare > 0 ? { memberShare } : {}),
     },
     solver: {
       solver,

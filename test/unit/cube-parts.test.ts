@@ -93,6 +93,15 @@ test("cube parts - run specs: scan runs only, not certified or score; solve --wo
   }
 });
 
+test("member share - run specs: scan runs only, 0 by default, at most MAX_MEMBER_SHARE", () => {
+  assert.equal(buildRunSpec({ puzzleText: UNSAT }).spec.cubing!.memberShare, undefined);
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, memberShare: 0.5 }).spec.cubing!.memberShare, 0.5);
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, memberShare: 0 }).spec.cubing!.memberShare, undefined);
+  for (const req of [{ memberShare: 0.5, solver: "kissat" }, { memberShare: 0.5, cellOrder: "spiral" }, { memberShare: 0.95 }, { memberShare: -0.1 }]) {
+    assert.throws(() => buildRunSpec({ puzzleText: UNSAT, ...req } as RunRequest), (e: unknown) => e instanceof InvalidOptionError && /member share/.test((e as Error).message), JSON.stringify(req));
+  }
+});
+
 
 test("cube parts - a scan run in 2 parts: each cube's parts in order, the member second; a part over budget re-splits into parts; UNSAT, weights 1, replayable", async () => {
   const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, cubeParts: 2 }, { batchSize: 5 });

@@ -133,7 +133,7 @@ test("resuming - parts arithmetic: children keep their start, a report at the pa
 });
 
 test("resuming - the portfolio member goes on from where it stopped, with twice the budget, once the cubes have had as much worker time", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5, memberGoesOn: true });
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30, memberShare: 0.5 }, { batchSize: 5 });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
@@ -170,7 +170,7 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
   assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
 });
 
-test("resuming - by default the member does not go on (SCAN_MEMBER_GOES_ON, chosen by measurement)", async () => {
+test("resuming - by default (--member-share 0, chosen by measurement) the member does not go on", async () => {
   const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5 });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
@@ -186,7 +186,7 @@ test("resuming - by default the member does not go on (SCAN_MEMBER_GOES_ON, chos
 });
 
 test("resuming - the member's attempts are in the ledger: a restarted coordinator takes the verdict in flight, and sends a stopped member on at once", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5, memberGoesOn: true });
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30, memberShare: 0.5 }, { batchSize: 5 });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
@@ -220,7 +220,7 @@ test("resuming - the member's attempts are in the ledger: a restarted coordinato
 });
 
 test("resuming - the member's exhausted board after it went on refutes every open cube: UNSAT, weights 1", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4 }, { batchSize: 5, memberGoesOn: true });
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, memberShare: 0.5 }, { batchSize: 5 });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;

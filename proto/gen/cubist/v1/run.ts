@@ -131,7 +131,14 @@ export interface CubingSpec {
    * Cell order "scan": each cube is searched as this many parts (CubePart), so that as many workers advance one
    * cube's scan together; 0 or 1 = whole cubes.
    */
-  parts?: number | undefined;
+  parts?:
+    | number
+    | undefined;
+  /**
+   * Cell order "scan": the share of the run's worker time the portfolio member (the whole board in the long scan
+   * order) may take by going on where its budget stopped it; 0 (the default) = its first budget only.
+   */
+  memberShare?: number | undefined;
 }
 
 /** What happens to a cube that exceeds its budget. */
@@ -306,7 +313,7 @@ export interface RunRecord {
 }
 
 function createBaseCubingSpec(): CubingSpec {
-  return { targetCubes: 0, maxDepth: 0, cellOrder: "", parts: undefined };
+  return { targetCubes: 0, maxDepth: 0, cellOrder: "", parts: undefined, memberShare: undefined };
 }
 
 export const CubingSpec: MessageFns<CubingSpec> = {
@@ -322,6 +329,9 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     }
     if (message.parts !== undefined) {
       writer.uint32(32).uint32(message.parts);
+    }
+    if (message.memberShare !== undefined) {
+      writer.uint32(41).double(message.memberShare);
     }
     return writer;
   },
@@ -371,6 +381,14 @@ export const CubingSpec: MessageFns<CubingSpec> = {
             message.parts = reader.uint32();
             continue;
           }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.memberShare = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -401,6 +419,11 @@ export const CubingSpec: MessageFns<CubingSpec> = {
         ? globalThis.String(object.cell_order)
         : "",
       parts: isSet(object.parts) ? globalThis.Number(object.parts) : undefined,
+      memberShare: isSet(object.memberShare)
+        ? globalThis.Number(object.memberShare)
+        : isSet(object.member_share)
+        ? globalThis.Number(object.member_share)
+        : undefined,
     };
   },
 
@@ -418,6 +441,9 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     if (message.parts !== undefined) {
       obj.parts = Math.round(message.parts);
     }
+    if (message.memberShare !== undefined) {
+      obj.memberShare = floatToJson(message.memberShare);
+    }
     return obj;
   },
 
@@ -430,6 +456,7 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     message.maxDepth = object.maxDepth ?? 0;
     message.cellOrder = object.cellOrder ?? "";
     message.parts = object.parts ?? undefined;
+    message.memberShare = object.memberShare ?? undefined;
     return message;
   },
 };
