@@ -255,3 +255,23 @@ test("scan cubes - solve --workers 1 (the defaults pick scan cubes on a near-uni
   const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
   assert.deepEqual(verifySolution(puzzle, readBoardJSON(out.board, puzzle)), { ok: true });
 });
+
+test("scan cubes - with --member-share the whole-board member goes on where its budget stopped it, each attempt delivered, and its exhausted board ends the run UNSAT at weight 1", async () => {
+  // 0.05 s budgets: the member (the long scan, about 0.4 s on this board) is stopped and sent on several times within
+  // JetStream's 2-minute duplicate window, so each attempt must carry its own message id to be delivered at all.
+  const r = await solve(["test/fixtures/cluster/unsat-7x7-hard.txt", "--workers", "2", "--json", "--cell-order", "scan", "--solver", "none", "--cube-time", "0.05", "--member-share", "0.5", "--verbose"]);
+  assert.equal(r.code, 20, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "unsat");
+  assert.ok(Math.abs(out.stats.progress - 1) < 1e-9, `progress ${out.stats.progress}`);
+  assert.equal(out.stats.cubes.failed, 0);
+  const goesOn = r.stderr.split("\n").filter((l) => /portfolio member goes on/.test(l));
+  const memberLines = r.stderr.split("\n").filter((l) => /portfolio member/.test(l));
+  assert.ok(goesOn.length >= 1, memberLines.join("\n"));
+  // A later attempt came back with the whole rest of the board exhausted (with one message id for all attempts,
+  // JetStream dropped every attempt after the first, and the cubes ended the run instead).
+  assert.match(memberLines.at(-1)!, /portfolio member exhausted the board/, memberLines.join("\n"));
+  // Each attempt starts further on than the one before.
+  const froms = goesOn.map((l) => Number(/from=(\d+)/.exec(l)![1]));
+  assert.ok(froms.every((f, i) => f > 0 && (i === 0 || f > froms[i - 1]!)), froms.join(","));
+});
