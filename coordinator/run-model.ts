@@ -67,12 +67,16 @@ function memberShare(spec: { cubing?: { memberShare?: number } }): number {
   return Number.isFinite(f) && f > 0 ? Math.min(f, MAX_MEMBER_SHARE) : 0;
 }
 
+/** The worker time a verdict reports (ms; 0 when absent or not a positive number): the member's share weighs these. */
+function workerMs(v: Verdict): number {
+  const ms = v.stats?.wallMs ?? 0;
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
+
 /** One run's decisions, over its state, `apply` and the shared steps (RunCore, coordinator/run-core.ts). */
 export class RunModel extends RunCore {
   /** The portfolio member's UNSAT when it came back before the split's last cube was recorded (splitScan closes them). */
   private memberUnsat: Verdict | null = null;
-  /** The member stopped (memberState, lease empty) and waits for the cubes' time to catch up before it goes on. */
-  private memberPending = false;
   /** Worker time (ms) the member's and the cubes' verdicts reported, since this coordinator took the run. */
   private memberMs = 0;
   private cubeMs = 0;
@@ -164,13 +168,15 @@ export class RunModel extends RunCore {
     yield* this.record({ $case: "member", value: { from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease } });
   }
 
-  /** A waiting member goes on (to the front queue) once the cubes have had their share of the run's worker time. */
+  /**
+   * A stopped member (its last recorded state has no lease: no attempt in flight) goes on, to the front queue, once
+   * the cubes have had their share of the run's worker time.
+   */
   private *continueMember(): RunSteps {
     const s = this.memberState;
-    if (!this.memberPending || !s?.from || s.lease !== "" || this.ended || this.state !== RunState.RUN_STATE_RUNNING) return;
+    if (!s?.from || s.lease !== "" || this.ended || this.state !== RunState.RUN_STATE_RUNNING) return;
     const share = memberShare(this.spec);
     if (this.memberMs > (share / (1 - share)) * this.cubeMs) return;
-    this.memberPending = false;
     yield* this.publishMember(s.budgetSec, s.from.next, s.attempts + 1, true);
     this.log.info("portfolio member goes on", { from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });
   }
@@ -184,8 +190,7 @@ export class RunModel extends RunCore {
     const m = this.table.member(v.cubeId)!;
     if (!m.open) return;
     m.open = false;
-    const ms = v.stats?.wallMs ?? 0;
-    if (Number.isFinite(ms) && ms > 0) this.memberMs += ms;
+    this.memberMs += workerMs(v);
     if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
       const accepted = v.board.length > 0 ? answerOfVerdict(this.shape, this.spec, v, this.log) : null;
       if (accepted?.ok) {
@@ -200,12 +205,10 @@ export class RunModel extends RunCore {
       const progress = v.kind === VerdictKind.VERDICT_KIND_UNKNOWN && memberShare(this.spec) > 0 ? this.memberProgress(v) : undefined;
       if (!progress) {
         this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
-        this.memberPending = false;
         return;
       }
       const last = this.memberState?.budgetSec ?? SCAN_MEMBER_SEC;
       yield* this.record({ $case: "member", value: { from: progress, budgetSec: Math.min(SCAN_MEMBER_MAX_SEC, 2 * last), attempts: this.memberState?.attempts ?? 0, lease: "" } });
-      this.memberPending = true;
       yield* this.continueMember();
       return;
     }
@@ -246,10 +249,7 @@ export class RunModel extends RunCore {
   *recover(): RunSteps {
     yield* this.followUpUnknowns([...this.table.unknowns()]);
     yield* this.checkComplete();
-    if (this.memberState?.lease === "") {
-      this.memberPending = true;
-      yield* this.continueMember();
-    }
+    yield* this.continueMember();
   }
 
   // ---- verdicts -------------------------------------------------------------------------------------------------
@@ -275,8 +275,7 @@ export class RunModel extends RunCore {
         this.log.warn("verdict for an unknown cube ignored", { cube: v.cubeId, worker: v.workerId });
         continue;
       }
-      const ms = v.stats?.wallMs ?? 0;
-      if (isOpen(entry) && Number.isFinite(ms) && ms > 0) this.cubeMs += ms;
+      if (isOpen(entry)) this.cubeMs += workerMs(v);
       if (this.counting && (v.kind === VerdictKind.VERDICT_KIND_SAT || v.kind === VerdictKind.VERDICT_KIND_UNSAT)) {
         const step = yield* this.recordCount(v, entry, closed, unknowns, retries, failed);
         if (step === "ended") return;
