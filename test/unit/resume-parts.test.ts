@@ -21,10 +21,17 @@ const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 const D = CUBE_PART_DEPTH;
 const unknown = (cube: string, next: number, depth = D) => verdict(cube, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next, depth } });
 
-async function started(req: Partial<RunRequest> = {}) {
+/** A scan run split, and the portfolio member's first task. */
+async function split(req: Partial<RunRequest> = {}) {
   const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, ...req }, { batchSize: 5 });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
+  return { h, first: published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)! };
+}
+
+/** A scan run split, its member given up (no report): the cubes alone. */
+async function started(req: Partial<RunRequest> = {}) {
+  const { h } = await split(req);
   await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN)]));
   return h;
 }
@@ -133,10 +140,7 @@ test("resuming - parts arithmetic: children keep their start, a report at the pa
 });
 
 test("resuming - the portfolio member goes on from where it stopped, with twice the budget, once the cubes have had as much worker time", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30, memberShare: 0.5 }, { batchSize: 5 });
-  await h.run(h.model.start());
-  await h.run(h.model.splitInitial());
-  const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  const { h, first } = await split({ timeLimitSec: 30, memberShare: 0.5 });
   assert.deepEqual(first.task.part, { k: 0, n: 1, depth: D }, "the whole board, numbered");
   assert.equal(first.task.engineOrder, "long");
   assert.equal(first.task.solver!.timeLimitSec, 10);
@@ -171,10 +175,7 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
 });
 
 test("resuming - by default (--member-share 0, chosen by measurement) the member does not go on", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5 });
-  await h.run(h.model.start());
-  await h.run(h.model.splitInitial());
-  const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  const { h, first } = await split({ timeLimitSec: 30 });
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([
     verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10 } as never }),
@@ -186,10 +187,7 @@ test("resuming - by default (--member-share 0, chosen by measurement) the member
 });
 
 test("resuming - the member's attempts are in the ledger: a restarted coordinator takes the verdict in flight, and sends a stopped member on at once", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, timeLimitSec: 30, memberShare: 0.5 }, { batchSize: 5 });
-  await h.run(h.model.start());
-  await h.run(h.model.splitInitial());
-  const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  const { h, first } = await split({ timeLimitSec: 30, memberShare: 0.5 });
   // A coordinator that replays the ledger knows the attempt in flight by its lease, and takes its report.
   const second = h.replay();
   assert.deepEqual(second.table.member(SCAN_MEMBER_ID), { id: SCAN_MEMBER_ID, lease: first.task.lease, open: true });
@@ -220,10 +218,7 @@ test("resuming - the member's attempts are in the ledger: a restarted coordinato
 });
 
 test("resuming - the member's exhausted board after it went on refutes every open cube: UNSAT, weights 1", async () => {
-  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, memberShare: 0.5 }, { batchSize: 5 });
-  await h.run(h.model.start());
-  await h.run(h.model.splitInitial());
-  const first = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  const { h, first } = await split({ memberShare: 0.5 });
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([
     verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 7, depth: D }, lease: first.task.lease, stats: { wallMs: 10 } as never }),
