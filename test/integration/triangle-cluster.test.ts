@@ -166,6 +166,17 @@ test("triangle untrusted input - forged counts under real leases are rejected, a
     // The forger pulls tasks as a worker does, so it holds their leases, and answers each one with a lie.
     const nc = await t.connect("forger");
     const js = jetstream(nc);
+    // Tasks whose placements are off the triangle (cell 16 of 16, and a turn the puzzle does not allow), published
+    // before the lies: the cubes the lies put back queue behind them, so the run cannot end before the worker meets
+    // them (published later, they could sit behind the last real cube and be dropped with the run's consumer).
+    const spec = run.spec;
+    // The forger must meet real tasks only: the split's cubes are all queued ahead of these two.
+    assert.ok(run.status().cubes!.queued >= 4, `the split queued ${run.status().cubes!.queued} cubes`);
+    for (const placements of [[{ cell: 16, piece: 0, rot: 0 }], [{ cell: 0, piece: 0, rot: 1 }]]) {
+      await js.publish(t.names.cubesSubject(run.id), CubeTask.encode(CubeTask.fromPartial({
+        runId: run.id, cubeId: "999", formulaSha256: spec.formulaSha256, numVars: spec.numVars, units: [1], placements, solver: spec.solver, puzzleSha256: spec.puzzleSha256, lease: "x",
+      })).finish());
+    }
     const consumer = await js.consumers.get(t.names.cubesStream, t.names.runConsumer(run.id));
     const solution = placementsOfTriangleBoard(readTriangleBoardJSON(readFileSync(join(REPO_ROOT, "test/fixtures/cluster/tri-4-l4-s4.solution.json"), "utf8"), puzzle));
     const swapped = solution.map((p, k, all) => (k === 0 ? { ...p, piece: all[1].piece } : k === 1 ? { ...p, piece: all[0].piece } : p));
@@ -192,13 +203,6 @@ test("triangle untrusted input - forged counts under real leases are rejected, a
     }
     assert.ok(await eventually(() => run.status().rejectedModels === lies.length, 20_000), `rejected ${run.status().rejectedModels}`);
     assert.equal(run.status().solutionCount, 0, "nothing forged was counted");
-    // A task whose placements are off the triangle (cell 16 of 16, and a turn the puzzle does not allow).
-    const spec = run.spec;
-    for (const placements of [[{ cell: 16, piece: 0, rot: 0 }], [{ cell: 0, piece: 0, rot: 1 }]]) {
-      await js.publish(t.names.cubesSubject(run.id), CubeTask.encode(CubeTask.fromPartial({
-        runId: run.id, cubeId: "999", formulaSha256: spec.formulaSha256, numVars: spec.numVars, units: [1], placements, solver: spec.solver, puzzleSha256: spec.puzzleSha256, lease: "x",
-      })).finish());
-    }
     const w = await startTestWorker(t, { workerId: "good" });
     try {
       assert.equal(await waitForRunEnd(run, 60_000), RunState.RUN_STATE_SAT);
