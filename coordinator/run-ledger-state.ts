@@ -164,12 +164,14 @@ export class RunLedgerState {
         this.priority = b.value;
         break;
       case "member": {
-        // Sent: the table takes that attempt's verdict (its lease). Stopped: nothing in flight until it goes on.
+        // Sent: the table takes that attempt's verdict (its lease). Stopped or ended: nothing in flight, and the
+        // attempt's placements count (each attempt comes back once, so they are added once, also on replay).
         this.memberState = b.value;
         if (b.value.lease !== "") this.table.addMember(SCAN_MEMBER_ID, b.value.lease);
         else {
           const m = this.table.member(SCAN_MEMBER_ID);
           if (m) m.open = false;
+          this.work.record(SCAN_MEMBER_ID, e.atUnixMs, b.value.searchNodes, 0, 0);
         }
         break;
       }

@@ -48,6 +48,12 @@ export function workerMs(v: Verdict): number {
   return Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
+/** The placements a verdict reports (0 when absent or not a count). */
+function searchNodes(v: Verdict): number {
+  const n = v.stats?.searchNodes ?? 0;
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
 /** The member's part of a run's decisions; RunModel extends it. */
 export abstract class RunMemberCore extends RunCore {
   /** The portfolio member's UNSAT when it came back before the split's last cube was recorded (splitScan closes them). */
@@ -67,7 +73,7 @@ export abstract class RunMemberCore extends RunCore {
     const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [], part }, attempts, this.opts.clock(), (this.opts.lease ?? newLease)(),
       { order: SCAN_MEMBER_ORDER, timeLimitSec: budgetSec });
     yield { type: "publish", tasks: [task], seqs: [], ...(front ? { front: true } : {}) };
-    yield* this.record({ $case: "member", value: { from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease } });
+    yield* this.record({ $case: "member", value: { from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease, searchNodes: 0 } });
   }
 
   /**
@@ -95,6 +101,7 @@ export abstract class RunMemberCore extends RunCore {
     this.memberMs += workerMs(v);
     if (v.kind === VerdictKind.VERDICT_KIND_SAT) {
       const accepted = v.board.length > 0 ? answerOfVerdict(this.shape, this.spec, v, this.log) : null;
+      yield* this.memberEnded(v);
       if (accepted?.ok) {
         yield* this.acceptSolution(accepted.cells, v.cubeId, v.workerId);
         return;
@@ -107,10 +114,11 @@ export abstract class RunMemberCore extends RunCore {
       const progress = v.kind === VerdictKind.VERDICT_KIND_UNKNOWN && memberShare(this.spec) > 0 ? this.memberProgress(v) : undefined;
       if (!progress) {
         this.log.info("portfolio member gave up", { verdict: verdictLabel(v.kind), reason: v.reason, nodes: v.stats?.searchNodes ?? 0 });
+        yield* this.memberEnded(v);
         return;
       }
       const last = this.memberState?.budgetSec ?? SCAN_MEMBER_SEC;
-      yield* this.record({ $case: "member", value: { from: progress, budgetSec: Math.min(SCAN_MEMBER_MAX_SEC, 2 * last), attempts: this.memberState?.attempts ?? 0, lease: "" } });
+      yield* this.record({ $case: "member", value: { from: progress, budgetSec: Math.min(SCAN_MEMBER_MAX_SEC, 2 * last), attempts: this.memberState?.attempts ?? 0, lease: "", searchNodes: searchNodes(v) } });
       yield* this.continueMember();
       return;
     }
@@ -120,6 +128,12 @@ export abstract class RunMemberCore extends RunCore {
       return;
     }
     yield* this.closeAllByMember(v);
+  }
+
+  /** The member ends without exhausting the board (gave up, or a board): its state has no start, its placements count. */
+  private *memberEnded(v: Verdict): RunSteps {
+    const s = this.memberState;
+    yield* this.record({ $case: "member", value: { from: undefined, budgetSec: s?.budgetSec ?? SCAN_MEMBER_SEC, attempts: s?.attempts ?? 0, lease: "", searchNodes: searchNodes(v) } });
   }
 
   /** How far the member got, if its report fits its task (whole board numbered at CUBE_PART_DEPTH, not behind its start). */

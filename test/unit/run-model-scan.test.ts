@@ -100,7 +100,7 @@ test("scan run - the member's exhausted board refutes every open cube with its w
   assert.equal(checkVerdict(createNames(), h.model.table, verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT), createNames().verdictsSubject("r1", "w1")), "verdict_closed_cube");
 });
 
-test("scan run - the member's board is verified: a solution ends the run SAT, a wrong one is rejected and the cubes go on", async () => {
+test("scan run - the member's board is verified: a solution ends the run SAT, a wrong one is rejected and the cubes go on; its placements count either way", async () => {
   const text = writeCanonical(GENERATED.puzzle);
   const good = GENERATED.solution.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
   const bad = good.map((p, i) => (i === 0 ? { ...p, rot: (p.rot + 1) % 4 } : p));
@@ -108,16 +108,18 @@ test("scan run - the member's board is verified: a solution ends the run SAT, a 
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   assert.ok(h.model.table.member(SCAN_MEMBER_ID));
-  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_SAT, { board: bad })]));
+  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_SAT, { board: bad, stats: { searchNodes: 77 } as never })]));
   assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
   assert.equal(h.model.rejected, 1);
+  assert.equal(h.model.work.placements, 77, "its placements were made all the same");
   const k = harness({ puzzleText: text, targetCubes: 4 });
   await k.run(k.model.start());
   await k.run(k.model.splitInitial());
-  await k.run(k.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_SAT, { board: good })]));
+  await k.run(k.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_SAT, { board: good, stats: { searchNodes: 4_321 } as never })]));
   assert.equal(k.model.state, RunState.RUN_STATE_SAT);
   assert.equal(k.model.solutions[0].cubeId, SCAN_MEMBER_ID);
   assert.equal(k.replay().state, RunState.RUN_STATE_SAT);
+  assert.deepEqual([k.model.work.placements, k.replay().work.placements], [4_321, 4_321], "the member's placements are the run's");
 });
 
 test("scan run - a scan cube over budget is re-split along the scan: children in order to the front queue, exact weights", async () => {

@@ -132,7 +132,8 @@ export interface LedgerEntry {
 /**
  * A scan run's portfolio member (docs/cubing.md "Scan cubes"): sent (`lease` set: the task in flight, whose verdict a
  * coordinator that replays the ledger still takes), or stopped by its budget with a report of how far it got (`lease`
- * empty: its next attempt starts at `from` with `budget_sec`; a coordinator that replays the ledger sends it).
+ * empty: its next attempt starts at `from` with `budget_sec`; a coordinator that replays the ledger sends it; no
+ * `from`: it ended, and does not go on).
  */
 export interface MemberState {
   /** the whole board numbered as part 0 of 1: where the attempt starts */
@@ -145,6 +146,11 @@ export interface MemberState {
   attempts: number;
   /** the task's lease; empty: stopped, not sent again yet */
   lease: string;
+  /**
+   * Placements the attempt made, recorded when it came back stopped, given up or with a board (an exhausted board's
+   * go with the first cube it refutes), and added to the run's placements then.
+   */
+  searchNodes: number;
 }
 
 /** Certified run: base formula + every refuted cube negated, proved by Kissat and checked by drat-trim. */
@@ -1529,7 +1535,7 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
 };
 
 function createBaseMemberState(): MemberState {
-  return { from: undefined, budgetSec: 0, attempts: 0, lease: "" };
+  return { from: undefined, budgetSec: 0, attempts: 0, lease: "", searchNodes: 0 };
 }
 
 export const MemberState: MessageFns<MemberState> = {
@@ -1545,6 +1551,9 @@ export const MemberState: MessageFns<MemberState> = {
     }
     if (message.lease !== "") {
       writer.uint32(34).string(message.lease);
+    }
+    if (message.searchNodes !== 0) {
+      writer.uint32(40).uint64(message.searchNodes);
     }
     return writer;
   },
@@ -1594,6 +1603,14 @@ export const MemberState: MessageFns<MemberState> = {
             message.lease = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.searchNodes = longToNumber(reader.uint64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1616,6 +1633,11 @@ export const MemberState: MessageFns<MemberState> = {
         : 0,
       attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
       lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
+      searchNodes: isSet(object.searchNodes)
+        ? globalThis.Number(object.searchNodes)
+        : isSet(object.search_nodes)
+        ? globalThis.Number(object.search_nodes)
+        : 0,
     };
   },
 
@@ -1633,6 +1655,9 @@ export const MemberState: MessageFns<MemberState> = {
     if (message.lease !== "") {
       obj.lease = message.lease;
     }
+    if (message.searchNodes !== 0) {
+      obj.searchNodes = Math.round(message.searchNodes);
+    }
     return obj;
   },
 
@@ -1647,6 +1672,7 @@ export const MemberState: MessageFns<MemberState> = {
     message.budgetSec = object.budgetSec ?? 0;
     message.attempts = object.attempts ?? 0;
     message.lease = object.lease ?? "";
+    message.searchNodes = object.searchNodes ?? 0;
     return message;
   },
 };
