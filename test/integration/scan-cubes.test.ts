@@ -257,9 +257,10 @@ test("scan cubes - solve --workers 1 (the defaults pick scan cubes on a near-uni
 });
 
 test("scan cubes - with --member-share the whole-board member goes on where its budget stopped it, each attempt delivered, and its exhausted board ends the run UNSAT at weight 1", async () => {
-  // 0.05 s budgets: the member (the long scan, about 0.4 s on this board) is stopped and sent on several times within
-  // JetStream's 2-minute duplicate window, so each attempt must carry its own message id to be delivered at all.
-  const r = await solve(["test/fixtures/cluster/unsat-7x7-hard.txt", "--workers", "2", "--json", "--cell-order", "scan", "--solver", "none", "--cube-time", "0.05", "--member-share", "0.5", "--verbose"]);
+  // 0.01 s budgets: the member (the long scan, 2.7 M placements on this board: 0.05 s on a fast machine, 0.4 s on a
+  // loaded one) is stopped and sent on several times within JetStream's 2-minute duplicate window, so each attempt
+  // must carry its own message id to be delivered at all. (0.05 s budgets let a fast machine finish in one attempt.)
+  const r = await solve(["test/fixtures/cluster/unsat-7x7-hard.txt", "--workers", "2", "--json", "--cell-order", "scan", "--solver", "none", "--cube-time", "0.01", "--member-share", "0.5", "--verbose"]);
   assert.equal(r.code, 20, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "unsat");
