@@ -146,8 +146,9 @@ static void build_tables(ctx_t *x) {
 /*
  * Symmetry (--symmetry). The rotations that map the board onto itself (four on a square, the half turn on an oblong
  * board) map solutions to solutions when the puzzle has no hints: the caller's word, so fixed cells are then a
- * cube's placements. It is enough to search the boards whose first corner piece c (the first piece with two grey
- * sides, when no other piece is identical to it) lies on one corner of each orbit: the top-left on a square; on an
+ * cube's placements. It is enough to search the boards whose corner piece c (the first piece with two grey sides
+ * that no other piece is identical to; a piece with a copy could stand at two corners at once) lies on one corner of
+ * each orbit: the top-left on a square; on an
  * oblong board the top-left or the corner that ends the scan's first line (the half turn swaps top-left with
  * bottom-right and top-right with bottom-left). c leaves the other corners' tables, and the allowed corner the scan
  * meets last takes c while c is free (the top-left on a square), so no subtree is searched where c has nowhere
@@ -156,12 +157,10 @@ static void build_tables(ctx_t *x) {
 static void setup_symmetry(ctx_t *x, const int *order) {
   const puzzle_t *p = x->p;
   int c = -1;
-  for (int i = 0; i < p->npieces; i++) {
+  for (int i = 0; i < p->npieces && c < 0; i++) {
     int grey = 0;
     for (int d = 0; d < 4; d++) grey += p->edges[i][d] == 0;
-    if (grey != 2) continue;
-    if (p->class_count[p->piece_class[i]] == 1) c = p->piece_class[i];
-    break;
+    if (grey == 2 && p->class_count[p->piece_class[i]] == 1) c = p->piece_class[i];
   }
   if (c < 0) return;
   const int NW = 0, NE = p->cols - 1, SW = (p->rows - 1) * p->cols, SE = p->cells - 1;

@@ -15,11 +15,12 @@
  * Weights: a node with b children gives each parent/b; a node without children is refuted with its weight; a
  * complete board is a solution. Cubes + refuted + solutions sum exactly to the weight of what was split.
  *
- * With `symmetry` the split follows the engine's `--symmetry` scan (engine/search.c setup_symmetry): the first corner
- * piece may lie only top-left on a square board, top-left or at the end of the scan's first line on an oblong one,
- * and the last of those corners in scan order takes it while it is free. The cubes then cover every board of that
- * kind, and each is searched with `--symmetry`; a puzzle without hints has a solution exactly when it has one of that
- * kind (turn the board), which is what a refuted run claims (`scanSymmetry` says when a run may).
+ * With `symmetry` the split follows the engine's `--symmetry` scan (engine/search.c setup_symmetry): the pinned corner
+ * piece (the first without an identical copy) may lie only top-left on a square board, top-left or at the end of the
+ * scan's first line on an oblong one, and the last of those corners in scan order takes it while it is free. The
+ * cubes then cover every board of that kind, and each is searched with `--symmetry`; a puzzle without hints has a
+ * solution exactly when it has one of that kind (turn the board), which is what a refuted run claims (`scanSymmetry`
+ * says when a run may).
  * Pure: no I/O, no clocks.
  */
 
@@ -66,17 +67,16 @@ export function scanSymmetry(puzzle: Pick<Puzzle, "hints">, run: { certify: bool
 }
 
 /**
- * The engine's symmetry rule for a scan in `order` (cells): the first corner piece's class, the corners it may lie
- * on, and the one of them the scan meets last among `free` cells (it takes the class while the class is free).
- * Null when there is nothing to break: no corner piece, or one with an identical copy.
+ * The engine's symmetry rule for a scan in `order` (cells): the class of the first corner piece that no other piece
+ * is identical to, the corners it may lie on, and the one of them the scan meets last among `free` cells (it takes
+ * the class while the class is free). Null when there is nothing to break: no corner piece without a copy.
  */
 function symmetryRule(puzzle: Puzzle, cls: Int32Array, order: Int32Array, isFree: (cell: number) => boolean):
   { cls: number; allowed: number[]; force: number } | null {
   const { rows, cols } = puzzle;
   if (rows < 2 || cols < 2) return null;
-  const first = puzzle.pieces.findIndex((p) => p.edges.filter((c) => c === 0).length === 2);
+  const first = puzzle.pieces.findIndex((p, i) => p.edges.filter((c) => c === 0).length === 2 && !puzzle.pieces.some((_, j) => j !== i && cls[j] === cls[i]));
   if (first < 0) return null;
-  if (puzzle.pieces.some((p, i) => i !== first && cls[i] === cls[first])) return null;
   const NW = 0, NE = cols - 1, SW = (rows - 1) * cols;
   const second = [...order].find((cell) => cell === NE || cell === SW)!;
   const allowed = rows === cols ? [NW] : [NW, second];
@@ -194,7 +194,7 @@ export function scanSplit(puzzle: Puzzle, options: ScanSplitOptions): SplitResul
   const free = [...order].filter((cell) => board[cell] === null);
   const corners = new Set([0, cols - 1, (rows - 1) * cols, cells - 1]);
   const sym = options.symmetry ? symmetryRule(puzzle, cls, order, (cell) => board[cell] === null) : null;
-  // The first corner piece free with no allowed corner left: the engine's space is empty.
+  // The pinned corner piece free with no allowed corner left: the engine's space is empty.
   if (sym && avail[sym.cls] > 0 && sym.force < 0) return refuteAll();
   /** The symmetry's say on class `c` at `cell`: false where it may not go, or where another must (the forced corner). */
   const symOk = (cell: number, c: number): boolean => {

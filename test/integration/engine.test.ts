@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { searchPlacements } from "../../core/cubes/search.js";
+import { scanSplit } from "../../core/cubes/scan-split.js";
 import { parsePuzzle } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { equivalentPieces, rotateEdges, rotatedEdge, type Board, type Edges, type Placement, type Puzzle } from "../../core/puzzle.js";
@@ -435,11 +436,10 @@ test("engine restarts - counting never restarts, so a count with a restart base 
 
 // ---- 5. symmetry breaking ----
 
-/** The first piece with two grey sides, when no other piece is identical to it (the one the engine pins). */
+/** The first piece with two grey sides that no other piece is identical to (the one the engine pins). */
 function pinnedCorner(p: Puzzle): number | null {
-  const first = p.pieces.findIndex((x) => x.edges.filter((c) => c === 0).length === 2);
-  if (first < 0) return null;
-  return p.pieces.some((x, i) => i !== first && equivalentPieces(x.edges, p.pieces[first].edges)) ? null : first;
+  const first = p.pieces.findIndex((x, i) => x.edges.filter((c) => c === 0).length === 2 && !p.pieces.some((y, j) => j !== i && equivalentPieces(y.edges, x.edges)));
+  return first < 0 ? null : first;
 }
 
 test("engine symmetry - finds a verified board whenever there is one (square and oblong boards), proves unsat boards unsat", { timeout: 120_000 }, async () => {
@@ -519,6 +519,26 @@ test("engine symmetry - the corner piece free, its corner taken by a cube's piec
     tried++;
   }
   assert.equal(tried, 4);
+});
+
+test("engine symmetry - a corner piece with a copy first in piece order: the next corner piece without one is pinned, and an unsat square's tree is about a quarter", async () => {
+  const isCorner = (x: Puzzle["pieces"][number]): boolean => x.edges.filter((c) => c === 0).length === 2;
+  const twin = UNSAT5.pieces.findIndex((x, i) => isCorner(x) && UNSAT5.pieces.some((y, j) => j !== i && equivalentPieces(y.edges, x.edges)));
+  assert.ok(twin >= 0, "the 5x5 fixture has a corner piece with a copy");
+  // The same puzzle with that piece first: before, the engine then broke no symmetry at all.
+  const pieces = [UNSAT5.pieces[twin], ...UNSAT5.pieces.filter((_, i) => i !== twin)];
+  const p: Puzzle = { ...UNSAT5, name: `${UNSAT5.name}-twin-first`, pieces };
+  assert.notEqual(pinnedCorner(p), 0);
+  assert.notEqual(pinnedCorner(p), null);
+  const sym = await engine(p, [], { symmetry: true });
+  const plain = await engine(p, [], {});
+  assert.deepEqual([sym.kind, plain.kind], ["unsat", "unsat"]);
+  assert.ok(sym.stats.nodes * 2.5 < plain.stats.nodes, `${sym.stats.nodes} placements with symmetry, ${plain.stats.nodes} without`);
+  // The split follows the same rule: its cubes exhaust exactly the engine's --symmetry scan.
+  const split = scanSplit(p, { targetCubes: 16, symmetry: true });
+  let nodes = split.stats.nodes;
+  for (const cube of split.cubes) nodes += (await engine(p, cube.placements, { symmetry: true })).stats.nodes;
+  assert.equal(nodes, sym.stats.nodes);
 });
 
 test("engine symmetry - with parts the space is still covered, and a count ignores it (the engine refuses both together)", async () => {

@@ -172,7 +172,7 @@ test("scan cubes - taken in order, the cubes meet the whole scan's first board a
 
 // With the board's symmetry broken (the engine's --symmetry, scanSplit's `symmetry`): a quarter of a square board's
 // tree, half of an oblong one's. Counting refuses symmetry, so the unsat boards are exhausted and the sat ones
-// followed to their first board. A corner piece with an identical copy breaks nothing (unsat 5x5).
+// followed to their first board. A corner piece with an identical copy is passed over for the next one without.
 const SYM_BOARDS: Array<[string, () => Puzzle]> = [
   ...BOARDS,
   ["brendan 6x6", () => fixture("brendan/pieces_06x06.txt")],
