@@ -53,7 +53,7 @@ test("scan run - cubes go out in scan order with the whole budget, the long memb
   const h = harness({ puzzleText: UNSAT, targetCubes: 8, timeLimitSec: 30, firstTimeLimitSec: 2 });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
-  const expected = scanSplit(h.puzzle, { targetCubes: 8 });
+  const expected = scanSplit(h.puzzle, { targetCubes: 8, symmetry: true }); // no hints, one board wanted: the engine's symmetry
   const tasks = published(h.effects);
   assert.equal(tasks.length, expected.cubes.length + 1);
   assert.equal(tasks[1].task.cubeId, SCAN_MEMBER_ID);
@@ -133,7 +133,7 @@ test("scan run - a scan cube over budget is re-split along the scan: children in
   await h.run(h.model.recordVerdicts([verdict("0", VerdictKind.VERDICT_KIND_UNKNOWN)]));
   assert.equal(parent.state, "resplit");
   const kids = published(h.effects);
-  const expected = scanSplit(h.puzzle, { base: { placements: parent.placements, branching: [...parent.branching], weight: parent.weight }, targetCubes: 16 });
+  const expected = scanSplit(h.puzzle, { base: { placements: parent.placements, branching: [...parent.branching], weight: parent.weight }, targetCubes: 16, symmetry: true });
   assert.deepEqual(kids.map((t) => t.task.cubeId), expected.cubes.map((_, i) => `0.${i}`));
   assert.deepEqual(kids.map((t) => t.task.placements), expected.cubes.map((c) => c.placements));
   assert.ok(kids.every((t) => t.front));
