@@ -48,12 +48,6 @@ export function workerMs(v: Verdict): number {
   return Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
-/** The placements a verdict reports (0 when absent or not a count). */
-function searchNodes(v: Verdict): number {
-  const n = v.stats?.searchNodes ?? 0;
-  return Number.isSafeInteger(n) && n > 0 ? n : 0;
-}
-
 /** The member's part of a run's decisions; RunModel extends it. */
 export abstract class RunMemberCore extends RunCore {
   /** The portfolio member's UNSAT when it came back before the split's last cube was recorded (splitScan closes them). */
@@ -117,8 +111,7 @@ export abstract class RunMemberCore extends RunCore {
         yield* this.memberEnded(v);
         return;
       }
-      const last = this.memberState?.budgetSec ?? SCAN_MEMBER_SEC;
-      yield* this.record({ $case: "member", value: { from: progress, budgetSec: Math.min(SCAN_MEMBER_MAX_SEC, 2 * last), attempts: this.memberState?.attempts ?? 0, lease: "", searchNodes: searchNodes(v) } });
+      yield* this.memberBack(v, progress, Math.min(SCAN_MEMBER_MAX_SEC, 2 * (this.memberState?.budgetSec ?? SCAN_MEMBER_SEC)));
       yield* this.continueMember();
       return;
     }
@@ -132,8 +125,16 @@ export abstract class RunMemberCore extends RunCore {
 
   /** The member ends without exhausting the board (gave up, or a board): its state has no start, its placements count. */
   private *memberEnded(v: Verdict): RunSteps {
-    const s = this.memberState;
-    yield* this.record({ $case: "member", value: { from: undefined, budgetSec: s?.budgetSec ?? SCAN_MEMBER_SEC, attempts: s?.attempts ?? 0, lease: "", searchNodes: searchNodes(v) } });
+    yield* this.memberBack(v, undefined, this.memberState?.budgetSec ?? SCAN_MEMBER_SEC);
+  }
+
+  /**
+   * An attempt came back: nothing in flight (no lease), its placements recorded (closedOf's reading of them), and
+   * where the next attempt would start with what budget (no start: it does not go on).
+   */
+  private *memberBack(v: Verdict, from: PartProgress | undefined, budgetSec: number): RunSteps {
+    const searchNodes = v.stats?.searchNodes ?? 0;
+    yield* this.record({ $case: "member", value: { from, budgetSec, attempts: this.memberState?.attempts ?? 0, lease: "", searchNodes } });
   }
 
   /** How far the member got, if its report fits its task (whole board numbered at CUBE_PART_DEPTH, not behind its start). */
