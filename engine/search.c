@@ -148,11 +148,11 @@ static void build_tables(ctx_t *x) {
  * board) map solutions to solutions when the puzzle has no hints: the caller's word, so fixed cells are then a
  * cube's placements. It is enough to search the boards whose corner piece c (the first piece with two grey sides
  * that no other piece is identical to; a piece with a copy could stand at two corners at once) lies on one corner of
- * each orbit: the top-left on a square; on an
- * oblong board the top-left or the corner that ends the scan's first line (the half turn swaps top-left with
- * bottom-right and top-right with bottom-left). c leaves the other corners' tables, and the allowed corner the scan
- * meets last takes c while c is free (the top-left on a square), so no subtree is searched where c has nowhere
- * left to go. With c fixed by the caller nothing changes; with c free and its corners taken, the space is empty.
+ * each orbit: the top-left on a square; on an oblong board the top-left or the corner that ends the scan's first
+ * line (the half turn swaps top-left with bottom-right and top-right with bottom-left). c leaves the other corners'
+ * tables, and the allowed corner the scan meets last takes c while c is free (the top-left on a square), so no
+ * subtree is searched where c has nowhere left to go. With c fixed by the caller nothing changes; with c free and
+ * its corners taken, the space is empty.
  */
 static void setup_symmetry(ctx_t *x, const int *order) {
   const puzzle_t *p = x->p;
