@@ -53,8 +53,8 @@ export const DEFAULT_REPLICAS = 1;
 export const DEFAULT_BATCH_SIZE = 1000;
 /** How often run records are written to the runs bucket. */
 export const DEFAULT_STATUS_INTERVAL_MS = 1000;
-/** How often the stall check looks for queued cubes that no consumer holds. */
-export const DEFAULT_STALL_CHECK_MS = 30_000;
+/** How often the stall check looks for queued cubes that no consumer holds (coordinator/stall.ts). */
+export const DEFAULT_STALL_CHECK_MS = 1000;
 
 /** What the runs need of the configuration (coordinator/run.ts, coordinator/run-model.ts). */
 export interface CoordinatorSettings {

@@ -10,7 +10,7 @@
 
 import { EventEmitter } from "node:events";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
-import type { ConsumerMessages, JetStreamManager } from "@nats-io/jetstream";
+import type { JetStreamManager, JsMsg } from "@nats-io/jetstream";
 import { deleteRunConsumer, ensureLayout, purgeRunTasks, type Layout } from "../cluster/layout.js";
 import type { Logger } from "../cluster/log.js";
 import { RUN_ID_RE, WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../proto/contract.js";
@@ -21,11 +21,13 @@ import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "./config.js";
 import { RunExistsError } from "./api-errors.js";
-import { checkVerdict } from "./leases.js";
+import { awaitsRecord, checkVerdict } from "./leases.js";
 import { Ledger } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "./run-spec.js";
 import { RunController, type RunningCube } from "./run.js";
-import { consumeVerdicts, decodeVerdict } from "./verdict-intake.js";
+import { decodeVerdict, VerdictIntake } from "./verdict-intake.js";
+import { HeldVerdicts } from "./verdict-hold.js";
+import { StallWatch } from "./stall.js";
 import { waitingReason } from "./waiting.js";
 
 export interface CoordinatorOptions {
@@ -38,7 +40,7 @@ export interface CoordinatorOptions {
   replicas?: number;
   /** How often run records are written to KV. @default 1000 */
   statusIntervalMs?: number;
-  /** How often the stall check runs. @default 30000 */
+  /** How often the stall check runs. @default 1000 */
   stallCheckMs?: number;
 }
 
@@ -59,12 +61,15 @@ export class Coordinator {
   private readonly settings: CoordinatorSettings;
   private readonly subs: Subscription[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
-  private verdictLoop: Promise<void> | null = null;
-  private verdictMessages: ConsumerMessages | null = null;
+  private intake: VerdictIntake | null = null;
+  /** Verdicts whose tasks are still in flight, unacked until their run records them (coordinator/verdict-hold.ts). */
+  private readonly held = new HeldVerdicts<JsMsg>();
+  /** Messages handed back from `held`: processed again, not counted again. */
+  private readonly rechecked = new WeakSet<JsMsg>();
+  private readonly stalls = new StallWatch();
   private closing: Promise<void> | null = null;
-  private lastVerdictMs = Date.now();
-  /** Counters for metrics. */
-  readonly counters = { verdicts: 0, badVerdicts: 0, foreignVerdicts: 0 };
+  /** Counters for metrics. `heldVerdicts`: verdicts that arrived before their task was recorded, held, not dropped. */
+  readonly counters = { verdicts: 0, badVerdicts: 0, foreignVerdicts: 0, heldVerdicts: 0 };
   /** Every accepted verdict as it arrives, before it is recorded (metrics, the dashboard). */
   readonly verdictTap = new EventEmitter<{ verdict: [Verdict] }>();
   /** Messages dropped as impossible or forged, by kind (metrics). */
@@ -100,12 +105,12 @@ export class Coordinator {
     this.timers.push(setInterval(() => void this.writeStatus(), this.opts.statusIntervalMs ?? DEFAULT_STATUS_INTERVAL_MS));
     this.timers.push(setInterval(() => void this.checkStalls(), this.opts.stallCheckMs ?? DEFAULT_STALL_CHECK_MS));
     this.transition("running");
-    this.verdictLoop = consumeVerdicts({
+    this.intake = new VerdictIntake({
       js: this.layout.js, names, log,
       running: () => this.state === "running",
-      opened: (messages) => { this.verdictMessages = messages; },
       process: (batch) => this.processVerdicts(batch),
     });
+    this.intake.start();
     log.info("coordinator started", { prefix: names.prefix, runs: this.runs.size });
   }
 
@@ -118,6 +123,7 @@ export class Coordinator {
       settings: this.settings,
       log: this.opts.log,
       publishCancel: (run: string, cube: string, reason: string) => this.publishCancel(run, cube, reason),
+      settled: (run: string) => this.intake?.requeue(this.held.take(run)),
       releaseFormula: (sha: string, runId: string) => releaseFormula(this.layout.formulas, sha, runId, this.runs.values(), this.opts.log),
       releaseProofs: (proofs: Iterable<string>, runId: string) =>
         releaseProofs(this.layout.proofs, proofs, runId, [...this.runs.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.proofs })), this.opts.log),
@@ -237,11 +243,11 @@ export class Coordinator {
 
   // ---- verdicts ---------------------------------------------------------------------------------------------
 
-  private async processVerdicts(msgs: Array<{ data: Uint8Array; subject: string; ack(): void; term(): void; nak(ms?: number): void }>): Promise<void> {
+  private async processVerdicts(msgs: JsMsg[]): Promise<void> {
     const byRun = new Map<string, { verdicts: Verdict[] }>();
     const acks: Array<() => void> = [];
     for (const m of msgs) {
-      this.counters.verdicts++;
+      if (!this.rechecked.has(m)) this.counters.verdicts++;
       const v = decodeVerdict(m.data, m.subject, this.opts.names, this.opts.log);
       if (!v) {
         this.counters.badVerdicts++;
@@ -257,6 +263,10 @@ export class Coordinator {
       }
       // Leases and identities (coordinator/leases.ts): acked, so a dropped verdict is never redelivered.
       const rejection = checkVerdict(this.opts.names, run.table, v, m.subject);
+      if (rejection !== null && awaitsRecord(rejection, v, run.model)) {
+        this.hold(run.id, m);
+        continue;
+      }
       if (rejection !== null) {
         this.rejections.add(rejection, { subject: m.subject.slice(0, 200), run: v.runId, cube: v.cubeId, worker: v.workerId.slice(0, 80) });
         m.ack();
@@ -268,7 +278,6 @@ export class Coordinator {
       g.verdicts.push(v);
       acks.push(() => m.ack());
     }
-    this.lastVerdictMs = Date.now();
     for (const [id, g] of byRun) {
       try {
         await this.runs.get(id)!.handleVerdicts(g.verdicts);
@@ -279,6 +288,13 @@ export class Coordinator {
       }
     }
     for (const ack of acks) ack();
+  }
+
+  /** Holds a verdict whose task is in flight; handed back to JetStream for later when the run holds too many. */
+  private hold(run: string, m: JsMsg): void {
+    if (!this.rechecked.has(m)) this.counters.heldVerdicts++;
+    this.rechecked.add(m);
+    if (!this.held.hold(run, m)) m.nak(1000);
   }
 
   private async onMaxDeliveries(data: Uint8Array): Promise<void> {
@@ -352,19 +368,32 @@ export class Coordinator {
     }
   }
 
-  /** Queued cubes that no consumer holds any more (lost, or given up while no coordinator listened): publish again. */
+  /**
+   * Queued cubes that no consumer holds any more (lost, or given up while no coordinator listened): published again
+   * once coordinator/stall.ts confirms it. Runs that recorded something since the last check are making progress and
+   * are not looked at.
+   */
   private async checkStalls(): Promise<void> {
     if (this.state !== "running") return;
-    const now = Date.now();
-    if (now - this.lastVerdictMs < 2 * this.settings.ackWaitMs) return;
+    const { cubesStream, runConsumer, frontConsumer, verdictsStream, verdictsConsumer } = this.opts.names;
+    const pendingOf = async (stream: string, name: string): Promise<number> => {
+      const info = await this.opts.jsm.consumers.info(stream, name).catch(() => null);
+      return info ? info.num_pending + info.num_ack_pending : 0;
+    };
+    let verdictsWaiting: number | null = null;
     for (const run of this.runs.values()) {
-      if (run.state !== RunState.RUN_STATE_RUNNING || run.table.snapshotCounts().queued === 0 || !run.table.initialSplitDone) continue;
+      const queued = run.table.snapshotCounts().queued;
+      if (run.state !== RunState.RUN_STATE_RUNNING || queued === 0 || !run.table.initialSplitDone) {
+        this.stalls.forget(run.id);
+        continue;
+      }
+      const inFlight = run.model.inFlight.size + this.held.heldFor(run.id);
+      if (!this.stalls.suspect(run.id, { queued, inFlight, recorded: run.model.applied })) continue;
       try {
-        const { cubesStream, runConsumer, frontConsumer } = this.opts.names;
-        const info = await this.opts.jsm.consumers.info(cubesStream, runConsumer(run.id));
-        const front = await this.opts.jsm.consumers.info(cubesStream, frontConsumer(run.id)).catch(() => null);
-        if (info.num_pending + info.num_ack_pending + (front ? front.num_pending + front.num_ack_pending : 0) > 0) continue;
-        await run.republishQueued();
+        verdictsWaiting ??= await pendingOf(verdictsStream, verdictsConsumer) + this.held.size;
+        const inConsumers = await pendingOf(cubesStream, runConsumer(run.id)) + await pendingOf(cubesStream, frontConsumer(run.id));
+        const observation = { queued, inConsumers, inFlight, verdictsWaiting, recorded: run.model.applied };
+        if (this.stalls.observe(run.id, observation, Date.now())) await run.republishQueued();
       } catch (err) {
         this.opts.log.debug("stall check failed", { run: run.id, err: (err as Error).message });
       }
@@ -377,8 +406,9 @@ export class Coordinator {
       this.transition("closing");
       for (const t of this.timers) clearInterval(t);
       for (const s of this.subs) s.unsubscribe();
-      await this.verdictMessages?.close().catch(() => undefined);
-      await this.verdictLoop?.catch(() => undefined);
+      await this.intake?.close();
+      // Held verdicts go back to JetStream at once: whoever coordinates next takes them.
+      for (const m of this.held.takeAll()) m.nak();
       for (const run of this.runs.values()) await run.splitDone().catch(() => undefined);
       for (const run of this.runs.values()) await run.certifier?.close();
       await this.writeStatus().catch(() => undefined);

@@ -28,6 +28,7 @@ import { randomBytes } from "node:crypto";
 import { WORKER_ID_RE, type Names } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeTable } from "./cube-table.js";
+import type { InFlightTasks } from "./in-flight.js";
 
 /** Why a verdict was dropped: its `kind` label in `cubist_coordinator_rejected_messages_total` (coordinator/heartbeats.ts). */
 export type VerdictRejection =
@@ -76,4 +77,16 @@ export function checkVerdict(names: Names, table: CubeTable, v: Verdict, subject
   if (e.state !== "queued" && e.state !== "unknown") return "verdict_closed_cube";
   if (e.lease !== "" && e.lease !== v.lease) return "verdict_lease";
   return null;
+}
+
+/**
+ * A dropped verdict that may yet be taken: its lease is that of a task in flight (published, not yet recorded:
+ * coordinator/in-flight.ts), or its cube is unknown while the run's initial split is still being recorded (a
+ * coordinator that took over a run mid-split publishes the split again, and records each cube once JetStream
+ * answers). The coordinator holds such a verdict and looks at it again once the run has recorded more.
+ */
+export function awaitsRecord(rejection: VerdictRejection, v: Verdict, run: { readonly inFlight: InFlightTasks; readonly table: CubeTable }): boolean {
+  if (rejection !== "verdict_unknown_cube" && rejection !== "verdict_lease") return false;
+  if (run.inFlight.has(v.cubeId, v.lease)) return true;
+  return rejection === "verdict_unknown_cube" && !run.table.initialSplitDone && v.lease !== "";
 }

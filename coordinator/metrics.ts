@@ -292,6 +292,13 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
     },
   });
   new Counter({
+    name: "cubist_verdicts_held_total", help: "Verdicts that arrived before their task was recorded: held until it was, then taken (coordinator/in-flight.ts).", registers,
+    collect() {
+      this.reset();
+      this.inc(c.counters.heldVerdicts);
+    },
+  });
+  new Counter({
     name: "cubist_coordinator_rejected_messages_total", help: "Messages dropped as forged or impossible (coordinator/heartbeats.ts, coordinator/leases.ts), by kind.", labelNames: ["kind"], registers,
     collect() {
       this.reset();

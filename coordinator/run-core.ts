@@ -11,7 +11,8 @@ import type { CubeClosed, CubeDef } from "../proto/gen/cubist/v1/ledger.js";
 import { RunMode, RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
 import { runStateName } from "../proto/vocabulary.js";
 import type { CubeEntry } from "./cube-table.js";
-import type { RunEffect, RunSteps, TaskMessage } from "./run-effects.js";
+import type { LedgerBody, PublishEffect, RunSteps, TaskMessage } from "./run-effects.js";
+import { InFlightTasks } from "./in-flight.js";
 import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
 import { bestBoardOf } from "./run-answers.js";
@@ -22,6 +23,9 @@ export const SCAN_RESPLIT_CHILDREN = 16;
 
 /** The shared steps of a run's decisions, over its state and `apply` (RunLedgerState). */
 export class RunCore extends RunLedgerState {
+  /** Tasks published but not yet recorded: their verdicts are held, not dropped (coordinator/in-flight.ts). */
+  readonly inFlight = new InFlightTasks();
+
   /** A counting run (RUN_MODE_ALL_SOLUTIONS: objective "count" on every cube). */
   get counting(): boolean {
     return this.spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS;
@@ -42,17 +46,18 @@ export class RunCore extends RunLedgerState {
     const batch = this.opts.batchSize;
     for (let start = 0; start < Math.max(1, fresh.length); start += batch) {
       const part = fresh.slice(start, start + batch).map((i) => cubes[i]!);
-      const publish: RunEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements, part: c.cube.part }, 0)), seqs: [], ...(extra.front ? { front: true } : {}) };
-      yield publish;
+      const publish: PublishEffect = { type: "publish", tasks: part.map((c) => this.taskFor({ id: c.id, placements: c.cube.placements, part: c.cube.part }, 0)), seqs: [], ...(extra.front ? { front: true } : {}) };
       const isLast = last && start + batch >= fresh.length;
-      const defs: CubeDef[] = part.map((c, i) => ({
-        id: c.id, placements: c.cube.placements, branching: c.cube.branching, seq: publish.seqs[i] ?? 0, lease: publish.tasks[i].task.lease,
-        ...(c.cube.part ? { part: c.cube.part } : {}),
-      }));
       const ref = isLast ? refuted : { count: 0, weight: 0 };
-      yield* this.record({
-        $case: "added",
-        value: { parent: parent ?? "", cubes: defs, last: isLast, refutedCount: ref.count, refutedWeight: ref.weight, reason, depth: extra.depth ?? 0, targetChildren: extra.targetChildren ?? 0 },
+      yield* this.publishAndRecord(publish, () => {
+        const defs: CubeDef[] = part.map((c, i) => ({
+          id: c.id, placements: c.cube.placements, branching: c.cube.branching, seq: publish.seqs[i] ?? 0, lease: publish.tasks[i].task.lease,
+          ...(c.cube.part ? { part: c.cube.part } : {}),
+        }));
+        return {
+          $case: "added",
+          value: { parent: parent ?? "", cubes: defs, last: isLast, refutedCount: ref.count, refutedWeight: ref.weight, reason, depth: extra.depth ?? 0, targetChildren: extra.targetChildren ?? 0 },
+        };
       });
       for (let k = start; k < Math.min(fresh.length, start + batch); k++) cubes[fresh[k]] = null;
     }
@@ -100,9 +105,24 @@ export class RunCore extends RunLedgerState {
   }
 
   protected *requeue(e: CubeEntry, attempt: number): RunSteps {
-    const publish: RunEffect = { type: "publish", tasks: [this.taskFor(e, attempt)], seqs: [] };
-    yield publish;
-    yield* this.record({ $case: "requeued", value: { id: e.id, attempt, seq: publish.seqs[0] ?? 0, lease: publish.tasks[0].task.lease } });
+    const publish: PublishEffect = { type: "publish", tasks: [this.taskFor(e, attempt)], seqs: [] };
+    yield* this.publishAndRecord(publish, () => ({ $case: "requeued", value: { id: e.id, attempt, seq: publish.seqs[0] ?? 0, lease: publish.tasks[0].task.lease } }));
+  }
+
+  /**
+   * Publishes tasks, then records what the publish stored (`body` reads its sequences and leases). The tasks are in
+   * flight (coordinator/in-flight.ts) from before the publish until the record is applied, or the decision abandoned;
+   * then `settled` tells the shell to look at the verdicts it held for them.
+   */
+  protected *publishAndRecord(publish: PublishEffect, body: () => LedgerBody): RunSteps {
+    this.inFlight.add(publish.tasks);
+    try {
+      yield publish;
+      yield* this.record(body());
+    } finally {
+      this.inFlight.remove(publish.tasks);
+      this.opts.settled?.();
+    }
   }
 
   /**

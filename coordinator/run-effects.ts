@@ -42,11 +42,22 @@ export type RunEffect =
 /** A decision: effects out, the decision's result at the end. */
 export type RunSteps<T = void> = Generator<RunEffect, T, void>;
 
-/** Runs a decision: each effect is carried out (and awaited) before the model takes its next step. */
+/** The publish effect. */
+export type PublishEffect = Extract<RunEffect, { type: "publish" }>;
+
+/**
+ * Runs a decision: each effect is carried out (and awaited) before the model takes its next step. When an effect
+ * fails, the decision is abandoned with `return()`, so that its `finally` blocks run (coordinator/in-flight.ts).
+ */
 export async function runSteps<T>(steps: RunSteps<T>, carryOut: (effect: RunEffect) => Promise<void> | void): Promise<T> {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
-    await carryOut(next.value);
+    try {
+      await carryOut(next.value);
+    } catch (err) {
+      steps.return(undefined as T);
+      throw err;
+    }
   }
 }

@@ -30,6 +30,8 @@ export interface RunModelOptions {
   readonly memoryMB?: () => number;
   /** A fresh lease token for each task published. @default newLease (coordinator/leases.ts: 128 random bits) */
   readonly lease?: () => string;
+  /** Tasks in flight were recorded (or abandoned): verdicts held for them can be looked at again (coordinator/in-flight.ts). */
+  readonly settled?: () => void;
 }
 
 /** A cube still to be decided: queued (maybe running somewhere) or unknown. */
@@ -69,6 +71,8 @@ export class RunLedgerState {
   protected memberState: MemberState | null = null;
   /** The current priority: the spec's, until changed (`setPriority`). */
   priority: number;
+  /** Ledger entries applied so far (the stall check sees whether the run recorded anything, coordinator/stall.ts). */
+  applied = 0;
   protected readonly log: Logger;
 
   constructor(
@@ -105,6 +109,7 @@ export class RunLedgerState {
   apply(e: LedgerEntry): void {
     const b = e.entry;
     if (!b) return;
+    this.applied++;
     switch (b.$case) {
       case "started":
         this.startedAt = e.atUnixMs;

@@ -66,8 +66,8 @@ export abstract class RunMemberCore extends RunCore {
     // within its duplicate window (2 minutes), and the member would never go on.
     const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [], part }, attempts, this.opts.clock(), (this.opts.lease ?? newLease)(),
       { order: SCAN_MEMBER_ORDER, timeLimitSec: budgetSec });
-    yield { type: "publish", tasks: [task], seqs: [], ...(front ? { front: true } : {}) };
-    yield* this.record({ $case: "member", value: { from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease, searchNodes: 0 } });
+    yield* this.publishAndRecord({ type: "publish", tasks: [task], seqs: [], ...(front ? { front: true } : {}) },
+      () => ({ $case: "member", value: { from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease, searchNodes: 0 } }));
   }
 
   /**

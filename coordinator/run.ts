@@ -42,6 +42,8 @@ export interface RunDeps {
   readonly releaseFormula?: (sha256: string, runId: string) => Promise<void>;
   /** Deletes a cancelled run's DRAT proofs unless an open run shares them (coordinator/formula-upload.ts). */
   readonly releaseProofs?: (proofs: Iterable<string>, runId: string) => Promise<void>;
+  /** The run recorded tasks that were in flight: verdicts held for them are looked at again (coordinator/in-flight.ts). */
+  readonly settled?: (runId: string) => void;
 }
 
 /** The terminal run states (proto/vocabulary.ts), under the name the embedded cluster and the benchmarks use. */
@@ -97,6 +99,7 @@ export class RunController extends EventEmitter<RunEvents> {
       clock: Date.now,
       log: deps.log.child({ run: spec.runId }),
       memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
+      settled: () => deps.settled?.(spec.runId),
     });
     return { model, formula: shape.formula };
   }

@@ -17,55 +17,86 @@ export interface VerdictLoopOptions {
   log: Logger;
   /** The loop goes on while this holds (the coordinator is running). */
   running: () => boolean;
-  /** Each consume opened, so that closing the coordinator can close it. */
-  opened: (messages: ConsumerMessages) => void;
   /** One batch: whatever has arrived since the previous batch was done. */
   process: (batch: JsMsg[]) => Promise<void>;
 }
 
 /**
- * Verdicts arrive through a pull `consume` (it keeps pulls open and resumes after reconnects); whatever has
- * arrived is processed as one batch as soon as the previous batch is done, so a lone verdict waits for nothing.
+ * The loop over the coordinator's verdict consumer. Verdicts arrive through a pull `consume` (it keeps pulls open
+ * and resumes after reconnects); whatever has arrived is processed as one batch as soon as the previous batch is
+ * done, so a lone verdict waits for nothing. Messages held back by the coordinator (a verdict whose task is still in
+ * flight, coordinator/in-flight.ts) come back through `requeue` and go with the next batch.
  */
-export async function consumeVerdicts(opts: VerdictLoopOptions): Promise<void> {
-  const { names, log } = opts;
-  while (opts.running()) {
-    try {
-      const consumer = await opts.js.consumers.get(names.verdictsStream, names.verdictsConsumer);
-      const queue: JsMsg[] = [];
-      let wake: (() => void) | null = null;
-      let ended = false;
-      const messages = await consumer.consume({
-        max_messages: 1000,
-        callback: (m) => {
-          queue.push(m);
-          wake?.();
-        },
-      });
-      opts.opened(messages);
-      void messages.closed().then(() => {
-        ended = true;
-        wake?.();
-      });
-      while (opts.running() && !ended) {
-        if (queue.length === 0) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, 1000);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = null;
-          continue;
-        }
-        await opts.process(queue.splice(0, queue.length));
+export class VerdictIntake {
+  private readonly queue: JsMsg[] = [];
+  private wake: (() => void) | null = null;
+  private messages: ConsumerMessages | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly opts: VerdictLoopOptions) {}
+
+  /** Starts the loop (once). */
+  start(): void {
+    this.loop ??= this.consume();
+  }
+
+  /** Messages to process again with the next batch. */
+  requeue(msgs: readonly JsMsg[]): void {
+    if (msgs.length === 0) return;
+    this.queue.push(...msgs);
+    this.wake?.();
+  }
+
+  /** Stops consuming and waits for the batch in progress; messages not processed stay unacked (JetStream redelivers). */
+  async close(): Promise<void> {
+    await this.messages?.close().catch(() => undefined);
+    this.wake?.();
+    await this.loop?.catch(() => undefined);
+  }
+
+  private async consume(): Promise<void> {
+    const { names, log } = this.opts;
+    while (this.opts.running()) {
+      try {
+        const consumer = await this.opts.js.consumers.get(names.verdictsStream, names.verdictsConsumer);
+        let ended = false;
+        const messages = await consumer.consume({
+          max_messages: 1000,
+          callback: (m) => {
+            this.queue.push(m);
+            this.wake?.();
+          },
+        });
+        this.messages = messages;
+        void messages.closed().then(() => {
+          ended = true;
+          this.wake?.();
+        });
+        await this.drain(() => !ended);
+        await messages.close().catch(() => undefined);
+      } catch (err) {
+        if (!this.opts.running()) break;
+        log.warn("verdict consumer interrupted; retrying", { err: (err as Error).message });
+        await new Promise((r) => setTimeout(r, 500));
       }
-      await messages.close().catch(() => undefined);
-    } catch (err) {
-      if (!opts.running()) break;
-      log.warn("verdict consumer interrupted; retrying", { err: (err as Error).message });
-      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  /** Processes batches while the consumer is open. */
+  private async drain(open: () => boolean): Promise<void> {
+    while (this.opts.running() && open()) {
+      if (this.queue.length === 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 1000);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+        continue;
+      }
+      await this.opts.process(this.queue.splice(0, this.queue.length));
     }
   }
 }

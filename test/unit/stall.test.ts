@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { StallWatch } from "../../coordinator/stall.js";
+import { InFlightTasks } from "../../coordinator/in-flight.js";
+import type { TaskMessage } from "../../coordinator/run-effects.js";
+import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
+
+const quiet = { queued: 3, inConsumers: 0, inFlight: 0, verdictsWaiting: 0, recorded: 7 };
+
+test("stall watch - a run whose queued cubes no consumer holds is published again once seen twice, confirmMs apart", () => {
+  const w = new StallWatch(2000);
+  assert.equal(w.suspect("r", quiet), false, "the first look only notes what the run recorded");
+  assert.equal(w.suspect("r", quiet), true);
+  assert.equal(w.observe("r", quiet, 1000), false, "first seen");
+  assert.equal(w.observe("r", quiet, 2500), false, "not yet confirmMs");
+  assert.equal(w.observe("r", quiet, 3000), true);
+  assert.equal(w.observe("r", quiet, 3100), false, "seen anew after a republish");
+});
+
+test("stall watch - anything in flight, in a consumer, waiting as a verdict or newly recorded is no stall", () => {
+  const w = new StallWatch(2000);
+  for (const busy of [{ inConsumers: 1 }, { inFlight: 1 }, { verdictsWaiting: 1 }, { queued: 0 }]) {
+    w.observe("r", quiet, 0);
+    assert.equal(w.observe("r", { ...quiet, ...busy }, 5000), false, JSON.stringify(busy));
+    assert.equal(w.observe("r", quiet, 6000), false, `${JSON.stringify(busy)} starts the wait again`);
+  }
+  w.observe("r", quiet, 10_000);
+  assert.equal(w.observe("r", { ...quiet, recorded: 8 }, 20_000), false, "the run recorded something in between");
+  w.suspect("r", quiet);
+  assert.equal(w.suspect("r", { ...quiet, recorded: 9 }), false, "a run that records is making progress");
+  assert.equal(w.suspect("r", { ...quiet, recorded: 9, inFlight: 1 }), false);
+});
+
+const task = (cubeId: string, lease: string): TaskMessage => ({ task: CubeTask.fromPartial({ cubeId, lease }), msgId: cubeId });
+
+test("in-flight tasks - a cube's lease is in flight from add to remove, read from the task as it is then", () => {
+  const f = new InFlightTasks();
+  const a = task("0", "L0");
+  const b = task("0", "L1");
+  f.add([a, b]);
+  assert.equal(f.size, 2);
+  assert.ok(f.has("0", "L0") && f.has("0", "L1"));
+  assert.ok(!f.has("0", "") && !f.has("1", "L0"));
+  // A duplicate publish swaps in the stored message's lease.
+  a.task.lease = "stored";
+  assert.ok(f.has("0", "stored") && !f.has("0", "L0"));
+  f.remove([a]);
+  f.remove([a]);
+  assert.equal(f.size, 1);
+  f.remove([b]);
+  assert.equal(f.size, 0);
+  assert.ok(!f.has("0", "L1"));
+});
