@@ -48,29 +48,57 @@ function channelCredentials(values: ParsedValues): ChannelCredentials {
   return credentials.createSsl(read(ca), read(key), read(cert));
 }
 
+/** The trailer a standby coordinator names the leader's gRPC address in (coordinator/api-errors.ts NotLeaderError). */
+const LEADER_METADATA_KEY = "cubist-leader-grpc";
+
+/** The leader's address a standby's refusal names, or null. */
+function leaderOf(err: ServiceError): string | null {
+  const v = err.code === Status.UNAVAILABLE ? err.metadata?.get(LEADER_METADATA_KEY)[0] : undefined;
+  return typeof v === "string" && /^[^\s/]{1,255}:\d{1,5}$/.test(v) ? v : null;
+}
+
+/**
+ * A client of the coordinator at `--coordinator`. A call that a standby refuses is made once more at the leader it
+ * names (docs/operations.md "Leadership"), with the same credentials and token.
+ */
 export function connectApi(values: ParsedValues): Api {
   const address = String(values.coordinator ?? "127.0.0.1:50051");
-  const client = new CubistServiceClient(address, channelCredentials(values), {
+  const open = (at: string): CubistServiceClient => new CubistServiceClient(at, channelCredentials(values), {
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
   });
+  const client = open(address);
+  let leader: { address: string; client: CubistServiceClient } | null = null;
   const metadata = new Metadata();
   if (typeof values.token === "string" && values.token) metadata.set("authorization", `Bearer ${values.token}`);
-  return {
-    client,
-    metadata,
-    call<Req, Res>(method: (req: Req, md: Metadata, cb: Callback<Res>) => unknown, req: Req): Promise<Res> {
-      return new Promise<Res>((resolve, reject) => {
-        method.call(client, req, metadata, (err: ServiceError | null, res: Res) => {
-          if (err) reject(clusterError(err, address));
-          else resolve(res);
-        });
+  const callAt = <Req, Res>(c: CubistServiceClient, at: string, method: (req: Req, md: Metadata, cb: Callback<Res>) => unknown, req: Req, follow: boolean): Promise<Res> =>
+    new Promise<Res>((resolve, reject) => {
+      method.call(c, req, metadata, (err: ServiceError | null, res: Res) => {
+        if (!err) return resolve(res);
+        const next = follow ? leaderOf(err) : null;
+        if (next === null || next === at) return reject(clusterError(err, at));
+        if (leader?.address !== next) {
+          leader?.client.close();
+          leader = { address: next, client: open(next) };
+        }
+        callAt(leader.client, next, method, req, false).then(resolve, reject);
       });
+    });
+  return {
+    // Once a standby named the leader, the streams (WatchRun, GetCertificate) go there too.
+    get client() {
+      return leader?.client ?? client;
     },
-    close: () => client.close(),
+    metadata,
+    call: (method, req) => callAt(leader?.client ?? client, leader?.address ?? address, method, req, true),
+    close: () => {
+      client.close();
+      leader?.client.close();
+    },
   };
 }
 
 export function clusterError(err: ServiceError, address: string): ClusterError {
+  if (err.code === Status.UNAVAILABLE && /standby/.test(err.details ?? "")) return new ClusterError(err.code, `UNAVAILABLE: ${err.details}`);
   if (err.code === Status.UNAVAILABLE) {
     return new ClusterError(err.code, `coordinator at ${address} is unreachable (${err.details}); ${ADDRESS_HINT}`);
   }

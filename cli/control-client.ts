@@ -37,7 +37,11 @@ export function openControlApi(values: ParsedValues): ControlApi {
   const api = connectApi(values);
   const address = String(values.coordinator ?? "127.0.0.1:50051");
   return {
-    ...api,
+    get client() {
+      return api.client;
+    },
+    metadata: api.metadata,
+    close: () => api.close(),
     address,
     async call(method, req) {
       try {

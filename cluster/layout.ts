@@ -52,7 +52,7 @@ async function ensureStream(jsm: JetStreamManager, config: Partial<StreamConfig>
   }
 }
 
-/** Creates the streams, the verdict consumer and the buckets if missing. */
+/** Creates the streams and the buckets if missing (the leading coordinator makes the verdict consumer, `takeVerdictConsumer`). */
 export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, names: Names, options: LayoutOptions = {}): Promise<Layout> {
   const replicas = options.replicas ?? 1;
   const maxMsgBytes = options.maxMsgBytes ?? 8 * 1024 * 1024;
@@ -83,24 +83,48 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, na
     num_replicas: replicas,
     max_msg_size: maxMsgBytes,
   });
-  try {
-    await jsm.consumers.info(names.verdictsStream, names.verdictsConsumer);
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    await jsm.consumers.add(names.verdictsStream, {
-      durable_name: names.verdictsConsumer,
-      ack_policy: AckPolicy.Explicit,
-      ack_wait: 60 * 1000 * NS,
-      max_ack_pending: 100_000,
-      deliver_policy: DeliverPolicy.All,
-    });
-  }
   const kvm = new Kvm(nc);
   const runs = await kvm.create(names.runsBucket, { replicas, history: 1 });
   const objm = new Objm(nc);
   const formulas = await objm.create(names.formulasBucket, { replicas });
   const proofs = await objm.create(names.proofsBucket, { replicas });
   return { names, js: jetstream(nc), runs, formulas, proofs };
+}
+
+/** The bucket of the coordinators' leader lease (coordinator/leadership.ts), created if missing; workers never open it. */
+export function ensureLeaderBucket(nc: NatsConnection, names: Names, replicas = 1): Promise<KV> {
+  return new Kvm(nc).create(names.leaderBucket, { replicas, history: 1 });
+}
+
+/**
+ * The verdict consumer of a leader's term (`<verdictsConsumer>-<term>`), made the only consumer of the verdict
+ * stream: every other consumer on it is deleted first, so the previous leader's open pulls end with it and none of
+ * its late acks can touch a message (they name a consumer that is gone). A work-queue stream keeps every message
+ * not acked, and the new consumer delivers them all from the start. Returns the consumer's name.
+ */
+export async function takeVerdictConsumer(jsm: JetStreamManager, names: Names, term: number): Promise<string> {
+  const name = `${names.verdictsConsumer}-${term}`;
+  for await (const c of jsm.consumers.list(names.verdictsStream)) {
+    if (c.name !== name) await jsm.consumers.delete(names.verdictsStream, c.name).catch((err: unknown) => { if (!isNotFound(err)) throw err; });
+  }
+  await ensureVerdictConsumer(jsm, names, name);
+  return name;
+}
+
+/** The verdict stream's consumer `name`, created if missing (the leader's, or a test's that reads verdicts itself). */
+export async function ensureVerdictConsumer(jsm: JetStreamManager, names: Names, name: string): Promise<void> {
+  try {
+    await jsm.consumers.info(names.verdictsStream, name);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.consumers.add(names.verdictsStream, {
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: 60 * 1000 * NS,
+      max_ack_pending: 100_000,
+      deliver_policy: DeliverPolicy.All,
+    });
+  }
 }
 
 /** Opens an existing layout (workers, clients). Fails if the coordinator has not created it yet. */

@@ -32,12 +32,31 @@ export class RunExistsError extends CubistError {
   }
 }
 
+/**
+ * This coordinator does not lead (a standby, or one that just lost its lease): it changes nothing. The message names
+ * the leader and its gRPC address when known, so that a client can go there (docs/operations.md "Leadership").
+ */
+export class NotLeaderError extends CubistError {
+  override readonly name = "NotLeaderError";
+  override readonly grpcStatus = GRPC_STATUS.UNAVAILABLE;
+  constructor(readonly leader: { id: string; grpc: string } | null) {
+    super(leader
+      ? `this coordinator is a standby; the leader is ${leader.id}${leader.grpc ? ` (gRPC ${leader.grpc})` : ""}`
+      : "this coordinator is a standby and no leader is known yet; try again in a few seconds");
+  }
+}
+
 export function grpcStatusOf(err: unknown): Status {
   return err instanceof CubistError ? (err.grpcStatus as number as Status) : Status.INTERNAL;
 }
 
+/** The trailer that carries the leader's gRPC address on a NotLeaderError (the CLI follows it). */
+export const LEADER_METADATA_KEY = "cubist-leader-grpc";
+
 export function toServiceError(err: unknown): Partial<ServiceError> {
   const code = grpcStatusOf(err);
   const message = code === Status.INTERNAL ? `internal error: ${(err as Error)?.message ?? String(err)}` : (err as Error).message;
-  return { code, details: message, message, metadata: new Metadata() };
+  const metadata = new Metadata();
+  if (err instanceof NotLeaderError && err.leader?.grpc) metadata.set(LEADER_METADATA_KEY, err.leader.grpc);
+  return { code, details: message, message, metadata };
 }

@@ -10,6 +10,7 @@ import { httpListenOption } from "../cluster/http.js";
 import { parseAllowedHosts } from "./http-guard.js";
 import { sizeLimits, type SizeLimits } from "../core/limits.js";
 import { MAX_SIDE } from "../core/validate.js";
+import { DEFAULT_LEASE_TIMINGS, leaseTimings, type LeaseTimings } from "./leader-lease.js";
 
 export interface CoordinatorConfig {
   readonly nats: NatsOptions;
@@ -40,6 +41,8 @@ export interface CoordinatorConfig {
   readonly httpAllowHosts: readonly string[];
   /** How long an ended run keeps its `run`-labelled metric series. @default 3600000 */
   readonly metricsRetentionMs: number;
+  /** The leader lease (coordinator/leader-lease.ts): how long a standby waits for a silent leader. @default 6 s */
+  readonly lease: LeaseTimings;
 }
 
 export const DEFAULT_GRPC = "127.0.0.1:50051";
@@ -100,6 +103,8 @@ export function loadCoordinatorConfig(input: {
   /** How the limits are raised, for error messages. @default COORDINATOR_LIMIT_FLAGS */
   limitFlags?: SizeLimits["raise"];
   metricsRetentionSec?: number;
+  /** `--leader-lease`: seconds. */
+  leaderLeaseSec?: number;
 }): CoordinatorConfig {
   const replicas = input.replicas ?? DEFAULT_REPLICAS;
   if (![1, 3, 5].includes(replicas)) throw new InvalidOptionError("--replicas", `must be 1, 3 or 5, got ${replicas}`);
@@ -136,10 +141,17 @@ export function loadCoordinatorConfig(input: {
   const limits = sizeLimits(input.maxCells, input.maxFormulaMb, input.limitFlags ?? COORDINATOR_LIMIT_FLAGS);
   const retentionSec = input.metricsRetentionSec ?? DEFAULT_METRICS_RETENTION_MS / 1000;
   if (!Number.isFinite(retentionSec) || retentionSec < 0) throw new InvalidOptionError("--metrics-retention", `must be a number of seconds >= 0, got ${retentionSec}`);
+  let lease = DEFAULT_LEASE_TIMINGS;
+  if (input.leaderLeaseSec !== undefined) {
+    if (!(Number.isFinite(input.leaderLeaseSec) && input.leaderLeaseSec >= 1 && input.leaderLeaseSec <= 600)) {
+      throw new InvalidOptionError("--leader-lease", `must be a number of seconds in 1..600, got ${input.leaderLeaseSec}`);
+    }
+    lease = leaseTimings(input.leaderLeaseSec * 1000);
+  }
   return Object.freeze({
     nats: input.nats, names, replicas, ackWaitMs, maxDeliver, logLevel, logFormat, grpc, authToken,
     authReads: input.authReads ?? false, grpcTlsCert: input.grpcTlsCert, grpcTlsKey: input.grpcTlsKey, grpcTlsClientCa: input.grpcTlsClientCa,
     http, httpOptional: input.httpOptional ?? false, httpAllowHosts: Object.freeze(parseAllowedHosts(input.httpAllowHosts)), limits,
-    metricsRetentionMs: Math.round(retentionSec * 1000),
+    metricsRetentionMs: Math.round(retentionSec * 1000), lease,
   });
 }

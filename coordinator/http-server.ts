@@ -42,6 +42,7 @@ import { boardView } from "./board-view.js";
 import { cubesView, listRuns, runDetail, RunHistory, type RunSummary } from "./views.js";
 import { WorkerSpeeds, workersView } from "./worker-views.js";
 import { HttpError, runAction } from "./http-actions.js";
+import { NotLeaderError } from "./api-errors.js";
 import { bearerOk } from "./auth.js";
 import { createHostGuard, isLoopbackHost } from "./http-guard.js";
 import { randomBytes } from "node:crypto";
@@ -94,6 +95,12 @@ function loadStatic(dir: string | null): Map<string, { body: Buffer; type: strin
     files.set(name, { body: readFileSync(join(dir, name)), type });
   }
   return files;
+}
+
+/** Who leads, as /healthz, /readyz and the dashboard show it. */
+function leadershipView(c: Coordinator): { role: string; id: string; leader: { id: string; host: string; term: number; grpc: string; http: string } | null } {
+  const l = c.leader;
+  return { role: c.role, id: c.id, leader: l ? { id: l.id, host: l.host, term: l.term, grpc: l.grpc, http: l.http } : null };
 }
 
 export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promise<HttpServer> {
@@ -153,6 +160,7 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
 
   const runById = async (id: string): Promise<RunController> => {
     if (!RUN_ID_RE.test(id)) throw new HttpError(400, `"${id.slice(0, 80)}" is not a run id`);
+    if (c.role !== "leader") throw new HttpError(503, new NotLeaderError(c.leader).message);
     const run = await c.loadRun(id);
     if (!run) throw new HttpError(404, `no run "${id}"`);
     return run;
@@ -237,16 +245,18 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
         if (!opts.metrics) return sendText(res, 404, "metrics are off\n");
         return sendText(res, 200, await opts.metrics.metrics(), opts.metrics.contentType);
       }
-      if (path === "/healthz") return sendJson(res, 200, { ok: true, runs: c.runs.size, workers: c.liveWorkers().length });
+      if (path === "/healthz") return sendJson(res, 200, { ok: true, ...leadershipView(c), runs: c.runs.size, workers: c.liveWorkers().length });
+      // Ready means "serves the API fully": the leader. A standby answers 503, so a load balancer sends calls to the leader.
+      if (path === "/readyz") return sendJson(res, c.role === "leader" ? 200 : 503, leadershipView(c));
       if (path === "/" || (parts[0] === "runs" && parts.length === 2)) return sendFile(res, path === "/" ? "index.html" : "run.html");
       if (parts[0] === "static" && parts.length === 2) return sendFile(res, parts[1]);
       if (path === "/favicon.ico") return sendFile(res, "favicon.svg");
       if (parts[0] !== "api") throw new HttpError(404, `no page ${path}`);
       requireToken(req, false);
-      if (path === "/api/runs") return sendJson(res, 200, { runs: await cachedRuns() });
+      if (path === "/api/runs") return sendJson(res, 200, { runs: await cachedRuns(), coordinator: leadershipView(c) });
       if (path === "/api/workers") return sendJson(res, 200, { workers: workersView(c, speeds) });
       if (path === "/api/events") {
-        return openEvents(req, res, async (send) => send("runs", { runs: await cachedRuns(), workers: c.liveWorkers().length }), Math.max(eventMs, 1000));
+        return openEvents(req, res, async (send) => send("runs", { runs: await cachedRuns(), workers: c.liveWorkers().length, coordinator: leadershipView(c) }), Math.max(eventMs, 1000));
       }
       if (parts[1] === "runs" && parts.length >= 3) {
         const run = await runById(parts[2]);

@@ -3,6 +3,7 @@
  * The gRPC and HTTP servers' modules (gRPC, prom-client, the dashboard) are loaded only when configured: the
  * embedded cluster of `cubist solve --workers` has neither, and loading them cost it ~45 ms of start.
  */
+import { hostname } from "node:os";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { connectNats, requireJetStream } from "../cluster/nats.js";
 import { createLogger, type Logger } from "../cluster/log.js";
@@ -25,6 +26,19 @@ export interface CoordinatorProcess {
   close(): Promise<void>;
 }
 
+/**
+ * A listen address as others can reach it: a wildcard host (0.0.0.0, ::) becomes this machine's name, and `port`
+ * (the one bound) replaces a port 0.
+ */
+function reachable(listen: string | null, port?: number): string {
+  if (!listen) return "";
+  const i = listen.lastIndexOf(":");
+  const host = listen.slice(0, i).replace(/^\[|\]$/g, "");
+  const p = port ?? listen.slice(i + 1);
+  if (host === "0.0.0.0" || host === "::" || host === "") return `${hostname()}:${p}`;
+  return host.includes(":") ? `[${host}]:${p}` : `${host}:${p}`;
+}
+
 export async function startCoordinatorProcess(config: CoordinatorConfig, log?: Logger): Promise<CoordinatorProcess> {
   const logger = log ?? createLogger({ component: "coordinator", level: config.logLevel, format: config.logFormat });
   // Loading starts now, so that it overlaps connecting to NATS.
@@ -41,6 +55,8 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
       log: logger,
       replicas: config.replicas,
       settings: { ackWaitMs: config.ackWaitMs, maxDeliver: config.maxDeliver, limits: config.limits },
+      lease: config.lease,
+      addresses: { grpc: reachable(config.grpc), http: reachable(config.http) },
     });
     await coordinator.start();
     let grpc: GrpcServer | null = null;
@@ -69,6 +85,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
       await coordinator.close();
       throw err;
     }
+    coordinator.advertise({ grpc: reachable(config.grpc, grpc?.port), http: http ? reachable(config.http, http.port) : "" });
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === "disconnect") logger.warn("NATS disconnected; reconnecting", { server: s.server });

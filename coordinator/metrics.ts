@@ -369,7 +369,7 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
         // Both of the run's consumers: the main queue and the front queue (a manual re-split's children).
         const consumers = (r: RunController): string[] => [names.runConsumer(r.id), names.frontConsumer(r.id)];
         const keys = new Set(live.flatMap((r) => consumers(r).map((x) => `${names.cubesStream}/${x}`)));
-        keys.add(`${names.verdictsStream}/${names.verdictsConsumer}`);
+        if (c.verdictConsumerName) keys.add(`${names.verdictsStream}/${c.verdictConsumerName}`);
         lag.prune(keys);
         const got = await Promise.all(live.map((r) => Promise.all(consumers(r).map((x) => lag.get(names.cubesStream, x)))));
         live.forEach((r, i) => {
@@ -384,8 +384,28 @@ export function createCoordinatorMetrics(opts: CoordinatorMetricsOptions): Coord
   new Gauge({
     name: "cubist_verdict_consumer_pending_messages", help: "Verdicts waiting for the coordinator (num_pending + num_ack_pending of its consumer).", registers,
     async collect() {
-      const l = await lag.get(names.verdictsStream, names.verdictsConsumer);
+      this.reset();
+      const l = c.verdictConsumerName ? await lag.get(names.verdictsStream, c.verdictConsumerName) : null;
       if (l) this.set(l.pending + l.ackPending);
+    },
+  });
+  new Gauge({
+    name: "cubist_coordinator_leader", help: "1 while this coordinator leads, 0 while it is a standby (docs/operations.md \"Leadership\").", registers,
+    collect() {
+      this.set(c.role === "leader" ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "cubist_coordinator_leader_term", help: "The leader lease's term as this coordinator last saw it (one more at every takeover).", registers,
+    collect() {
+      this.set(c.leader?.term ?? 0);
+    },
+  });
+  new Counter({
+    name: "cubist_coordinator_takeovers_total", help: "Times this coordinator took the lead (its start included).", registers,
+    collect() {
+      this.reset();
+      this.inc(c.counters.takeovers);
     },
   });
 

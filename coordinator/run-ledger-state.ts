@@ -186,7 +186,7 @@ export class RunLedgerState {
   }
 
   protected entry(body: LedgerBody): LedgerEntry {
-    return { atUnixMs: this.opts.clock(), entry: body };
+    return { atUnixMs: this.opts.clock(), term: 0 /* stamped by the ledger as written */, entry: body };
   }
 
   /** Records an entry, then applies it: memory shows the fact once it is durable. */

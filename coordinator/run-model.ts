@@ -244,6 +244,11 @@ export class RunModel extends RunMemberCore {
     return "next";
   }
 
+  /** Something for the run's timeline that its other entries do not say (a takeover, a manual action and who asked). */
+  *recordNote(kind: string, message: string, actor: string): RunSteps {
+    yield* this.record({ $case: "note", value: { kind, message: message.slice(0, 1000), actor: actor.slice(0, 200) } });
+  }
+
   /** A new priority: recorded, then the run record is written so workers pick by it on their next pull. */
   *setPriority(priority: number): RunSteps {
     if (priority === this.priority) return;

@@ -29,6 +29,8 @@ import { runShapeOf } from "./run-shape.js";
 import type { RunShape } from "./shape.js";
 import type { BestBoard } from "../proto/gen/cubist/v1/run.js";
 import { checkFormulaSize, formulaBytes } from "../core/limits.js";
+import { NotLeaderError } from "./api-errors.js";
+import { LedgerFencedError } from "./ledger.js";
 
 export interface RunDeps {
   readonly layout: Layout;
@@ -44,6 +46,8 @@ export interface RunDeps {
   readonly releaseProofs?: (proofs: Iterable<string>, runId: string) => Promise<void>;
   /** The run recorded tasks that were in flight: verdicts held for them are looked at again (coordinator/in-flight.ts). */
   readonly settled?: (runId: string) => void;
+  /** Throws unless this coordinator leads, waiting while its lease is lapsed (coordinator/coordinator.ts): before every effect. */
+  readonly fence?: () => Promise<void>;
 }
 
 /** The terminal run states (proto/vocabulary.ts), under the name the embedded cluster and the benchmarks use. */
@@ -160,8 +164,11 @@ export class RunController extends EventEmitter<RunEvents> {
     return run;
   }
 
-  /** Rebuilds a run from its ledger and continues where it stopped. */
-  static async resume(deps: RunDeps, entries: readonly LedgerEntry[]): Promise<RunController | null> {
+  /**
+   * Rebuilds a run from its ledger and continues where it stopped. With `takeover` (a coordinator taking the lead), an
+   * open run first gets a takeover note: the entry that fences the coordinator before this one out of its ledger.
+   */
+  static async resume(deps: RunDeps, entries: readonly LedgerEntry[], takeover?: { actor: string; term: number }): Promise<RunController | null> {
     const first = entries[0]?.entry;
     if (!first || first.$case !== "started") return null;
     const spec = first.value;
@@ -171,6 +178,7 @@ export class RunController extends EventEmitter<RunEvents> {
     const run = new RunController(deps, model);
     run.log.info("run resumed from ledger", { entries: entries.length, state: runStateName(model.state), cubes: model.table.size, open: model.table.open });
     if (model.ended) return run;
+    if (takeover) await run.carryOut(model.recordNote("takeover", `coordinator ${takeover.actor} took the run over (term ${takeover.term})`, takeover.actor));
     await ensureRunConsumer(deps.jsm, deps.names, spec.runId, { ackWaitMs: deps.settings.ackWaitMs, maxDeliver: deps.settings.maxDeliver });
     if (!model.table.initialSplitDone) run.splitInBackground();
     else await run.carryOut(model.recover());
@@ -179,7 +187,12 @@ export class RunController extends EventEmitter<RunEvents> {
 
   private splitInBackground(): void {
     this.splitting = this.carryOut(this.model.splitInitial())
-      .catch((err) => this.carryOut(this.model.fail(`split failed: ${(err as Error).message}`)));
+      .catch((err) => {
+        // A coordinator that no longer leads leaves the split to the next leader (it publishes it again).
+        if (err instanceof NotLeaderError || err instanceof LedgerFencedError) return;
+        return this.carryOut(this.model.fail(`split failed: ${(err as Error).message}`));
+      })
+      .catch((err) => this.log.warn("the split's failure was not recorded", { err: (err as Error).message }));
   }
 
   // ---- carrying out the model's effects --------------------------------------------------------------------
@@ -194,6 +207,7 @@ export class RunController extends EventEmitter<RunEvents> {
 
   private async perform(effect: RunEffect): Promise<void> {
     const { deps } = this;
+    if (effect.type !== "solution") await deps.fence?.();
     switch (effect.type) {
       case "append": {
         await deps.ledger.append(this.id, effect.entries);

@@ -15,6 +15,8 @@ export interface VerdictLoopOptions {
   js: JetStreamClient;
   names: Names;
   log: Logger;
+  /** The verdict consumer to read (the leader's term's, cluster/layout.ts takeVerdictConsumer). */
+  consumer: string;
   /** The loop goes on while this holds (the coordinator is running). */
   running: () => boolean;
   /** One batch: whatever has arrived since the previous batch was done. */
@@ -58,7 +60,7 @@ export class VerdictIntake {
     const { names, log } = this.opts;
     while (this.opts.running()) {
       try {
-        const consumer = await this.opts.js.consumers.get(names.verdictsStream, names.verdictsConsumer);
+        const consumer = await this.opts.js.consumers.get(names.verdictsStream, this.opts.consumer);
         let ended = false;
         const messages = await consumer.consume({
           max_messages: 1000,

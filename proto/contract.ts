@@ -9,6 +9,7 @@
  *   stream  <P>_VERDICTS   subjects <p>.verdicts.<run>.<worker>  work queue: worker answers (Verdict), consumed by the coordinator
  *   stream  <P>_LEDGER     subjects <p>.ledger.<run>       limits: the coordinator's durable record of each run
  *   KV      <p>-runs       key <run>                       RunRecord (spec + status) — workers watch it
+ *   KV      <p>-leader     key leader                      the coordinators' leader lease (JSON LeaderRecord)
  *   objects <p>-formulas   name <sha256>                   DIMACS of a run's base formula, puzzle texts
  *   core    <p>.cancel.<run>[.<cube>]                      stop solvers (Cancel)
  *   core    <p>.workers.<worker>                           worker heartbeats (WorkerStatus)
@@ -23,9 +24,12 @@ export interface Names {
   readonly verdictsStream: string;
   readonly ledgerStream: string;
   readonly runsBucket: string;
+  /** KV bucket of the coordinators' leader lease (key `leader`; coordinator/leadership.ts). */
+  readonly leaderBucket: string;
   readonly formulasBucket: string;
   /** Object Store of DRAT proofs of certified runs (object name = SHA-256 of the proof). */
   readonly proofsBucket: string;
+  /** The verdict consumer's base name: the leader of term T consumes through `<verdictsConsumer>-<T>`. */
   readonly verdictsConsumer: string;
   cubesSubject(run: string): string;
   /** Where `worker` publishes its verdicts for `run` (per-worker NATS users may publish only on their own). */
@@ -80,6 +84,7 @@ export function createNames(prefix: string = DEFAULT_PREFIX): Names {
     verdictsStream: `${P}_VERDICTS`,
     ledgerStream: `${P}_LEDGER`,
     runsBucket: `${prefix}-runs`,
+    leaderBucket: `${prefix}-leader`,
     formulasBucket: `${prefix}-formulas`,
     proofsBucket: `${prefix}-proofs`,
     verdictsConsumer: "coordinator",

@@ -7,6 +7,8 @@ import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { PUZZLE_OPTIONS } from "../io.js";
 import { runPuzzleText } from "../triangle-commands.js";
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS_RETENTION_MS, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
+import { DEFAULT_LEASE_TIMINGS } from "../../coordinator/leader-lease.js";
+import { watchParent } from "../parent-watch.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
 import { SOLVER_NAMES } from "../../worker/solver/index.js";
 import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
@@ -22,6 +24,7 @@ export const spec: CommandSpec = {
     replicas: { type: "integer", arg: "R", description: "JetStream replicas of streams and buckets (1, 3 or 5)", env: "CUBIST_REPLICAS", default: DEFAULT_REPLICAS },
     "ack-wait": { type: "number", arg: "S", description: "seconds a worker may hold a cube without a heartbeat", env: "CUBIST_ACK_WAIT", default: DEFAULT_ACK_WAIT_MS / 1000 },
     "max-deliver": { type: "integer", arg: "N", description: "deliveries of a cube before it is marked failed", env: "CUBIST_MAX_DELIVER", default: DEFAULT_MAX_DELIVER },
+    "leader-lease": { type: "number", arg: "S", description: "seconds a standby coordinator waits for a silent leader before it takes over (docs/operations.md \"Leadership\")", env: "CUBIST_LEADER_LEASE", default: DEFAULT_LEASE_TIMINGS.leaseMs / 1000 },
     ...LOG_OPTIONS,
     grpc: { type: "string", arg: "HOST:PORT", description: "gRPC API address (\"off\" for none)", env: "CUBIST_GRPC", default: DEFAULT_GRPC },
     "auth-token": { type: "string", arg: "TOKEN", description: "bearer token required for mutating API calls", env: "CUBIST_AUTH_TOKEN" },
@@ -66,9 +69,12 @@ export async function run(values: ParsedValues): Promise<number> {
     maxCells: values["max-cells"] as number | undefined,
     maxFormulaMb: values["max-formula-mb"] as number | undefined,
     metricsRetentionSec: values["metrics-retention"] as number,
+    leaderLeaseSec: values["leader-lease"] as number,
   });
   const proc = await startCoordinatorProcess(config);
-  if (typeof values.puzzle === "string") {
+  if (typeof values.puzzle === "string" && proc.coordinator.role === "standby") {
+    proc.log.warn("a standby submits nothing: --puzzle is ignored; submit it to the leader", { puzzle: values.puzzle, leader: proc.coordinator.leader?.grpc ?? "unknown" });
+  } else if (typeof values.puzzle === "string") {
     const { text, format } = await runPuzzleText(values.puzzle, values, true);
     const run = await proc.coordinator.submitRun({ ...runRequestFrom(values, text, values.puzzle), format });
     proc.log.info("run submitted", { run: run.id, puzzle: values.puzzle });
@@ -76,6 +82,10 @@ export async function run(values: ParsedValues): Promise<number> {
   await new Promise<void>((resolve) => {
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
+    watchParent(() => {
+      proc.log.warn("the parent process is gone (a launcher killed without passing the signal on)");
+      resolve();
+    });
   });
   proc.log.info("stopping");
   await proc.close();

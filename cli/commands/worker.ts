@@ -1,4 +1,5 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
+import { watchParent } from "../parent-watch.js";
 import { EXIT } from "../exit-codes.js";
 import { LOG_OPTIONS } from "../log-options.js";
 import { NATS_OPTIONS, natsOptionsFrom } from "../nats-options.js";
@@ -71,6 +72,8 @@ export async function run(values: ParsedValues): Promise<number> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // A launcher (npx) killed without passing the signal on: stop as on SIGTERM.
+  const unwatch = watchParent(onSignal);
   try {
     let proc;
     try {
@@ -101,6 +104,7 @@ export async function run(values: ParsedValues): Promise<number> {
     await p.close();
     return EXIT.OK;
   } finally {
+    unwatch();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }

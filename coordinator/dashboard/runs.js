@@ -14,7 +14,21 @@ function totalOf(c) {
   return c.queued + c.running + c.unsat + c.sat + c.unknown + c.failed + c.resplit + c.purged;
 }
 
-function render({ runs, workers }) {
+/** A standby coordinator says so, and links the leader's dashboard (docs/operations.md "Leadership"). */
+function renderRole(coordinator) {
+  const box = document.getElementById("standby");
+  if (!coordinator || coordinator.role !== "standby") {
+    box.hidden = true;
+    return;
+  }
+  const l = coordinator.leader;
+  const link = l && l.http ? el("a", { href: `http://${l.http}/` }, `the leader's dashboard (${l.http})`) : null;
+  box.replaceChildren(`This coordinator is a standby: it shows runs and changes nothing. ${l ? `The leader is ${l.id} on ${l.host}, term ${l.term}` : "No leader is known yet"}`, link ? ": " : ".", link ?? "");
+  box.hidden = false;
+}
+
+function render({ runs, workers, coordinator }) {
+  renderRole(coordinator);
   workersCount.textContent = `${workers} live worker${workers === 1 ? "" : "s"}`;
   tbody.replaceChildren();
   if (runs.length === 0) {

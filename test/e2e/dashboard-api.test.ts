@@ -171,7 +171,9 @@ test("dashboard api - with --auth-reads the API needs the token for reads too; p
     assert.equal((await fetch(`${base}/api/events`)).status, 401);
     const ok = await fetch(`${base}/api/runs`, { headers: auth });
     assert.equal(ok.status, 200);
-    assert.deepEqual(await ok.json(), { runs: [] });
+    const body = await ok.json() as { runs: unknown[]; coordinator: { role: string } };
+    assert.deepEqual(body.runs, []);
+    assert.equal(body.coordinator.role, "leader");
     assert.equal((await fetch(base)).status, 200);
     assert.equal((await fetch(`${base}/static/common.js`)).status, 200);
     assert.equal((await fetch(`${base}/metrics`)).status, 200);

@@ -6,7 +6,7 @@
 
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ensureRunConsumer } from "../../cluster/layout.js";
+import { ensureRunConsumer, ensureVerdictConsumer } from "../../cluster/layout.js";
 import { dimacsChunks, encode, type Formula } from "../../core/encode/index.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import type { Placement, Puzzle } from "../../core/puzzle.js";
@@ -159,8 +159,8 @@ export async function publishRaw(t: TestNats, subject: string, data: Uint8Array)
 }
 
 /**
- * Reads and acks verdicts from the verdict stream's `coordinator` consumer (the one the coordinator uses, so do
- * not run a coordinator at the same time) until `count` arrived or `timeoutMs` passed; returns what arrived.
+ * Reads and acks verdicts from the verdict stream's `coordinator` consumer, created if missing (a coordinator that
+ * takes the lead deletes it for its own, so do not run one at the same time) until `count` arrived or `timeoutMs` passed; returns what arrived.
  */
 export async function readVerdicts(t: TestNats, count: number, timeoutMs = 20_000): Promise<Verdict[]> {
   const out: Verdict[] = [];
@@ -170,7 +170,8 @@ export async function readVerdicts(t: TestNats, count: number, timeoutMs = 20_00
     const left = deadline - Date.now();
     if (left <= 0) break;
     // Tolerates NATS restarts: the consumer is looked up again until it answers.
-    consumer ??= await t.layout.js.consumers.get(t.names.verdictsStream, t.names.verdictsConsumer).catch(() => null);
+    consumer ??= await ensureVerdictConsumer(t.jsm, t.names, t.names.verdictsConsumer)
+      .then(() => t.layout.js.consumers.get(t.names.verdictsStream, t.names.verdictsConsumer)).catch(() => null);
     if (consumer === null) {
       await sleep(Math.min(200, left));
       continue;

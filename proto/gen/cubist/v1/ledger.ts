@@ -100,6 +100,8 @@ export interface RunStateChanged {
 
 export interface LedgerEntry {
   atUnixMs: number;
+  /** the leader term of the coordinator that wrote it (0: written before leader leases) */
+  term: number;
   entry:
     | { $case: "started"; value: RunSpec }
     | { $case: "added"; value: CubesAdded }
@@ -126,7 +128,23 @@ export interface LedgerEntry {
     | //
     /** scan run: the portfolio member sent, or stopped by its budget (to go on from there) */
     { $case: "member"; value: MemberState }
+    | //
+    /** something its other entries do not say, for the run's timeline */
+    { $case: "note"; value: RunNote }
     | undefined;
+}
+
+/**
+ * Something that happened to a run that its other entries do not say, for the run's timeline (`cubist run events`):
+ * a coordinator took the run over (the entry that fences the one before it, docs/operations.md "Leadership"), a
+ * manual action and who asked for it.
+ */
+export interface RunNote {
+  /** "takeover", "resplit", ... */
+  kind: string;
+  message: string;
+  /** who: a coordinator's instance id, an API caller */
+  actor: string;
 }
 
 /**
@@ -1179,13 +1197,16 @@ export const RunStateChanged: MessageFns<RunStateChanged> = {
 };
 
 function createBaseLedgerEntry(): LedgerEntry {
-  return { atUnixMs: 0, entry: undefined };
+  return { atUnixMs: 0, term: 0, entry: undefined };
 }
 
 export const LedgerEntry: MessageFns<LedgerEntry> = {
   encode(message: LedgerEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.atUnixMs !== 0) {
       writer.uint32(9).double(message.atUnixMs);
+    }
+    if (message.term !== 0) {
+      writer.uint32(96).uint32(message.term);
     }
     switch (message.entry?.$case) {
       case "started":
@@ -1227,6 +1248,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "member":
         MemberState.encode(message.entry.value, writer.uint32(402).fork()).join();
         break;
+      case "note":
+        RunNote.encode(message.entry.value, writer.uint32(482).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1250,6 +1274,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             }
 
             message.atUnixMs = reader.double();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.term = reader.uint32();
             continue;
           }
           case 2: {
@@ -1356,6 +1388,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "member", value: MemberState.decode(reader, reader.uint32()) };
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.entry = { $case: "note", value: RunNote.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1375,6 +1415,7 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         : isSet(object.at_unix_ms)
         ? globalThis.Number(object.at_unix_ms)
         : 0,
+      term: isSet(object.term) ? globalThis.Number(object.term) : 0,
       entry: isSet(object.started)
         ? { $case: "started", value: RunSpec.fromJSON(object.started) }
         : isSet(object.added)
@@ -1405,6 +1446,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "priority", value: globalThis.Number(object.priority) }
         : isSet(object.member)
         ? { $case: "member", value: MemberState.fromJSON(object.member) }
+        : isSet(object.note)
+        ? { $case: "note", value: RunNote.fromJSON(object.note) }
         : undefined,
     };
   },
@@ -1413,6 +1456,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
     const obj: any = {};
     if (message.atUnixMs !== 0) {
       obj.atUnixMs = floatToJson(message.atUnixMs);
+    }
+    if (message.term !== 0) {
+      obj.term = Math.round(message.term);
     }
     if (message.entry?.$case === "started") {
       obj.started = RunSpec.toJSON(message.entry.value);
@@ -1440,6 +1486,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.priority = Math.round(message.entry.value);
     } else if (message.entry?.$case === "member") {
       obj.member = MemberState.toJSON(message.entry.value);
+    } else if (message.entry?.$case === "note") {
+      obj.note = RunNote.toJSON(message.entry.value);
     }
     return obj;
   },
@@ -1450,6 +1498,7 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
   fromPartial<I extends Exact<DeepPartial<LedgerEntry>, I>>(object: I): LedgerEntry {
     const message = createBaseLedgerEntry();
     message.atUnixMs = object.atUnixMs ?? 0;
+    message.term = object.term ?? 0;
     switch (object.entry?.$case) {
       case "started": {
         if (object.entry?.value !== undefined && object.entry?.value !== null) {
@@ -1529,7 +1578,114 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         }
         break;
       }
+      case "note": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "note", value: RunNote.fromPartial(object.entry.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseRunNote(): RunNote {
+  return { kind: "", message: "", actor: "" };
+}
+
+export const RunNote: MessageFns<RunNote> = {
+  encode(message: RunNote, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.actor !== "") {
+      writer.uint32(26).string(message.actor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunNote {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunNote();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunNote {
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
+    };
+  },
+
+  toJSON(message: RunNote): unknown {
+    const obj: any = {};
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.actor !== "") {
+      obj.actor = message.actor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunNote>, I>>(base?: I): RunNote {
+    return RunNote.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunNote>, I>>(object: I): RunNote {
+    const message = createBaseRunNote();
+    message.kind = object.kind ?? "";
+    message.message = object.message ?? "";
+    message.actor = object.actor ?? "";
     return message;
   },
 };
