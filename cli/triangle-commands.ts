@@ -8,7 +8,7 @@ import { basename } from "node:path";
 import type { ParsedValues } from "./args.js";
 import { EXIT } from "./exit-codes.js";
 import { loadPuzzle, readText, writeOutput } from "./io.js";
-import { writeCanonical } from "../core/formats/index.js";
+import { declaredPuzzleName, writeCanonical } from "../core/formats/index.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isTriangleText, parseTriangle, readTriangleBoardJSON, writeTriangle } from "../core/triangle/format.js";
 import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
@@ -25,17 +25,20 @@ export async function readPuzzleText(path: string): Promise<{ text: string; tria
 
 /**
  * The text a run is submitted with (`run submit`, `coordinator --puzzle`): a triangle file's canonical text (checked
- * here; --hints refused); with `check` (or --hints) a square puzzle read, checked and written canonically here, so its
- * errors name file:line; otherwise the file as it is, for the coordinator to parse.
+ * here; --hints refused); with `check`, --hints or a `# name:` line a square puzzle read, checked and written
+ * canonically here, so its errors name file:line; otherwise the file as it is, for the coordinator to parse. `named`:
+ * the file declares its puzzle's name, which the text carries (the run takes it, not the file's name).
  */
-export async function runPuzzleText(path: string, values: ParsedValues, check: boolean): Promise<{ text: string; format: string }> {
+export async function runPuzzleText(path: string, values: ParsedValues, check: boolean): Promise<{ text: string; format: string; named: boolean }> {
   const read = await readPuzzleText(path);
+  const named = declaredPuzzleName(read.text) !== undefined;
   if (read.triangle) {
     refuseHints(values);
-    return { text: writeTriangle(read.triangle), format: "auto" };
+    return { text: writeTriangle(read.triangle), format: "auto", named };
   }
-  if (!check && typeof values.hints !== "string") return { text: read.text, format: values.format as string };
-  return { text: writeCanonical(await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text: read.text })), format: "canonical" };
+  if (!check && !named && typeof values.hints !== "string") return { text: read.text, format: values.format as string, named };
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text: read.text });
+  return { text: writeCanonical(puzzle), format: "canonical", named };
 }
 
 function refuseHints(values: ParsedValues): void {

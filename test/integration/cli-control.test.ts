@@ -157,8 +157,9 @@ test("cli control - submit --watch on an unsatisfiable puzzle: verdict lines, ex
   assert.ok(lines.some((l) => /^verdict cube \S+: unsat by cw1 in \S+ \(\d+ conflicts\)$/.test(l)), r.stdout);
   assert.match(lines[lines.length - 1], new RegExp(`^run ${run} unsat: every cube refuted; closed weights sum to 1( after \\S+)? \\(100\\.0% closed, 0 solution\\(s\\)\\)$`));
 
-  const s = json<{ state: string; progress: number; cubes: Record<string, number> }>(await cubist(["run", "show", run, "--json"]));
+  const s = json<{ state: string; progress: number; cubes: Record<string, number>; name: string }>(await cubist(["run", "show", run, "--json"]));
   assert.equal(s.state, "unsat");
+  assert.equal(s.name, "gen-5x5-b3-c6-s1", "the run takes the puzzle's `# name:` line, not the file's name (unsat-5x5)");
   assert.ok(Math.abs(s.progress - 1) < 1e-9);
   assert.deepEqual([s.cubes.queued, s.cubes.running, s.cubes.failed], [0, 0, 0]);
   const cubes = json<{ total: number; cubes: Array<{ state: string; worker: string }> }>(await cubist(["cubes", "list", run, "--state", "unsat", "--json"]));
