@@ -25,6 +25,11 @@ export interface OptionSpec {
   min?: number;
   max?: number;
   multiple?: boolean;
+  /**
+   * The value names a file or directory the command writes (`--svg FILE`, `-o FILE`; "-" is stdout): the command
+   * finishes it even when the reader of its stdout goes away (cli/closed-output.ts).
+   */
+  output?: boolean;
 }
 
 export interface CommandSpec {
@@ -178,6 +183,11 @@ export function parseCommand(
     }
   }
   return { values, positionals };
+}
+
+/** True when the parsed command line names an output file (an `output` option given, other than "-"). */
+export function writesOutputFile(spec: CommandSpec, values: ParsedValues): boolean {
+  return Object.entries(spec.options).some(([name, o]) => o.output === true && typeof values[name] === "string" && values[name] !== "-");
 }
 
 /** The --help text of a command. */

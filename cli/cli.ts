@@ -6,7 +6,8 @@
  * exit non-zero with no stack trace; `--debug` (or CUBIST_DEBUG=1) adds the stack.
  */
 
-import { formatHelp, parseCommand, UsageError, type CommandSpec, type ParsedValues } from "./args.js";
+import { formatHelp, parseCommand, UsageError, writesOutputFile, type CommandSpec, type ParsedValues } from "./args.js";
+import { finishFilesOnClosedOutput } from "./closed-output.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import { describeError, exitCodeFor } from "./errors.js";
 import { closestName } from "./suggest.js";
@@ -139,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(formatHelp(mod.spec));
       return EXIT.OK;
     }
+    if (writesOutputFile(mod.spec, values)) finishFilesOnClosedOutput();
     return await mod.run(values, positionals);
   } catch (err) {
     if (err instanceof UsageError) {

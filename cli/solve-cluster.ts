@@ -73,6 +73,9 @@ function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: Par
       ...(status === "unknown" && r.status.best ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId } } : {}),
     };
     process.stdout.write(JSON.stringify(out) + "\n");
+    // --svg FILE with --json: the picture of the board (or the best board) the JSON tells of, and no grid.
+    const drawn = board ?? (status === "unknown" ? r.status.best?.cells : undefined);
+    if (drawn && typeof values.svg === "string") return view.show(drawn, values, () => undefined);
     return;
   }
   const secs = seconds.toFixed(2);

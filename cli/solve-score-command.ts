@@ -42,6 +42,8 @@ export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: nu
         puzzle: puzzle.name ?? null,
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
+      const board = result.solution ?? result.best?.board;
+      if (board && typeof values.svg === "string") await showBoard(puzzle, board, values, () => undefined);
     } else if (result.status === "sat" && result.solution) {
       process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s (found by the score search):\n`);
       await showBoard(puzzle, result.solution, values);

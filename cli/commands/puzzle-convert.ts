@@ -8,7 +8,7 @@ export const spec: CommandSpec = {
   summary: "Read a puzzle in any supported format (canonical, Heule, Brendan Owen; plus an E2 hint file) and write it in the canonical format.",
   usage: "cubist puzzle convert <puzzle> [-o FILE] [--hints FILE]",
   positionals: { min: 1, max: 1 },
-  options: { ...PUZZLE_OPTIONS, output: { type: "string", short: "o", arg: "FILE", description: "output file (default: stdout)" } },
+  options: { ...PUZZLE_OPTIONS, output: { type: "string", short: "o", arg: "FILE", output: true, description: "output file (default: stdout)" } },
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {

@@ -38,7 +38,7 @@ export const spec: CommandSpec = {
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
     all: { type: "boolean", description: "count every solution, alone or with --workers (and with -o write every board, verified, one JSON line each)" },
     limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (with --workers: once at least N are counted; the count is then a lower bound)", min: 1 },
-    output: { type: "string", short: "o", arg: "FILE", description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
+    output: { type: "string", short: "o", arg: "FILE", output: true, description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
     "up-to-symmetry": { type: "boolean", description: "with --all: count (and write) one board per orbit under the board's rotations and reflections that the piece set allows" },
     "sat-delay": { type: "integer", arg: "MS", description: "alone: the SAT member starts after the engines ran this long (default 2000 on near-unique boards, 500 on boards with many solutions)", min: 0, max: 3_600_000 },
     json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
@@ -47,7 +47,7 @@ export const spec: CommandSpec = {
     concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
-    certificate: { type: "string", arg: "DIR", description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
+    certificate: { type: "string", arg: "DIR", output: true, description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
     "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
     "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
@@ -129,6 +129,9 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
       stats: statsJSON(r),
     };
     process.stdout.write(JSON.stringify(out) + "\n");
+    // --svg FILE with --json: the picture of the board the JSON carries (no grid on stdout).
+    const board = r.status === "sat" ? r.board : r.status === "unknown" ? r.best?.board : undefined;
+    if (board && typeof values.svg === "string") return showBoard(puzzle, board, values, () => undefined);
     return;
   }
   const secs = (r.stats.wallMs / 1000).toFixed(2);

@@ -1,10 +1,11 @@
 /**
  * The command line's words as a new user types them (pure helpers, no process): "did you mean" for mistyped options
- * and commands, negative numbers as option values with a range message, options without a value.
+ * and commands, negative numbers as option values with a range message, options without a value, and which command
+ * lines write output files.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseCommand, UsageError, type CommandSpec } from "../../cli/args.js";
+import { parseCommand, UsageError, writesOutputFile, type CommandSpec } from "../../cli/args.js";
 import { closestName, editDistance } from "../../cli/suggest.js";
 import { unknownCommand } from "../../cli/cli.js";
 import { InvalidOptionError } from "../../core/errors.js";
@@ -19,7 +20,8 @@ const SOLVE: CommandSpec = {
     workers: { type: "integer", arg: "N", description: "workers", min: 1 },
     time: { type: "number", arg: "S", description: "time limit", min: 0 },
     seed: { type: "string", arg: "S", description: "seed" },
-    output: { type: "string", short: "o", arg: "FILE", description: "boards" },
+    output: { type: "string", short: "o", arg: "FILE", description: "boards", output: true },
+    svg: { type: "string", arg: "FILE", description: "picture", output: true },
     json: { type: "boolean", description: "JSON" },
   },
 };
@@ -53,6 +55,12 @@ test("cli args - a negative number after an option is its value, refused with th
   assert.equal(messageOf(() => parseCommand(SOLVE, ["p.txt", "--time"]), UsageError), "--time needs a value (--time S; see cubist solve --help)");
   assert.match(messageOf(() => parseCommand(SOLVE, ["p.txt", "--time", "--json"]), UsageError), /^--time needs a value \(--time S; a value that starts with "-" goes as --time=VALUE; /);
   assert.match(messageOf(() => parseCommand(SOLVE, ["p.txt", "-3"]), UsageError), /^unexpected "-3": to give a negative number as an argument, put "--" before it/);
+});
+
+test("cli args - a command line writes output files when an output option names a file other than stdout", () => {
+  assert.equal(writesOutputFile(SOLVE, parseCommand(SOLVE, ["p.txt", "--svg", "b.svg"]).values), true);
+  assert.equal(writesOutputFile(SOLVE, parseCommand(SOLVE, ["p.txt", "-o", "-"]).values), false);
+  assert.equal(writesOutputFile(SOLVE, parseCommand(SOLVE, ["p.txt", "--json"]).values), false);
 });
 
 test("cli suggest - edit distance counts a swap of neighbours as one; only close names are suggested", () => {
