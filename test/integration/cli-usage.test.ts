@@ -1,7 +1,8 @@
 /**
  * The command line as a new user meets it, each command its own process: mistyped options and commands get a
  * suggestion (exit 2), a bad value or a file that is no puzzle gets a message naming it, output files are written
- * whole even when the reader of stdout is gone, and `solve --json --svg` draws the board.
+ * whole even when the reader of stdout is gone, `solve --json --svg` draws the board, and the `puzzle` commands
+ * read the tool's own triangle files.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,8 +11,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cubistCommand, REPO_ROOT, spawnCubist, trackChild } from "../helpers/processes.js";
+import { parseTriangle } from "../../core/triangle/format.js";
+import { countTriangle } from "../../core/triangle/search.js";
 
 const CLUE = "examples/clue1.txt";
+const TRIANGLE = "test/fixtures/cluster/tri-4-l4-s4.txt";
 
 interface Result { code: number | null; stdout: string; stderr: string }
 
@@ -66,4 +70,25 @@ test("cli usage - output files are written whole when stdout's reader is gone; s
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("cli usage - puzzle show, shuffle and convert read the tool's own triangle files", async () => {
+  const puzzle = parseTriangle(readFileSync(join(REPO_ROOT, TRIANGLE), "utf8"), TRIANGLE);
+  const show = await cubist(["puzzle", "show", TRIANGLE]);
+  assert.equal(show.code, 0, show.stderr);
+  assert.match(show.stdout, /^tri-4-l4-s4: triangle of side 4, 16 pieces, 18 joins\npieces: keep their orientation; outer edges: free\nlabels: 4 \[1 2 3 4\]\nhints: none\n$/);
+  const summary = JSON.parse((await cubist(["puzzle", "show", TRIANGLE, "--json"])).stdout) as Record<string, unknown>;
+  assert.deepEqual(summary, { name: "tri-4-l4-s4", shape: "triangle", side: 4, pieces: 16, rotate: false, frame: null, labels: [1, 2, 3, 4], hints: [] });
+  const convert = await cubist(["puzzle", "convert", TRIANGLE]);
+  assert.equal(convert.code, 0, convert.stderr);
+  assert.deepEqual(parseTriangle(convert.stdout, "converted"), puzzle);
+  const shuffle = await cubist(["puzzle", "shuffle", TRIANGLE, "--seed", "3"]);
+  assert.equal(shuffle.code, 0, shuffle.stderr);
+  const shuffled = parseTriangle(shuffle.stdout, "shuffled");
+  assert.equal(shuffled.name, "tri-4-l4-s4-shuffled-s3");
+  assert.notDeepEqual(shuffled.pieces, puzzle.pieces);
+  assert.equal(countTriangle(shuffled).count, countTriangle(puzzle).count, "the same puzzle, pieces listed otherwise");
+  const hints = await cubist(["puzzle", "show", TRIANGLE, "--hints", "test/fixtures/eternity2/e2_hints.txt"]);
+  assert.equal(hints.code, 1);
+  assert.match(hints.stderr, /--hints: is for square boards/);
 });
