@@ -12,7 +12,7 @@ import { onInterrupt } from "./interrupt.js";
 import { writeLines } from "./io.js";
 import type { LocalClusterResult } from "./local-cluster.js";
 import { runRequestFrom } from "./run-options.js";
-import { SolveProgress } from "./solve-progress.js";
+import { countOf, SolveProgress } from "./solve-progress.js";
 import type { PuzzleView } from "./puzzle-view.js";
 import { TRIANGLE_ENCODING } from "../coordinator/run-defaults.js";
 
@@ -103,7 +103,7 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
   const abort = stop.abort;
   const t0 = performance.now();
   // Progress on stderr: redrawn on a terminal, a plain line every few seconds in a pipe (not with --json).
-  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `starting a local cluster of ${values.workers} worker(s)`);
+  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `starting a local cluster of ${countOf(values.workers as number, "worker")}`);
   const show = (): void => void (progress && process.stderr.write(progress.tick(Date.now())));
   show();
   const ticker = progress ? setInterval(show, 1000) : undefined;

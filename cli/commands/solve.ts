@@ -11,7 +11,7 @@ import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
 import { type Puzzle } from "../../core/puzzle.js";
-import { SolveProgress } from "../solve-progress.js";
+import { countOf, PLAIN_INTERVAL_MS, SolveProgress } from "../solve-progress.js";
 import type { EngineProgress } from "../../worker/engine/index.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
@@ -88,9 +88,10 @@ apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle a
 "shape": "triangle" and "side" instead of rows and cols. --hints, --portfolio, --sat-delay, --certify and
 --objective score are for square boards.
 
-Progress goes to stderr (never with --json): on a terminal, the elapsed time (and with --workers the closed share
-and cube counts) redrawn every second; with --workers in a pipe or a log, a plain line at once and every 10 s.
-There is no time limit unless --time S is given.
+Progress goes to stderr (never with --json): on a terminal, the elapsed time (with the engines' searched share and
+deepest board, in score mode the best score, with --workers the closed share and cube counts) redrawn every second;
+in a pipe or a log, a plain line every 10 s (with --workers also one at the start, so a quick solve prints none
+otherwise). There is no time limit unless --time S is given.
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -244,8 +245,8 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if (portfolio.length === 0) throw new InvalidOptionError("solver", "none leaves no search to run (with --search-ms 0 or a SAT-only --portfolio)");
   const stop = onInterrupt();
   const abort = stop.abort;
-  // On a terminal (never in a pipe, nor with --json): the elapsed time, redrawn every second.
-  const progress = !values.json && process.stderr.isTTY === true ? new SolveProgress(true, Date.now(), `searching (${threads} thread(s))`) : null;
+  // Not with --json: on a terminal the elapsed time, redrawn every second; in a pipe a line every 10 s after the first 10.
+  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `searching (${countOf(threads, "thread")})`, PLAIN_INTERVAL_MS);
   const ticker = progress ? setInterval(() => process.stderr.write(progress.tick(Date.now())), 1000) : undefined;
   try {
     const result = await solveLocal(puzzle, {
