@@ -10,6 +10,7 @@ import { certificationJSON, formatCertification } from "./certification-format.j
 import { EXIT } from "./exit-codes.js";
 import { onInterrupt } from "./interrupt.js";
 import { writeLines } from "./io.js";
+import { printCountLine } from "./count-line.js";
 import type { LocalClusterResult } from "./local-cluster.js";
 import { runRequestFrom } from "./run-options.js";
 import { countOf, SolveProgress } from "./solve-progress.js";
@@ -37,9 +38,7 @@ function printClusterCount(view: PuzzleView, r: LocalClusterResult, values: Pars
       },
     }) + "\n");
   } else {
-    const what = complete ? "exactly" : `at least (${reason})`;
-    process.stderr.write(`${terminalSafe(view.name ?? "puzzle")}: ${what} ${count} solution${count === 1 ? "" : "s"} in ${seconds.toFixed(2)} s on ${r.workers} worker(s)` +
-      ` (${c.sat} cubes counted, ${c.resplit} re-split)${file !== undefined && file !== "-" ? `, every board verified and written to ${file}` : ""}\n`);
+    printCountLine({ name: view.name, count, complete, reason, seconds, detail: ` on ${r.workers} worker(s) (${c.sat} cubes counted, ${c.resplit} re-split)`, output: file });
   }
   return status;
 }

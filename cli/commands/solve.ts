@@ -16,6 +16,7 @@ import type { EngineProgress } from "../../worker/engine/index.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
+import { printCountLine } from "../count-line.js";
 import { RUN_OPTIONS } from "../run-options.js";
 import { readPuzzleText } from "../triangle-commands.js";
 import { runCluster } from "../solve-cluster.js";
@@ -190,9 +191,7 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
     } else {
-      const what = result.complete ? "exactly" : `at least (${result.reason})`;
-      process.stderr.write(`${terminalSafe(puzzle.name ?? "puzzle")}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
-        `${fd !== null && fd !== 1 ? `, every board verified and written to ${file}` : ""}\n`);
+      printCountLine({ name: puzzle.name, count: result.count, complete: result.complete, reason: result.reason, seconds: secs, output: file });
     }
     return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
   } finally {

@@ -1,13 +1,14 @@
 /**
  * The command line's words as a new user types them (pure helpers, no process): "did you mean" for mistyped options
- * and commands, negative numbers as option values with a range message, options without a value, and which command
- * lines write output files.
+ * and commands, negative numbers as option values with a range message, options without a value, which command
+ * lines write output files, and the summary line of `solve --all`.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseCommand, UsageError, writesOutputFile, type CommandSpec } from "../../cli/args.js";
 import { closestName, editDistance } from "../../cli/suggest.js";
 import { unknownCommand } from "../../cli/cli.js";
+import { formatCountLine } from "../../cli/count-line.js";
 import { InvalidOptionError } from "../../core/errors.js";
 
 const SOLVE: CommandSpec = {
@@ -79,4 +80,11 @@ test("cli commands - an unknown command names the closest one; a group alone lis
   assert.equal(unknownCommand(["run", "sumbit"], ["run submit", "run show"]), '"run sumbit" is not a command (did you mean run submit?)');
   assert.equal(unknownCommand(["run"], ["run submit", "run show"]), '"run" is not a command; try one of: run submit, run show');
   assert.equal(unknownCommand(["puzle", "show"], []), 'unknown command "puzle" (did you mean puzzle show?)');
+});
+
+test("solve --all - the count line says exact or a lower bound, and where the boards went", () => {
+  assert.equal(formatCountLine({ name: "g", count: 3, complete: true, seconds: 0.5, output: "b.ndjson" }),
+    "g: exactly 3 solutions in 0.50 s, every board verified and written to b.ndjson\n");
+  assert.equal(formatCountLine({ name: "g", count: 1, complete: false, reason: "limit", seconds: 2, detail: " on 2 worker(s)", output: "-" }),
+    "g: at least (limit) 1 solution in 2.00 s on 2 worker(s)\n");
 });
