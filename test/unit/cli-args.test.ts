@@ -1,7 +1,7 @@
 /**
  * The command line's words as a new user types them (pure helpers, no process): "did you mean" for mistyped options
  * and commands, negative numbers as option values with a range message, options without a value, which command
- * lines write output files, and the summary line of `solve --all`.
+ * lines write output files, and the summary lines of `solve --all` and `cube resplit`.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,6 +9,7 @@ import { parseCommand, UsageError, writesOutputFile, type CommandSpec } from "..
 import { closestName, editDistance } from "../../cli/suggest.js";
 import { unknownCommand } from "../../cli/cli.js";
 import { formatCountLine } from "../../cli/count-line.js";
+import { resplitSummary } from "../../cli/commands/cube-resplit.js";
 import { InvalidOptionError } from "../../core/errors.js";
 
 const SOLVE: CommandSpec = {
@@ -87,4 +88,12 @@ test("solve --all - the count line says exact or a lower bound, and where the bo
     "g: exactly 3 solutions in 0.50 s, every board verified and written to b.ndjson\n");
   assert.equal(formatCountLine({ name: "g", count: 1, complete: false, reason: "limit", seconds: 2, detail: " on 2 worker(s)", output: "-" }),
     "g: at least (limit) 1 solution in 2.00 s on 2 worker(s)\n");
+});
+
+test("cube resplit - the summary says when --children N was passed by a whole step (a lower bound)", () => {
+  assert.equal(resplitSummary("r", "7", 51, 0, 16),
+    "cube 7 re-split into 51 children (0 branches refuted by the splitter; --children 16 is a lower bound: the last placement deeper gave 51, not 16)\n");
+  assert.equal(resplitSummary("r", "7", 16, 1, 16), "cube 7 re-split into 16 children (1 branch refuted by the splitter)\n");
+  assert.equal(resplitSummary("r", "7", 1, 2, 0), "cube 7 re-split into 1 child (2 branches refuted by the splitter)\n");
+  assert.match(resplitSummary("r", "7", 0, 3, 0), /^cube 7 closed without children \(3 branches refuted by the splitter, or a solution found: cubist run show r\)\n$/);
 });
