@@ -6,7 +6,7 @@ import type { OptionSpec } from "./args.js";
 import { writeOutput } from "./io.js";
 
 export const BOARD_OUTPUT_OPTIONS: Record<string, OptionSpec> = {
-  svg: { type: "string", arg: "FILE", description: "also write the board as an SVG picture" },
+  svg: { type: "string", arg: "FILE", output: true, description: "also write the board as an SVG picture" },
   color: { type: "boolean", description: "colour the terminal grid (ANSI)", env: "CUBIST_COLOR" },
   compact: { type: "boolean", description: "one line per board row (id/rot) instead of the grid" },
 };

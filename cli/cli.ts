@@ -6,9 +6,11 @@
  * exit non-zero with no stack trace; `--debug` (or CUBIST_DEBUG=1) adds the stack.
  */
 
-import { formatHelp, parseCommand, UsageError, type CommandSpec, type ParsedValues } from "./args.js";
+import { formatHelp, parseCommand, UsageError, writesOutputFile, type CommandSpec, type ParsedValues } from "./args.js";
+import { finishFilesOnClosedOutput } from "./closed-output.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import { describeError, exitCodeFor } from "./errors.js";
+import { closestName } from "./suggest.js";
 
 export interface CommandModule {
   spec: CommandSpec;
@@ -82,6 +84,24 @@ ${await commandList(subs)}
 `;
 }
 
+/**
+ * Why argv names no command, with the command the user most likely meant: `unknown command "slove" (did you mean
+ * solve?)`, `"run sumbit" is not a command (did you mean run submit?)`; a group alone lists its commands.
+ */
+export function unknownCommand(argv: readonly string[], subs: readonly string[]): string {
+  const words = argv.slice(0, 2).filter((w) => !w.startsWith("-"));
+  if (subs.length > 0) {
+    const guess = words.length === 2 ? closestName(words.join(" "), subs) : undefined;
+    if (guess) return `"${words.join(" ")}" is not a command (did you mean ${guess}?)`;
+    return `"${words.join(" ")}" is not a command; try one of: ${subs.join(", ")}`;
+  }
+  const names = Object.keys(COMMANDS);
+  const firstWords = [...new Set(names.map((n) => n.split(" ")[0]))];
+  const two = words.length === 2 ? closestName(words.join(" "), names.filter((n) => n.includes(" "))) : undefined;
+  const guess = two ?? closestName(argv[0], firstWords);
+  return `unknown command "${argv[0]}" ${guess ? `(did you mean ${guess}?)` : "(see cubist --help)"}`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
     process.stdout.write(await topHelp());
@@ -110,11 +130,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(await groupHelp(prefix, subs));
       return EXIT.OK;
     }
-    if (subs.length > 0) {
-      process.stderr.write(`cubist: "${argv.slice(0, 2).join(" ")}" is not a command; try one of: ${subs.join(", ")}\n`);
-    } else {
-      process.stderr.write(`cubist: unknown command "${prefix}" (see cubist --help)\n`);
-    }
+    process.stderr.write(`cubist: ${unknownCommand(argv, subs)}\n`);
     return EXIT.USAGE;
   }
   try {
@@ -124,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(formatHelp(mod.spec));
       return EXIT.OK;
     }
+    if (writesOutputFile(mod.spec, values)) finishFilesOnClosedOutput();
     return await mod.run(values, positionals);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -82,12 +82,14 @@ export function formatCount(status: Pick<RunStatus, "solutionCount" | "countComp
   return `at least ${n} ${noun}${isTerminal(status.state) ? " (the count stopped before the space was covered)" : " so far"}`;
 }
 
-/** A fraction of the search space: `0.25`, `1/1024`, `3.05e-7`. */
+/**
+ * A cube's weight (its share of the search space) in one format everywhere: three significant digits, as a decimal
+ * from 0.001 up (`0.25`, `0.0125`) and in exponent notation below (`1.39e-4`, `3.05e-7`), so a column of weights
+ * compares at a glance.
+ */
 export function formatWeight(w: number): string {
   if (w <= 0) return "0";
   if (w >= 0.001) return String(Number(w.toPrecision(3)));
-  const inv = 1 / w;
-  if (Math.abs(inv - Math.round(inv)) < 1e-6 * inv && inv < 1e9) return `1/${Math.round(inv)}`;
   return w.toExponential(2);
 }
 

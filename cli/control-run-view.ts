@@ -40,6 +40,26 @@ export function workLine(s: RunInfo["status"], ended: boolean): string {
   return `${done}; ${left}: ${formatDuration(s.workEtaSeconds)} (${formatDuration(lo)}-${formatDuration(hi)})`;
 }
 
+/**
+ * What runs on each cube, in words: `kissat: 1m00s per cube, the placement engine beside it for the first 1.0s,
+ * seed 0`, or `none (the placement engine alone): 1m00s per cube, seed 0` (the engine stops at the budget or at its
+ * search time, whichever comes first).
+ */
+export function solverLine(solver: RunInfo["solver"]): string {
+  if (!solver) return "?";
+  const budgetSec = solver.timeLimitSec;
+  const searchSec = (solver.searchMs ?? 0) / 1000;
+  const perCube = (sec: number): string => (sec > 0 ? `${formatDuration(sec)} per cube` : "no time budget");
+  if (solver.solver === "none") {
+    const engineSec = budgetSec > 0 && searchSec > 0 ? Math.min(budgetSec, searchSec) : budgetSec || searchSec;
+    return `none (the placement engine alone): ${perCube(engineSec)}, seed ${solver.seed}`;
+  }
+  const engine = searchSec <= 0 ? ""
+    : budgetSec > 0 && searchSec < budgetSec ? `the placement engine beside it for the first ${formatDuration(searchSec)}` : "the placement engine beside it throughout";
+  return `${solver.solver}: ${[perCube(budgetSec), solver.conflictLimit > 0 ? `${solver.conflictLimit} conflicts per cube` : "", engine, `seed ${solver.seed}`]
+    .filter(Boolean).join(", ")}`;
+}
+
 /** `258 cubes (256 asked)`: what the initial split made, and its goal when that differs. */
 function cubesMade(r: RunInfo): string {
   const asked = r.cubing?.targetCubes ?? 0;
@@ -52,13 +72,6 @@ function cubesMade(r: RunInfo): string {
 export function renderRunDetails(r: RunInfo, now: number): string {
   const s = r.status;
   const c = s?.cubes ?? emptyCounts();
-  const solver = r.solver;
-  const budget = solver
-    ? [solver.timeLimitSec > 0 ? `${formatDuration(solver.timeLimitSec)} per cube` : "no time budget",
-      solver.conflictLimit > 0 ? `${solver.conflictLimit} conflicts per cube` : "",
-      (solver.searchMs ?? 0) > 0 ? `${solver.searchMs} ms placement search first` : "",
-      `seed ${solver.seed}`].filter(Boolean).join(", ")
-    : "";
   const rs = r.resplit;
   const resplit = rs
     ? `after ${rs.afterBudgets} unknown budget(s), ${rs.targetChildren > 0 ? `into ${rs.targetChildren} children` : `${rs.depth} placement(s) deeper`}`
@@ -71,7 +84,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["name", r.name],
     ["state", stateWithMessage(runStateName(s?.state), s?.message ?? "")],
     ["puzzle", `${formatBoardSize(r)}, encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses`],
-    ["solver", `${solver?.solver ?? "?"}: ${budget}`],
+    ["solver", solverLine(r.solver)],
     ["cubing", `${cubesMade(r)}${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order${(r.cubing?.parts ?? 0) > 1 ? `, each cube in ${r.cubing!.parts} parts` : ""}; re-split ${resplit}`],
     ...(s?.solutionCount !== undefined ? [["count", `${formatCount(s)} (cubist solution list ${r.runId})`] as [string, string]] : []),
     ["progress", s?.state === RunState.RUN_STATE_SAT && s.solutionCount === undefined

@@ -11,6 +11,24 @@ export class InputFileError extends CubistError {
   override readonly name = "InputFileError";
 }
 
+/** An output file that cannot be written (no such directory, no permission, a directory in the way). */
+export class OutputFileError extends CubistError {
+  override readonly name = "OutputFileError";
+}
+
+/** Why a file operation failed, in words: "no such file or directory", "permission denied", ... */
+export function fileProblem(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case "ENOENT": return "no such file or directory";
+    case "EISDIR": return "is a directory";
+    case "EACCES": case "EPERM": return "permission denied";
+    case "ENOTDIR": return "a part of the path is not a directory";
+    case "ENOSPC": return "no space left on the device";
+    default: return e.message;
+  }
+}
+
 /** The message for the user: complete for expected errors (no stack unless --debug), marked for anything else. */
 export function describeError(err: unknown, debug: boolean): string {
   if (!(err instanceof Error)) return String(err);

@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { parseE2Hints, parsePuzzle, readBoardJSON, withHints, isFormatOption, formatNames } from "../core/formats/index.js";
 import { InvalidOptionError } from "../core/errors.js";
 import type { Board, Puzzle } from "../core/puzzle.js";
-import { InputFileError } from "./errors.js";
+import { fileProblem, InputFileError, OutputFileError } from "./errors.js";
 import type { OptionSpec } from "./args.js";
 
 /** Options every command that reads a puzzle accepts. */
@@ -37,9 +37,7 @@ export async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const why = e.code === "ENOENT" ? "no such file" : e.code === "EISDIR" ? "is a directory" : e.code === "EACCES" ? "permission denied" : e.message;
-    throw new InputFileError(`${path}: cannot read: ${why}`, { cause: err });
+    throw new InputFileError(`${path}: cannot read: ${fileProblem(err)}`, { cause: err });
   }
 }
 
@@ -68,7 +66,11 @@ export async function writeOutput(path: string | undefined, text: string | Uint8
     await new Promise<void>((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
     return;
   }
-  await writeFile(path, text);
+  try {
+    await writeFile(path, text);
+  } catch (err) {
+    throw new OutputFileError(`${path}: cannot write: ${fileProblem(err)}`, { cause: err });
+  }
 }
 
 /** Writes one line per item to a file, or to stdout for "-", synchronously and line by line (counts list many boards). */

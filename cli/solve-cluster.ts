@@ -10,9 +10,10 @@ import { certificationJSON, formatCertification } from "./certification-format.j
 import { EXIT } from "./exit-codes.js";
 import { onInterrupt } from "./interrupt.js";
 import { writeLines } from "./io.js";
+import { printCountLine } from "./count-line.js";
 import type { LocalClusterResult } from "./local-cluster.js";
 import { runRequestFrom } from "./run-options.js";
-import { SolveProgress } from "./solve-progress.js";
+import { countOf, SolveProgress } from "./solve-progress.js";
 import type { PuzzleView } from "./puzzle-view.js";
 import { TRIANGLE_ENCODING } from "../coordinator/run-defaults.js";
 
@@ -37,9 +38,7 @@ function printClusterCount(view: PuzzleView, r: LocalClusterResult, values: Pars
       },
     }) + "\n");
   } else {
-    const what = complete ? "exactly" : `at least (${reason})`;
-    process.stderr.write(`${terminalSafe(view.name ?? "puzzle")}: ${what} ${count} solution${count === 1 ? "" : "s"} in ${seconds.toFixed(2)} s on ${r.workers} worker(s)` +
-      ` (${c.sat} cubes counted, ${c.resplit} re-split)${file !== undefined && file !== "-" ? `, every board verified and written to ${file}` : ""}\n`);
+    printCountLine({ name: view.name, count, complete, reason, seconds, detail: ` on ${r.workers} worker(s) (${c.sat} cubes counted, ${c.resplit} re-split)`, output: file });
   }
   return status;
 }
@@ -73,6 +72,9 @@ function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: Par
       ...(status === "unknown" && r.status.best ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId } } : {}),
     };
     process.stdout.write(JSON.stringify(out) + "\n");
+    // --svg FILE with --json: the picture of the board (or the best board) the JSON tells of, and no grid.
+    const drawn = board ?? (status === "unknown" ? r.status.best?.cells : undefined);
+    if (drawn && typeof values.svg === "string") return view.show(drawn, values, () => undefined);
     return;
   }
   const secs = seconds.toFixed(2);
@@ -100,7 +102,7 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
   const abort = stop.abort;
   const t0 = performance.now();
   // Progress on stderr: redrawn on a terminal, a plain line every few seconds in a pipe (not with --json).
-  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `starting a local cluster of ${values.workers} worker(s)`);
+  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `starting a local cluster of ${countOf(values.workers as number, "worker")}`);
   const show = (): void => void (progress && process.stderr.write(progress.tick(Date.now())));
   show();
   const ticker = progress ? setInterval(show, 1000) : undefined;

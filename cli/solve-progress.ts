@@ -1,9 +1,10 @@
 /**
  * What `cubist solve` shows on stderr while it works, so a long solve is never silent: on a terminal one line
- * redrawn every second (elapsed time; on one machine the engines' estimated searched fraction and deepest board,
- * on the local cluster the closed fraction and cube counts); in a pipe
- * or a log (local cluster only) a plain line at once and then every PLAIN_INTERVAL_MS. Pure: the caller passes
- * the time and writes what `tick` returns.
+ * redrawn every second (elapsed time; on one machine the engines' estimated searched fraction and deepest board, in
+ * score mode the best score so far, on the local cluster the closed fraction and cube counts); in a pipe or a log a
+ * plain line every PLAIN_INTERVAL_MS (the local cluster's first one at once, saying it is starting; on one machine
+ * the first after an interval, so a quick solve prints none). Pure: the caller passes the time and writes what
+ * `tick` returns.
  */
 
 import type { RunStatus } from "../proto/gen/cubist/v1/run.js";
@@ -12,12 +13,16 @@ import { formatDuration, formatPercent } from "./number-format.js";
 /** How often a pipe gets a progress line. */
 export const PLAIN_INTERVAL_MS = 10_000;
 
+/** `1m05s elapsed: ` (nothing in the first second: "0ms elapsed" tells nobody anything). */
+function elapsedHead(elapsedSec: number): string {
+  return elapsedSec < 1 ? "" : `${formatDuration(elapsedSec)} elapsed: `;
+}
+
 /** `1m05s elapsed: 3.4% closed, 10 refuted, 2 running, 6 queued` (or what is being waited for). */
 export function progressLine(elapsedSec: number, status: RunStatus | undefined, waiting: string): string {
-  const head = `${formatDuration(Math.max(0, elapsedSec))} elapsed`;
-  if (!status?.cubes) return `${head}: ${waiting}`;
+  if (!status?.cubes) return `${elapsedHead(elapsedSec)}${waiting}`;
   const c = status.cubes;
-  return `${head}: ${formatPercent(status.progress)} closed, ${c.unsat} refuted, ${c.running} running, ${c.queued} queued`;
+  return `${formatDuration(Math.max(0, elapsedSec))} elapsed: ${formatPercent(status.progress)} closed, ${c.unsat} refuted, ${c.running} running, ${c.queued} queued`;
 }
 
 /** The single-machine engines' latest progress, by member. */
@@ -29,25 +34,50 @@ export interface SearchProgress {
   cells: number;
 }
 
-/** `12s elapsed: searching (2 thread(s)), about 3.1% of the space searched, deepest board 204 of 256 cells`. */
+/** `12s elapsed: searching (2 threads), about 3.1% of the space searched, deepest board 204 of 256 cells`. */
 export function searchLine(elapsedSec: number, waiting: string, p: SearchProgress | undefined): string {
-  const head = `${formatDuration(Math.max(0, elapsedSec))} elapsed: ${waiting}`;
+  const head = `${elapsedHead(elapsedSec)}${waiting}`;
   if (!p) return head;
   return `${head}, about ${formatPercent(p.covered)} of the space searched, deepest board ${p.deepest} of ${p.cells} cells`;
 }
 
+/** The best board of a score search so far (`solve --objective score`). */
+export interface ScoreProgress {
+  score: number;
+  maxScore: number;
+  mismatches: number;
+}
+
+/** `2m30s elapsed: score search (2 threads), best score 451 of 480 (29 mismatched edges)`. */
+export function scoreLine(elapsedSec: number, waiting: string, p: ScoreProgress | undefined): string {
+  const head = `${elapsedHead(elapsedSec)}${waiting}`;
+  if (!p) return `${head}, no complete board yet`;
+  return `${head}, best score ${p.score} of ${p.maxScore} (${p.mismatches} mismatched edge${p.mismatches === 1 ? "" : "s"})`;
+}
+
+/** `1 worker`, `2 threads`: a count and its noun. */
+export function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 export class SolveProgress {
-  private lastPlainAt = -Infinity;
+  private lastPlainAt: number;
   private drawn = false;
   private status: RunStatus | undefined;
   private search: SearchProgress | undefined;
+  private score: ScoreProgress | undefined;
+  private scoring = false;
 
   constructor(
     private readonly tty: boolean,
     private readonly startedAt: number,
     /** What the line says before the first status (`starting a local cluster of 2 workers`). */
     private readonly waiting: string,
-  ) {}
+    /** In a pipe, the first plain line comes this long after the start (0: at once). */
+    firstPlainAfterMs = 0,
+  ) {
+    this.lastPlainAt = startedAt + firstPlainAfterMs - PLAIN_INTERVAL_MS;
+  }
 
   /** The latest run status (local cluster). */
   update(status: RunStatus): void {
@@ -59,10 +89,17 @@ export class SolveProgress {
     this.search = p;
   }
 
+  /** A score search: its best board so far, or none yet (undefined). */
+  updateScore(p: ScoreProgress | undefined): void {
+    this.scoring = true;
+    this.score = p;
+  }
+
   /** Text to write now (possibly ""). */
   tick(now: number): string {
     const elapsed = (now - this.startedAt) / 1000;
-    const line = this.search ? searchLine(elapsed, this.waiting, this.search) : progressLine(elapsed, this.status, this.waiting);
+    const line = this.scoring ? scoreLine(elapsed, this.waiting, this.score)
+      : this.search ? searchLine(elapsed, this.waiting, this.search) : progressLine(elapsed, this.status, this.waiting);
     if (this.tty) {
       this.drawn = true;
       return `\r${line}\x1b[K`;
@@ -72,7 +109,7 @@ export class SolveProgress {
     return `cubist solve: ${line}\n`;
   }
 
-  /** Text that clears the terminal line before the result is printed ("" in a pipe). */
+  /** Text that clears the terminal line before the result (or another line) is printed ("" in a pipe). */
   finish(): string {
     return this.tty && this.drawn ? "\r\x1b[K" : "";
   }

@@ -1,6 +1,6 @@
 /**
- * The CLI side of `solve --objective score`: progress lines on stderr as the best score improves, the best board
- * at the end (grid, or JSON with --json). Ctrl-C ends the search and still prints the best board: that is how a
+ * The CLI side of `solve --objective score`: a line on stderr each time the best score improves and a progress line
+ * between them (cli/solve-progress.ts), the best board at the end (grid, or JSON with --json). Ctrl-C ends the search and still prints the best board: that is how a
  * score search is meant to be stopped.
  */
 
@@ -10,12 +10,18 @@ import { EXIT } from "./exit-codes.js";
 import { onInterrupt } from "./interrupt.js";
 import { showBoard } from "./board-output.js";
 import { scoreLocal } from "./solve-score.js";
+import { countOf, PLAIN_INTERVAL_MS, SolveProgress } from "./solve-progress.js";
 import { bestJSON } from "../core/score.js";
 import { boardToJSON } from "../core/formats/index.js";
 import type { Puzzle } from "../core/puzzle.js";
 
 export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: number): Promise<number> {
   const stop = onInterrupt();
+  // Between improvements (minutes apart on a long run) the elapsed time and the best score: redrawn on a terminal,
+  // a line every 10 s in a pipe; not with --json.
+  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `score search (${countOf(threads, "thread")})`, PLAIN_INTERVAL_MS);
+  progress?.updateScore(undefined);
+  const ticker = progress ? setInterval(() => process.stderr.write(progress.tick(Date.now())), 1000) : undefined;
   try {
     const result = await scoreLocal(puzzle, {
       threads,
@@ -23,9 +29,12 @@ export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: nu
       seed: values.seed as number | undefined,
       signal: stop.signal,
       onImprove: (b, seconds) => {
-        process.stderr.write(`score ${b.score}/${b.maxScore} (${b.mismatches.length} mismatched edges) after ${seconds.toFixed(1)} s\n`);
+        progress?.updateScore({ score: b.score, maxScore: b.maxScore, mismatches: b.mismatches.length });
+        process.stderr.write(`${progress?.finish() ?? ""}score ${b.score}/${b.maxScore} (${b.mismatches.length} mismatched edges) after ${seconds.toFixed(1)} s\n`);
       },
     });
+    clearInterval(ticker);
+    if (progress) process.stderr.write(progress.finish());
     for (const r of result.rejected.slice(0, 3)) process.stderr.write(`cubist: warning: an engine board was refused: ${r}\n`);
     const secs = (result.wallMs / 1000).toFixed(2);
     const reason = stop.interrupted ? "interrupted" : "time-limit";
@@ -42,6 +51,8 @@ export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: nu
         puzzle: puzzle.name ?? null,
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
+      const board = result.solution ?? result.best?.board;
+      if (board && typeof values.svg === "string") await showBoard(puzzle, board, values, () => undefined);
     } else if (result.status === "sat" && result.solution) {
       process.stdout.write(`solution (verified) for ${terminalSafe(puzzle.name ?? "puzzle")} in ${secs} s (found by the score search):\n`);
       await showBoard(puzzle, result.solution, values);
@@ -55,6 +66,7 @@ export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: nu
     if (stop.interrupted && !values.json) return EXIT.INTERRUPTED;
     return result.status === "sat" ? EXIT.OK : EXIT.UNKNOWN;
   } finally {
+    clearInterval(ticker);
     stop.dispose();
   }
 }

@@ -12,6 +12,7 @@ import type { ParsedValues } from "./args.js";
 import { EXIT } from "./exit-codes.js";
 import { writeOutput } from "./io.js";
 import { countTriangleLocal } from "./count-triangle.js";
+import { printCountLine } from "./count-line.js";
 import { countBySat, triangleBlockingProblem } from "./count-sat.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { triangleBoardToJSON } from "../core/triangle/format.js";
@@ -117,9 +118,7 @@ async function countAll(puzzle: TrianglePuzzle, values: ParsedValues, threads: n
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
     } else {
-      const what = result.complete ? "exactly" : `at least (${result.reason})`;
-      process.stderr.write(`${puzzle.name ?? "puzzle"}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${(result.wallMs / 1000).toFixed(2)} s` +
-        `${fd !== null && fd !== 1 ? `, every board verified and written to ${file}` : ""}\n`);
+      printCountLine({ name: puzzle.name, count: result.count, complete: result.complete, reason: result.reason, seconds: result.wallMs / 1000, output: file });
     }
     return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
   } finally {

@@ -1,18 +1,22 @@
 /**
- * Triangle puzzles in the commands that read a puzzle file (solve, verify, render, encode, run submit, coordinator
- * --puzzle): a file whose first data line is `triangle N` (docs/formats.md) is a triangle puzzle whatever --format
- * says; these are its handlers.
+ * Triangle puzzles in the commands that read a puzzle file (solve, verify, render, encode, puzzle show, shuffle and
+ * convert, run submit, coordinator --puzzle): a file whose first data line is `triangle N` (docs/formats.md) is a
+ * triangle puzzle whatever --format says; these are its handlers.
  */
 
 import { basename } from "node:path";
 import type { ParsedValues } from "./args.js";
 import { EXIT } from "./exit-codes.js";
 import { loadPuzzle, readText, writeOutput } from "./io.js";
-import { writeCanonical } from "../core/formats/index.js";
+import { declaredPuzzleName, writeCanonical } from "../core/formats/index.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isTriangleText, parseTriangle, readTriangleBoardJSON, writeTriangle } from "../core/triangle/format.js";
 import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
-import { innerJoinCount } from "../core/triangle/puzzle.js";
+import { innerJoinCount, posOfCell, rowOfCell } from "../core/triangle/puzzle.js";
+import { shuffleTriangle } from "../core/triangle/generate.js";
+import type { Seed } from "../core/random.js";
+import { terminalSafe } from "../cluster/terminal-text.js";
+import { puzzleView } from "./puzzle-view.js";
 
 /** The puzzle file's text, and the triangle puzzle when it is one. */
 export async function readPuzzleText(path: string): Promise<{ text: string; triangle: TrianglePuzzle | null }> {
@@ -25,17 +29,20 @@ export async function readPuzzleText(path: string): Promise<{ text: string; tria
 
 /**
  * The text a run is submitted with (`run submit`, `coordinator --puzzle`): a triangle file's canonical text (checked
- * here; --hints refused); with `check` (or --hints) a square puzzle read, checked and written canonically here, so its
- * errors name file:line; otherwise the file as it is, for the coordinator to parse.
+ * here; --hints refused); with `check`, --hints or a `# name:` line a square puzzle read, checked and written
+ * canonically here, so its errors name file:line; otherwise the file as it is, for the coordinator to parse. `named`:
+ * the file declares its puzzle's name, which the text carries (the run takes it, not the file's name).
  */
-export async function runPuzzleText(path: string, values: ParsedValues, check: boolean): Promise<{ text: string; format: string }> {
+export async function runPuzzleText(path: string, values: ParsedValues, check: boolean): Promise<{ text: string; format: string; named: boolean }> {
   const read = await readPuzzleText(path);
+  const named = declaredPuzzleName(read.text) !== undefined;
   if (read.triangle) {
     refuseHints(values);
-    return { text: writeTriangle(read.triangle), format: "auto" };
+    return { text: writeTriangle(read.triangle), format: "auto", named };
   }
-  if (!check && typeof values.hints !== "string") return { text: read.text, format: values.format as string };
-  return { text: writeCanonical(await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text: read.text })), format: "canonical" };
+  if (!check && !named && typeof values.hints !== "string") return { text: read.text, format: values.format as string, named };
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text: read.text });
+  return { text: writeCanonical(puzzle), format: "canonical", named };
 }
 
 function refuseHints(values: ParsedValues): void {
@@ -68,6 +75,33 @@ export async function renderTriangleCommand(puzzle: TrianglePuzzle, boardPath: s
   const board = readTriangleBoardJSON(await readText(boardPath), puzzle, boardPath);
   process.stdout.write(renderTriangleText(puzzle, board) + "\n");
   if (typeof values.svg === "string") await writeOutput(values.svg, renderTriangleSVG(puzzle, board));
+  return EXIT.OK;
+}
+
+/** `cubist puzzle show` on a triangle puzzle: side, pieces, rotation, frame, labels, hints (drawn as a board). */
+export async function showTriangleCommand(puzzle: TrianglePuzzle, values: ParsedValues): Promise<number> {
+  refuseHints(values);
+  const labels = [...new Set(puzzle.pieces.flatMap((p) => p.edges))].sort((a, b) => a - b);
+  const hints = puzzle.hints.map((h) => ({ row: rowOfCell(h.cell), pos: posOfCell(h.cell), id: puzzle.pieces[h.piece].id, rot: h.rot }));
+  const name = puzzle.name ?? "puzzle";
+  if (values.json) {
+    process.stdout.write(JSON.stringify({ name, shape: "triangle", side: puzzle.side, pieces: puzzle.pieces.length, rotate: puzzle.rotate, frame: puzzle.frame, labels, hints }) + "\n");
+    return EXIT.OK;
+  }
+  process.stdout.write([
+    `${terminalSafe(name)}: triangle of side ${puzzle.side}, ${puzzle.pieces.length} pieces, ${innerJoinCount(puzzle.side)} joins`,
+    `pieces: ${puzzle.rotate ? "may be turned (rotate)" : "keep their orientation"}; outer edges: ${puzzle.frame === null ? "free" : `every one shows label ${puzzle.frame} (frame)`}`,
+    `labels: ${labels.length} [${labels.join(" ")}]`,
+    `hints: ${hints.length === 0 ? "none" : hints.map((h) => `piece ${h.id} at (row ${h.row}, pos ${h.pos}) rot ${h.rot}`).join("; ")}`,
+  ].join("\n") + "\n");
+  if (puzzle.hints.length > 0 || typeof values.svg === "string") await puzzleView(puzzle).show(puzzle.hints, values);
+  return EXIT.OK;
+}
+
+/** `cubist puzzle shuffle` and `puzzle convert` on a triangle puzzle: the triangle format, shuffled or as it is. */
+export async function writeTriangleCommand(puzzle: TrianglePuzzle, values: ParsedValues, seed?: Seed): Promise<number> {
+  refuseHints(values);
+  await writeOutput(values.output as string | undefined, writeTriangle(seed === undefined ? puzzle : shuffleTriangle(puzzle, seed)));
   return EXIT.OK;
 }
 

@@ -3,11 +3,11 @@
  * answer and the issue's per-board target.
  *
  * - frontier: Brendan Owen's E2-like set 1, the eight boards the issue names. bench/puzzles/brendan/pieces_WWxHH.txt
- *   are copies of ../shared/instances/brendan_set1 (extracted from jfbucas/eternityII-viewer data/brendan; Brendan's
- *   format: `W H`, then `up right down left` per piece, 0 = grey). pieces_07x06.txt is the 7x6 board (7 columns,
- *   6 rows). Target per board and seed: `cubist solve` within max(1 s, the reference's time).
- * - heule: Heule's 2008 em-* instances, test/fixtures/heule2008 (the files bench/cluster-speedup.ts uses; identical to
- *   ../shared/instances/heule2008). Target: within 1.2 s on one machine, em_9_3_5 within 3 s.
+ *   are his files as published in jfbucas/eternityII-viewer (data/brendan; Brendan's format: `W H`, then
+ *   `up right down left` per piece, 0 = grey). pieces_07x06.txt is the 7x6 board (7 columns, 6 rows). Target per
+ *   board and seed: `cubist solve` within max(1 s, the reference's time).
+ * - heule: Heule's 2008 em-* instances, test/fixtures/heule2008 (the files bench/cluster-speedup.ts uses). Target:
+ *   within 1.2 s on one machine, em_9_3_5 within 3 s.
  * - hard: Brendan's 8x8 (goal: within 30 min), bench/puzzles/unsat-hard.txt and bench/puzzles/unsat-8x8.txt (refuted;
  *   no target time; unsat-8x8 is the cluster-scheduling UNSAT of about 60 s on one worker with the bucket-scan
  *   engine, unsat-8x8-60s the same kind for the bit-set engine, unsat-8x8-b4 for the bit-set engine with symmetry breaking).

@@ -1,7 +1,6 @@
 /**
  * Reference times of a public single-threaded C row-scan backtracker, for issue 10's frontier benchmark
- * (bench/frontier.ts). Copied from the project's shared notes (../shared/peers.md), because benchmarks must not read
- * ../shared:
+ * (bench/frontier.ts and BENCHMARKS.md), measured once and kept here:
  *
  *   david3x3x3/eternity2 (eternity2.c, CPU path; GPL-2, not part of this project): a plain row-scan backtracker with
  *   precomputed candidate tables, about 30 M placements/s on one core. Measured 2026-11-23 on a 2-core machine like

@@ -16,11 +16,15 @@ export const spec: CommandSpec = {
   positionals: { min: 2, max: 2 },
   options: {
     depth: { type: "integer", arg: "D", description: "split this many placements deeper (default 1)", min: 1, max: 16 },
-    children: { type: "integer", arg: "N", description: "or: split until at least N children exist", min: 1, max: 100_000 },
+    children: { type: "integer", arg: "N", description: "or: split until at least N children exist (a lower bound: a whole placement at a time)", min: 1, max: 100_000 },
     ...CLIENT_OPTIONS,
   },
   details: `Children ids extend the cube's: cube 17 becomes 17.0, 17.1, ... Branches the splitter refutes by itself are
 closed at once (counted on stderr). A split may also find a solution, which ends the run (no children then).
+
+--children N is a lower bound, not an exact count: a child fixes whole placements, so the cube is split a placement
+deeper at a time (on near-unique boards a scan level at a time) until at least N children exist, and the last step
+can give many more (a cell with 51 candidates gives 51 children). The summary on stderr says so when it did.
 --json prints {"run","cube","children":[...],"refuted":N}.
 
 Exit codes: 0 re-split; 1 error (NOT_FOUND: no such run or cube; FAILED_PRECONDITION: the cube is closed or the run
@@ -42,11 +46,16 @@ export async function run(values: ParsedValues, [runId, cubeId]: string[]): Prom
       return EXIT.OK;
     }
     for (const c of res.children) process.stdout.write(`${c}\n`);
-    process.stderr.write(
-      res.children.length > 0
-        ? `cube ${cubeId} re-split into ${res.children.length} children (${res.refuted} branch(es) refuted by the splitter)\n`
-        : `cube ${cubeId} closed without children (${res.refuted} branch(es) refuted by the splitter, or a solution found: cubist run show ${runId})\n`,
-    );
+    process.stderr.write(resplitSummary(runId, cubeId, res.children.length, res.refuted, request.targetChildren));
     return EXIT.OK;
   });
+}
+
+/** The summary line on stderr; `asked` is --children (0: none), which the split may pass by a whole step. */
+export function resplitSummary(runId: string, cubeId: string, children: number, refuted: number, asked: number): string {
+  const splitter = `${refuted} branch${refuted === 1 ? "" : "es"} refuted by the splitter`;
+  if (children === 0) return `cube ${cubeId} closed without children (${splitter}, or a solution found: cubist run show ${runId})\n`;
+  const over = asked > 0 && children > asked
+    ? `; --children ${asked} is a lower bound: the last placement deeper gave ${children}, not ${asked}` : "";
+  return `cube ${cubeId} re-split into ${children} ${children === 1 ? "child" : "children"} (${splitter}${over})\n`;
 }

@@ -16,7 +16,7 @@ export const spec: CommandSpec = {
   options: {
     ...PUZZLE_OPTIONS,
     ...ENCODING_OPTIONS,
-    output: { type: "string", short: "o", arg: "FILE", description: "output file (default: stdout)" },
+    output: { type: "string", short: "o", arg: "FILE", output: true, description: "output file (default: stdout)" },
     stats: { type: "boolean", description: "print {vars, clauses, sections} as JSON to stderr" },
   },
 };

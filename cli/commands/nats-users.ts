@@ -21,7 +21,7 @@ export const spec: CommandSpec = {
     "coordinator-user": { type: "string", arg: "U", description: "the coordinator's NATS user", default: "cubist" },
     "password-env": { type: "boolean", description: "passwords as variables for nats-server to read from its environment ($CUBIST_NATS_PASS, $CUBIST_WORKER_PASS_<ID>) instead of random ones" },
     prefix: { type: "string", arg: "P", description: "name prefix of the streams, buckets and subjects", env: "CUBIST_PREFIX", default: "cubist" },
-    output: { type: "string", short: "o", arg: "FILE", description: "write here (default stdout); it holds passwords, so keep it private" },
+    output: { type: "string", short: "o", arg: "FILE", output: true, description: "write here (default stdout); it holds passwords, so keep it private" },
   },
   details: `Put the output inside the account that holds Cubist's streams, e.g.
   accounts { CUBIST { jetstream: enabled, include "cubist-users.conf" } }

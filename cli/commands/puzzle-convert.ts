@@ -1,5 +1,6 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
+import { readPuzzleText, writeTriangleCommand } from "../triangle-commands.js";
 import { loadPuzzle, PUZZLE_OPTIONS, writeOutput } from "../io.js";
 import { writeCanonical } from "../../core/formats/index.js";
 
@@ -7,12 +8,16 @@ export const spec: CommandSpec = {
   name: "puzzle convert",
   summary: "Read a puzzle in any supported format (canonical, Heule, Brendan Owen; plus an E2 hint file) and write it in the canonical format.",
   usage: "cubist puzzle convert <puzzle> [-o FILE] [--hints FILE]",
+  details: `A triangle puzzle (first line \`triangle N\`, docs/formats.md) is written in its own canonical form, the
+triangle format (as \`puzzle gen --shape triangle\` writes it).`,
   positionals: { min: 1, max: 1 },
-  options: { ...PUZZLE_OPTIONS, output: { type: "string", short: "o", arg: "FILE", description: "output file (default: stdout)" } },
+  options: { ...PUZZLE_OPTIONS, output: { type: "string", short: "o", arg: "FILE", output: true, description: "output file (default: stdout)" } },
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const { text, triangle } = await readPuzzleText(path);
+  if (triangle) return writeTriangleCommand(triangle, values);
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
   await writeOutput(values.output as string | undefined, writeCanonical(puzzle));
   return EXIT.OK;
 }

@@ -24,8 +24,8 @@ export const spec: CommandSpec = {
     labels: { type: "integer", arg: "K", description: "triangle: labels 1..K on the joins (and on the outer edges without --frame)", min: 1, max: 1000, default: 4 },
     rotate: { type: "boolean", description: "triangle: pieces may be turned (listed turned randomly)" },
     frame: { type: "integer", arg: "L", description: "triangle: every outer edge shows label L (e.g. 0, a label no join has)", min: 0, max: 1000 },
-    output: { type: "string", short: "o", arg: "FILE", description: "puzzle output (canonical format, or the triangle format with --shape triangle; default stdout)" },
-    solution: { type: "string", arg: "FILE", description: "also write the planted solution as board JSON" },
+    output: { type: "string", short: "o", arg: "FILE", output: true, description: "puzzle output (canonical format, or the triangle format with --shape triangle; default stdout)" },
+    solution: { type: "string", arg: "FILE", output: true, description: "also write the planted solution as board JSON" },
   },
 };
 

@@ -1,6 +1,7 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import { EXIT } from "../exit-codes.js";
+import { readPuzzleText, showTriangleCommand } from "../triangle-commands.js";
 import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
 import { boardFromPlacements, cellOf, isBounded, pieceKind } from "../../core/puzzle.js";
 import { colourParityProblems } from "../../core/validate.js";
@@ -12,10 +13,14 @@ export const spec: CommandSpec = {
   usage: "cubist puzzle show <puzzle> [--json] [--svg FILE]",
   positionals: { min: 1, max: 1 },
   options: { ...PUZZLE_OPTIONS, ...BOARD_OUTPUT_OPTIONS, json: { type: "boolean", description: "print the summary as JSON" } },
+  details: `A triangle puzzle (first line \`triangle N\`, docs/formats.md) is described by its side, pieces, rotation,
+frame, labels and hints (--json: {"name", "shape": "triangle", "side", "pieces", "rotate", "frame", "labels", "hints"}).`,
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const { text, triangle } = await readPuzzleText(path);
+  if (triangle) return showTriangleCommand(triangle, values);
+  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
   const kinds = { corner: 0, border: 0, center: 0 };
   const frame = new Set<number>();
   const inner = new Set<number>();

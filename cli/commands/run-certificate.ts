@@ -18,7 +18,7 @@ export const spec: CommandSpec = {
   usage: "cubist run certificate <run> -o DIR [--coordinator HOST:PORT]",
   positionals: { min: 1, max: 1 },
   options: {
-    output: { type: "string", short: "o", arg: "DIR", description: "directory to write the bundle into (created; files in it are replaced)" },
+    output: { type: "string", short: "o", arg: "DIR", output: true, description: "directory to write the bundle into (created; files in it are replaced)" },
     ...CLIENT_OPTIONS,
   },
   details: `The run must have been submitted with --certify and have ended UNSAT with its coverage checked.

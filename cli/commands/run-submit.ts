@@ -33,7 +33,7 @@ export const spec: CommandSpec = {
     solver: { type: "string", arg: "NAME", description: "SAT solver the workers run beside the placement engine (none: the engine alone, the default above 200 cells and on near-unique boards)", choices: [...SOLVER_NAMES, "none"] },
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
     ...RUN_OPTIONS,
-    name: { type: "string", arg: "NAME", description: "run name (default: the puzzle file as given)" },
+    name: { type: "string", arg: "NAME", description: "run name (default: the puzzle's name from its `# name:` line, else the file's name)" },
     id: { type: "string", arg: "RUN", description: "choose the run id (letters, digits, _ and -; must be new)" },
     all: { type: "boolean", description: "count every solution (the engine counts each cube; docs/cluster.md \"Counting\"); run show and solution list show the count" },
     limit: { type: "integer", arg: "N", description: "with --all: end the run once at least N solutions are counted (the count is then a lower bound)", min: 1 },
@@ -43,8 +43,9 @@ export const spec: CommandSpec = {
     ...CLIENT_OPTIONS,
   },
   details: `The puzzle file is read here and sent as text ("-" reads stdin); the coordinator parses and validates it,
-so a bad line is reported as INVALID_ARGUMENT naming file:line. The run is named after the file (--name to change;
-with --name or --hints the file is checked here first, and a bad line is reported the same way without the status).
+so a bad line is reported as INVALID_ARGUMENT naming file:line. The run takes the puzzle's name (a \`# name:\` line in
+the file, any format), else the file's name (--name to change; with a \`# name:\` line, --name or --hints the file is
+checked here first, and a bad line is reported the same way without the status).
 Prints the run id on stdout (--json: the run as JSON), a summary on stderr.
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) runs as any puzzle: its cubes fix triangle placements
@@ -94,8 +95,11 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   }
   // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read
   // and validated here, so its errors still name file:line; a triangle always is.
-  const { text, format } = await runPuzzleText(path, values, typeof values.name === "string");
+  const { text, format, named } = await runPuzzleText(path, values, typeof values.name === "string");
   const request = submitRequestOf({ ...runRequestFrom(values, text, label), format }, values.id as string | undefined);
+  // The API names a run after puzzle_name when it is given (a file name, as given); a puzzle that names itself in
+  // its file is sent checked with its name inside the text, so the run takes that name.
+  if (named && values.name === undefined) request.puzzleName = "";
   return withControlApi(values, async (api) => {
     const res = await api.call<SubmitRunRequest, SubmitRunResponse>(api.client.submitRun, request);
     const info = res.run!;

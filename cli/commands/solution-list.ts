@@ -20,7 +20,7 @@ export const spec: CommandSpec = {
   usage: "cubist solution list <run> [--json] [-o FILE] [--coordinator HOST:PORT]",
   positionals: { min: 1, max: 1 },
   options: {
-    output: { type: "string", short: "o", arg: "FILE", description: "write every recorded board as a JSON line {\"board\": [[[id, rot], ...]]} to FILE (- for stdout)" },
+    output: { type: "string", short: "o", arg: "FILE", output: true, description: "write every recorded board as a JSON line {\"board\": [[[id, rot], ...]]} to FILE (- for stdout)" },
     ...CLIENT_OPTIONS,
     json: { type: "boolean", description: 'print {"run", "state", "count", "complete", "progress", "recorded", "solutions": [{"index", "cube", "worker", "foundUnixMs", "board"}]}' },
   },

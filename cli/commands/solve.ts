@@ -11,11 +11,12 @@ import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
 import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
 import { type Puzzle } from "../../core/puzzle.js";
-import { SolveProgress } from "../solve-progress.js";
+import { countOf, PLAIN_INTERVAL_MS, SolveProgress } from "../solve-progress.js";
 import type { EngineProgress } from "../../worker/engine/index.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
+import { printCountLine } from "../count-line.js";
 import { RUN_OPTIONS } from "../run-options.js";
 import { readPuzzleText } from "../triangle-commands.js";
 import { runCluster } from "../solve-cluster.js";
@@ -38,7 +39,7 @@ export const spec: CommandSpec = {
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
     all: { type: "boolean", description: "count every solution, alone or with --workers (and with -o write every board, verified, one JSON line each)" },
     limit: { type: "integer", arg: "N", description: "with --all: stop after N solutions (with --workers: once at least N are counted; the count is then a lower bound)", min: 1 },
-    output: { type: "string", short: "o", arg: "FILE", description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
+    output: { type: "string", short: "o", arg: "FILE", output: true, description: "with --all: write every board as a JSON line to FILE (- for stdout)" },
     "up-to-symmetry": { type: "boolean", description: "with --all: count (and write) one board per orbit under the board's rotations and reflections that the piece set allows" },
     "sat-delay": { type: "integer", arg: "MS", description: "alone: the SAT member starts after the engines ran this long (default 2000 on near-unique boards, 500 on boards with many solutions)", min: 0, max: 3_600_000 },
     json: { type: "boolean", description: 'print {"status", "rows", "cols", "board": [[[id, rot], ...], ...], ...} instead of the grid' },
@@ -47,7 +48,7 @@ export const spec: CommandSpec = {
     concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
-    certificate: { type: "string", arg: "DIR", description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
+    certificate: { type: "string", arg: "DIR", output: true, description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
     "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
     "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
@@ -88,9 +89,10 @@ apex with 2*row+1 cells, rot = clockwise 120-degree turns (0 unless the puzzle a
 "shape": "triangle" and "side" instead of rows and cols. --hints, --portfolio, --sat-delay, --certify and
 --objective score are for square boards.
 
-Progress goes to stderr (never with --json): on a terminal, the elapsed time (and with --workers the closed share
-and cube counts) redrawn every second; with --workers in a pipe or a log, a plain line at once and every 10 s.
-There is no time limit unless --time S is given.
+Progress goes to stderr (never with --json): on a terminal, the elapsed time (with the engines' searched share and
+deepest board, in score mode the best score, with --workers the closed share and cube counts) redrawn every second;
+in a pipe or a log, a plain line every 10 s (with --workers also one at the start, so a quick solve prints none
+otherwise). There is no time limit unless --time S is given.
 
 The board: board[row][col] = [id, rot], row 0 at the top, id as in the input file (1-based line order where the
 format has no ids), rot = clockwise quarter turns applied to the piece as listed.
@@ -129,6 +131,9 @@ function printResult(puzzle: Puzzle, r: LocalSolveResult, values: ParsedValues, 
       stats: statsJSON(r),
     };
     process.stdout.write(JSON.stringify(out) + "\n");
+    // --svg FILE with --json: the picture of the board the JSON carries (no grid on stdout).
+    const board = r.status === "sat" ? r.board : r.status === "unknown" ? r.best?.board : undefined;
+    if (board && typeof values.svg === "string") return showBoard(puzzle, board, values, () => undefined);
     return;
   }
   const secs = (r.stats.wallMs / 1000).toFixed(2);
@@ -186,9 +191,7 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
         stats: { wallMs: Math.round(result.wallMs), placements: result.placements, threads },
       }) + "\n");
     } else {
-      const what = result.complete ? "exactly" : `at least (${result.reason})`;
-      process.stderr.write(`${terminalSafe(puzzle.name ?? "puzzle")}: ${what} ${result.count} solution${result.count === 1 ? "" : "s"} in ${secs.toFixed(2)} s` +
-        `${fd !== null && fd !== 1 ? `, every board verified and written to ${file}` : ""}\n`);
+      printCountLine({ name: puzzle.name, count: result.count, complete: result.complete, reason: result.reason, seconds: secs, output: file });
     }
     return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
   } finally {
@@ -241,8 +244,8 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if (portfolio.length === 0) throw new InvalidOptionError("solver", "none leaves no search to run (with --search-ms 0 or a SAT-only --portfolio)");
   const stop = onInterrupt();
   const abort = stop.abort;
-  // On a terminal (never in a pipe, nor with --json): the elapsed time, redrawn every second.
-  const progress = !values.json && process.stderr.isTTY === true ? new SolveProgress(true, Date.now(), `searching (${threads} thread(s))`) : null;
+  // Not with --json: on a terminal the elapsed time, redrawn every second; in a pipe a line every 10 s after the first 10.
+  const progress = values.json ? null : new SolveProgress(process.stderr.isTTY === true, Date.now(), `searching (${countOf(threads, "thread")})`, PLAIN_INTERVAL_MS);
   const ticker = progress ? setInterval(() => process.stderr.write(progress.tick(Date.now())), 1000) : undefined;
   try {
     const result = await solveLocal(puzzle, {

@@ -11,7 +11,7 @@
 import { InvalidPuzzleError } from "../errors.js";
 import type { Board, Edges, Piece, Puzzle } from "../puzzle.js";
 import { validatePuzzle } from "../validate.js";
-import { baseName, emptyFileError, parseColour, parseIntField, splitLines, type DataLine } from "./text.js";
+import { emptyFileError, parseColour, parseIntField, puzzleName, splitLines, type DataLine } from "./text.js";
 
 function readSizeHeader(header: DataLine, file: string): { rows: number; cols: number } {
   if (header.fields.length !== 2) {
@@ -26,7 +26,7 @@ function readSizeHeader(header: DataLine, file: string): { rows: number; cols: n
 
 /** Reads a puzzle in Brendan Owen's format; throws InvalidPuzzleError naming file:line. */
 export function readBrendan(text: string, file: string): Puzzle {
-  const { data } = splitLines(text);
+  const { data, comments } = splitLines(text);
   if (data.length === 0) throw emptyFileError(file);
   const header = data[0];
   const { rows, cols } = readSizeHeader(header, file);
@@ -43,7 +43,7 @@ export function readBrendan(text: string, file: string): Puzzle {
     pieces.push({ id, edges });
     pieceLines.push(d.line);
   }
-  const puzzle: Puzzle = { rows, cols, pieces, hints: [], name: baseName(file) };
+  const puzzle: Puzzle = { rows, cols, pieces, hints: [], name: puzzleName(comments, file) };
   validatePuzzle(puzzle, file, { header: header.line, pieces: pieceLines });
   return puzzle;
 }

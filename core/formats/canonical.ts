@@ -16,9 +16,7 @@ import { InvalidPuzzleError } from "../errors.js";
 import type { Edges, Hint, Piece, Puzzle } from "../puzzle.js";
 import { checkPiece, validatePuzzle } from "../validate.js";
 import { inferBoardSize } from "./board-size.js";
-import { baseName, emptyFileError, parseColour, parseIntField, splitLines } from "./text.js";
-
-const NAME_COMMENT = /^name:\s*(.*)$/;
+import { emptyFileError, parseColour, parseIntField, puzzleName, splitLines } from "./text.js";
 
 /** Reads a canonical puzzle; throws InvalidPuzzleError naming file:line. */
 export function readCanonical(text: string, file: string): Puzzle {
@@ -81,9 +79,7 @@ export function readCanonical(text: string, file: string): Puzzle {
     return { row: h.row, col: h.col, piece, rot: h.rot };
   });
 
-  const named = comments.map((c) => NAME_COMMENT.exec(c.text)).find((m) => m !== null);
-  const name = named ? named[1].trim() : baseName(file);
-  const puzzle: Puzzle = { rows, cols, pieces, hints, name };
+  const puzzle: Puzzle = { rows, cols, pieces, hints, name: puzzleName(comments, file) };
   validatePuzzle(puzzle, file, { header: header?.line ?? 0, pieces: pieceLines, hints: rawHints.map((h) => h.line) });
   return puzzle;
 }

@@ -19,11 +19,11 @@ import { InvalidPuzzleError } from "../errors.js";
 import { cellKind, pieceKind, rimSides, rotatedEdge, type Edges, type Hint, type Piece, type Puzzle } from "../puzzle.js";
 import { checkPiece, validatePuzzle } from "../validate.js";
 import { inferBoardSize } from "./board-size.js";
-import { baseName, emptyFileError, parseColour, parseIntField, splitLines } from "./text.js";
+import { emptyFileError, parseColour, parseIntField, puzzleName, splitLines } from "./text.js";
 
 /** Reads a puzzle in Heule's format; throws InvalidPuzzleError naming file:line. */
 export function readHeule(text: string, file: string): Puzzle {
-  const { data } = splitLines(text);
+  const { data, comments } = splitLines(text);
   if (data.length === 0) throw emptyFileError(file);
   const first = data[0];
   if (first.fields.length !== 1) {
@@ -82,7 +82,7 @@ export function readHeule(text: string, file: string): Puzzle {
     return { ...hint, rot: rimRotation({ rows, cols }, hint, pieces[hint.piece]) ?? hint.rot };
   });
 
-  const puzzle: Puzzle = { rows, cols, pieces, hints, name: baseName(file) };
+  const puzzle: Puzzle = { rows, cols, pieces, hints, name: puzzleName(comments, file) };
   validatePuzzle(puzzle, file, { pieces: pieceLines, hints: rawHints.map((h) => h.line), cellBase: 1 });
   return puzzle;
 }

@@ -7,6 +7,7 @@
  *   `hint` or has 5 fields (`id N E S W`), or there is none       -> canonical
  * - first line has 2 fields and the next data line has 4 fields    -> brendan
  * - first line has 5 fields (`id N E S W`, no size header)        -> canonical (size inferred)
+ * - a first line that is not all integers: "not a puzzle in any known format" (some other file, `package.json`)
  * - anything else is an InvalidPuzzleError naming the line.
  *
  * Piece ids: canonical files keep their ids; heule and brendan number pieces 1.. in line order.
@@ -20,7 +21,7 @@ import type { TrianglePuzzle } from "../triangle/puzzle.js";
 import { readBrendan } from "./brendan.js";
 import { readCanonical } from "./canonical.js";
 import { readHeule } from "./heule.js";
-import { emptyFileError, splitLines } from "./text.js";
+import { declaredName, emptyFileError, splitLines } from "./text.js";
 
 export { readBrendan, readBrendanSolution } from "./brendan.js";
 export { readCanonical, writeCanonical } from "./canonical.js";
@@ -40,6 +41,15 @@ export function detectFormat(text: string, file: string): FormatName {
   const { data } = splitLines(text);
   if (data.length === 0) throw emptyFileError(file);
   const [first, second] = data;
+  // Every format opens with numbers (a header or a piece line): anything else is some other file (`package.json`).
+  if (!first.fields.every((f) => /^[+-]?\d+$/.test(f))) {
+    const shown = first.fields.join(" ");
+    throw new InvalidPuzzleError(
+      file, first.line,
+      `not a puzzle in any known format: its first data line "${shown.length > 40 ? `${shown.slice(0, 40)}...` : shown}" is none of ` +
+        "`rows cols` (canonical), `W H` (Brendan Owen), a hint count (Heule) or `triangle N` (docs/formats.md)",
+    );
+  }
   if (first.fields.length === 1) return "heule";
   if (first.fields.length === 5) return "canonical";
   if (first.fields.length === 2) {
@@ -55,6 +65,11 @@ export function detectFormat(text: string, file: string): FormatName {
     `cannot detect the format: the first line has ${first.fields.length} fields ` +
       "(canonical starts with `rows cols`, brendan with `W H`, heule with the hint count)",
   );
+}
+
+/** The name a puzzle file declares in a `# name: ...` line (any format, triangles too), if it has one. */
+export function declaredPuzzleName(text: string): string | undefined {
+  return declaredName(splitLines(text).comments);
 }
 
 /** Reads a puzzle from text; `file` is the label used in error messages and the default name. */

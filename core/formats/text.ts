@@ -65,6 +65,22 @@ export function parseColour(field: string, file: string, line: number, pieceLabe
   return n;
 }
 
+const NAME_COMMENT = /^name:\s*(.*)$/i;
+
+/** The name a puzzle file gives itself: its first `# name: ...` comment line (any format), if it has one. */
+export function declaredName(comments: readonly CommentLine[]): string | undefined {
+  for (const c of comments) {
+    const m = NAME_COMMENT.exec(c.text);
+    if (m) return m[1].trim() || undefined;
+  }
+  return undefined;
+}
+
+/** The puzzle's name: the one the file declares (`# name: ...`), else the file's base name. */
+export function puzzleName(comments: readonly CommentLine[], file: string): string {
+  return declaredName(comments) ?? baseName(file);
+}
+
 /** The file label without directories and extension, used as the default puzzle name. */
 export function baseName(file: string): string {
   const last = file.split(/[\\/]/).pop() ?? file;

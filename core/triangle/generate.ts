@@ -1,13 +1,14 @@
 /**
  * Random triangle puzzles with a planted solution: every inner join gets a label 1..K, every outer edge the frame
  * label when there is one, else a label 1..K too; the pieces are listed in random order (turned randomly when the
- * puzzle allows rotation), ids 1..n*n in listed order. Deterministic per options, seed included.
+ * puzzle allows rotation), ids 1..n*n in listed order. Deterministic per options, seed included. Also the shuffle of
+ * a given triangle puzzle.
  */
 
 import { InvalidOptionError } from "../errors.js";
 import { createRandom, seedToUint32, type Seed } from "../random.js";
 import {
-  cellCount, MAX_LABEL, MAX_SIDE, placedLabel, triangleNeighbour,
+  cellCount, MAX_LABEL, MAX_SIDE, placedLabel, rotateTriangleEdges, triangleNeighbour,
   type TriangleBoard, type TriangleEdges, type TrianglePiece, type TrianglePuzzle,
 } from "./puzzle.js";
 
@@ -71,4 +72,24 @@ export function generateTriangle(options: TriangleGenerateOptions): GeneratedTri
     puzzle: { shape: "triangle", side, pieces, hints: [], rotate, frame, name },
     solution: { side, cells: solution },
   };
+}
+
+/**
+ * Lists a triangle puzzle's pieces in a random order, ids renumbered 1..n in the new order, each turned at random
+ * when the puzzle allows rotation (`puzzle shuffle`, as for square puzzles). Hints are carried over: same cell, the
+ * same labels shown (shuffled piece j = original piece turned t times, so a hint's rotation r becomes r - t).
+ */
+export function shuffleTriangle(puzzle: TrianglePuzzle, seed: Seed): TrianglePuzzle {
+  const rng = createRandom(seed);
+  const n = puzzle.pieces.length;
+  const order = rng.shuffle(Array.from({ length: n }, (_, i) => i)); // order[j] = original index
+  const turns = order.map(() => (puzzle.rotate ? rng.nextInt(3) : 0));
+  const newIndex = new Array<number>(n);
+  order.forEach((piece, j) => { newIndex[piece] = j; });
+  const pieces: TrianglePiece[] = order.map((piece, j) => ({ id: j + 1, edges: rotateTriangleEdges(puzzle.pieces[piece].edges, turns[j]) }));
+  const hints = puzzle.hints.map((h) => {
+    const j = newIndex[h.piece];
+    return { cell: h.cell, piece: j, rot: (h.rot - turns[j] + 3) % 3 };
+  });
+  return { ...puzzle, pieces, hints, name: `${puzzle.name ?? "puzzle"}-shuffled-s${rng.seed}` };
 }

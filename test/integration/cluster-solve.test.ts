@@ -102,7 +102,8 @@ test("cluster solve - in a pipe, progress lines go to stderr from the start (the
   const r = await solve(["test/fixtures/cluster/unsat-6x6.txt", "--workers", "2", "--cubes", "24"], marker);
   assert.equal(r.code, 20, r.stderr);
   const lines = r.stderr.split("\n");
-  assert.match(lines[0], /^cubist solve: \S+ elapsed: starting a local cluster of 2 worker\(s\)$/);
+  // The first line comes at once, so it has no elapsed time ("0ms elapsed" would tell nobody anything).
+  assert.equal(lines[0], "cubist solve: starting a local cluster of 2 workers");
   assert.ok(!r.stderr.includes("\r") && !r.stderr.includes("\u001b["), "no terminal redraws in a pipe");
   assert.doesNotMatch(r.stdout, /elapsed/);
   assert.deepEqual(await waitNoMarked(marker.value), []);

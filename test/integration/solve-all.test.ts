@@ -59,7 +59,11 @@ test("solve --all -o - every board written verifies and no board is written twic
     assert.ok(want > 20, `${want} solutions`);
     const r = await cubist(["solve", file, "--all", "-o", out]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, new RegExp(`exactly ${want} solutions`));
+    // The count is the answer: on stdout (with -o - the boards take stdout, and the count goes to stderr).
+    assert.match(r.stdout, new RegExp(`^${puzzle.name}: exactly ${want} solutions in \\d+\\.\\d\\d s, every board verified and written to `));
+    const piped = await cubist(["solve", file, "--all", "-o", "-"]);
+    assert.equal(piped.stdout.trim().split("\n").length, want, "one board per line, nothing else");
+    assert.match(piped.stderr, new RegExp(`^${puzzle.name}: exactly ${want} solutions in `));
     const lines = readFileSync(out, "utf8").trim().split("\n");
     assert.equal(lines.length, want);
     assert.equal(new Set(lines).size, want, "distinct boards");

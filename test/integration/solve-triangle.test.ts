@@ -52,7 +52,7 @@ test("solve triangle --all - the count equals the search's on one and two thread
   }
   const r = await cubist(["solve", file, "--all", "-o", out, "--threads", "2"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, new RegExp(`exactly ${want} solution`));
+  assert.match(r.stdout, new RegExp(`exactly ${want} solution`));
   const lines = readFileSync(out, "utf8").trim().split("\n");
   assert.equal(lines.length, want);
   assert.equal(new Set(lines).size, want);

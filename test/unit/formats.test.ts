@@ -9,6 +9,7 @@ import {
   formatNames,
   parseE2Hints,
   parsePuzzle,
+  declaredPuzzleName,
   readBoardJSON,
   readBrendanSolution,
   readCanonical,
@@ -192,7 +193,27 @@ test("auto detection - the rules pick each format and name the line when none fi
     (e: unknown) => e instanceof InvalidPuzzleError && e.line === 2 && /cannot detect/.test(e.reason));
 });
 
+test("auto detection - a file that is no puzzle (package.json) is named as such, not read as a Heule hint count", () => {
+  assert.throws(() => parsePuzzle('{\n  "name": "cubist",\n  "version": "0.1.0"\n}\n', "package.json"), (e: unknown) =>
+    e instanceof InvalidPuzzleError && e.file === "package.json" && e.line === 1 &&
+    /^not a puzzle in any known format: its first data line "\{" is none of /.test(e.reason) && /docs\/formats\.md/.test(e.reason));
+  assert.throws(() => detectFormat("# notes\nrows: 6\n", "notes.md"), /notes\.md:2: not a puzzle in any known format: its first data line "rows: 6"/);
+});
+
 const TWO_BY_TWO = "# name: tiny\n2 2\n1 0 1 1 0\n2 0 0 1 1\n3 1 1 0 0\n4 1 0 0 1\n";
+
+test("puzzle names - every format takes a `# name:` line, else the file's base name; declaredPuzzleName reads it raw", () => {
+  const heule = "# name: Heule two\n0\n1 1 0 0\n0 1 1 0\n1 0 0 1\n0 0 1 1\n";
+  const brendan = "# name: Brendan two\n2 2\n1 1 0 0\n0 1 1 0\n1 0 0 1\n0 0 1 1\n";
+  assert.equal(parsePuzzle(heule, "dir/h.txt").name, "Heule two");
+  assert.equal(parsePuzzle(brendan, "dir/b.txt").name, "Brendan two");
+  assert.equal(parsePuzzle(TWO_BY_TWO, "dir/c.txt").name, "tiny");
+  assert.equal(parsePuzzle(heule.replace(/^# name: .*\n/, "# a comment\n"), "dir/h.txt").name, "h");
+  assert.equal(declaredPuzzleName(TWO_BY_TWO), "tiny");
+  assert.equal(declaredPuzzleName("# name: tri\ntriangle 1\n1 0 0 0\n"), "tri");
+  assert.equal(declaredPuzzleName("2 2\n"), undefined);
+  assert.equal(declaredPuzzleName("# name:   \n2 2\n"), undefined, "an empty name is none");
+});
 
 test("canonical format - hints use 0-based cells, file ids and clockwise rotations", () => {
   const p = readCanonical(TWO_BY_TWO + "hint 1 1 4 0  # trailing comment\nhint 0 1 2 0\n", "t.txt");

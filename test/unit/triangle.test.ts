@@ -2,9 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { InvalidPuzzleError } from "../../core/errors.js";
-import { generateTriangle } from "../../core/triangle/generate.js";
+import { generateTriangle, shuffleTriangle } from "../../core/triangle/generate.js";
 import { isTriangleText, parseTriangle, readTriangleBoardJSON, triangleBoardToJSON, writeTriangle } from "../../core/triangle/format.js";
-import { cellAt, innerJoinCount, triangleNeighbour, type TriangleBoard, type TrianglePuzzle } from "../../core/triangle/puzzle.js";
+import { cellAt, innerJoinCount, placedLabel, triangleNeighbour, type TriangleBoard, type TrianglePuzzle } from "../../core/triangle/puzzle.js";
 import { countTriangle } from "../../core/triangle/search.js";
 import { verifyTriangleBoard } from "../../core/triangle/verify.js";
 import { bruteCountTriangle } from "../helpers/brute-force.js";
@@ -138,4 +138,23 @@ test("triangle search - hints cut the count to the boards that show them; a full
   const boards: TriangleBoard[] = [];
   assert.equal(countTriangle(all, { onBoard: (b) => boards.push(b) }).count, 1);
   assert.deepEqual(verifyTriangleBoard(all, boards[0]), { ok: true });
+});
+
+test("triangle shuffle - pieces in a new order (turned only with rotation), hints showing the same labels, the same count", () => {
+  for (const rotate of [false, true]) {
+    const { puzzle, solution } = generateTriangle({ side: 3, labels: 2, seed: 4, rotate });
+    const cell = cellAt(1, 1);
+    const hinted: TrianglePuzzle = { ...puzzle, hints: [{ cell, ...solution.cells[cell]! }] };
+    const shuffled = shuffleTriangle(hinted, 7);
+    assert.deepEqual(shuffled.pieces.map((p) => p.id), puzzle.pieces.map((_, i) => i + 1), "ids renumbered in the new order");
+    assert.equal(shuffled.name, `${puzzle.name}-shuffled-s7`);
+    assert.deepEqual(shuffleTriangle(hinted, 7), shuffled, "deterministic per seed");
+    if (!rotate) assert.deepEqual(shuffled.pieces.map((p) => p.edges).sort(), puzzle.pieces.map((p) => p.edges).sort(), "no piece turned");
+    const [before, after] = [hinted.hints[0], shuffled.hints[0]];
+    for (let d = 0; d < 3; d++) {
+      assert.equal(placedLabel(shuffled.pieces[after.piece].edges, after.rot, d), placedLabel(hinted.pieces[before.piece].edges, before.rot, d));
+    }
+    assert.equal(countTriangle(shuffled).count, countTriangle(hinted).count, `rotate ${rotate}`);
+    assert.deepEqual(parseTriangle(writeTriangle(shuffled), "s.txt").hints.map((h) => h.cell), [cell]);
+  }
 });

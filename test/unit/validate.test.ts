@@ -13,7 +13,7 @@ const BAD = fileURLToPath(new URL("../fixtures/bad/", import.meta.url));
 /** One malformed fixture per error kind: file, format, expected line, fragment of the reason. */
 const CASES: Array<[string, FormatOption, number, string]> = [
   ["empty.txt", "auto", 0, "empty file"],
-  ["undetectable.txt", "auto", 2, "cannot detect the format"],
+  ["undetectable.txt", "auto", 2, "not a puzzle in any known format"],
   ["brendan-missing-header.txt", "brendan", 1, "missing header"],
   ["canonical-missing-header.txt", "canonical", 2, "missing header"],
   ["too-small.txt", "auto", 2, "rows must be at least 2"],

@@ -11,7 +11,7 @@ import {
 import {
   exitCodeOfRun, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatWeight, parseDuration, runStateName, runStateOf,
 } from "../../cli/control-format.js";
-import { renderRunDetails, renderRunTable, stateWithMessage } from "../../cli/control-run-view.js";
+import { renderRunDetails, renderRunTable, solverLine, stateWithMessage } from "../../cli/control-run-view.js";
 import { RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { InvalidOptionError } from "../../core/errors.js";
@@ -159,7 +159,10 @@ test("control format - durations, percentages, weights and ETAs print for people
   assert.equal(formatPercent(1e-9), "<0.1%", "something closed never shows 0%");
   assert.equal(formatPercent(0), "0.0%");
   assert.equal(formatWeight(1 / 3), "0.333");
-  assert.equal(formatWeight(1 / 4096), "1/4096");
+  // One format for every weight: never 0.0125 beside 1/7200.
+  assert.equal(formatWeight(1 / 80), "0.0125");
+  assert.equal(formatWeight(1 / 7200), "1.39e-4");
+  assert.equal(formatWeight(1 / 4096), "2.44e-4");
   assert.equal(formatWeight(0), "0");
   assert.equal(formatEta(status({ etaSeconds: -1 })), "?");
   assert.equal(formatEta(status({ state: RunState.RUN_STATE_SAT })), "done");
@@ -204,6 +207,14 @@ test("run views - run show lists state, settings, progress, counts, rate and sol
   assert.match(text, /^state\s+running$/m);
   assert.match(text, /^puzzle\s+6x6, encoding heule-all, 728 vars, 8256 clauses$/m);
   assert.match(text, /^solver\s+kissat: 1m00s per cube, seed 0$/m);
+  // The engine's share in words: beside a SAT solver for some or all of the budget; alone with solver none.
+  const solverOf = (solver: string, timeLimitSec: number, searchMs: number): string =>
+    solverLine({ ...info.solver, solver, timeLimitSec, searchMs });
+  assert.equal(solverOf("kissat", 60, 1000), "kissat: 1m00s per cube, the placement engine beside it for the first 1.0s, seed 0");
+  assert.equal(solverOf("kissat", 60, 3_600_000), "kissat: 1m00s per cube, the placement engine beside it throughout, seed 0");
+  assert.equal(solverOf("none", 60, 3_600_000), "none (the placement engine alone): 1m00s per cube, seed 0");
+  assert.equal(solverOf("none", 60, 5000), "none (the placement engine alone): 5.0s per cube, seed 0");
+  assert.equal(solverOf("none", 0, 3_600_000), "none (the placement engine alone): 1h00m per cube, seed 0");
   assert.match(text, /^progress\s+36\.20% of the search space closed$/m);
   assert.match(text, /^cubes\s+12 queued, 2 running, 30 unsat, 0 sat, 1 unknown, 0 failed, 4 re-split, 7 refuted by the splitter$/m);
   assert.match(text, /^rate\s+3\.25 cubes\/s, ETA 1m20s$/m);
