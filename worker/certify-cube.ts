@@ -16,7 +16,7 @@ import type { VariableOrder } from "../core/encode/options.js";
 import type { RunInfo } from "./run-table.js";
 import { uploadProof } from "../certify/proof-store.js";
 import type { WorkerContext } from "./context.js";
-import type { CachedFormula } from "./formula-cache.js";
+import type { CachedFormula } from "../host/formula-cache.js";
 import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
 
 /** A cube's formula and proof files, in a directory of their own. */

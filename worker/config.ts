@@ -11,7 +11,7 @@ import type { NatsOptions } from "../cluster/nats.js";
 import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
 import { createNames, MAX_STATUS_INTERVAL_MS, WORKER_ID_RE, WORKER_ID_RULE, type Names } from "../proto/contract.js";
 import { locateEngine } from "./engine/index.js";
-import { locateSolver, SOLVER_NAMES, type SolverName } from "./solver/index.js";
+import { locateSolver, SOLVER_NAMES, type SolverName } from "../host/solver/index.js";
 import { httpListenOption } from "../cluster/http.js";
 
 export interface WorkerConfig {

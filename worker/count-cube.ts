@@ -12,7 +12,7 @@
 
 import { performance } from "node:perf_hooks";
 import type { Placement } from "../core/puzzle.js";
-import type { CubeJob } from "./solve-cube.js";
+import type { CubeJob } from "./cube-job.js";
 import type { WorkerContext } from "./context.js";
 import { runEngine, type EngineOutcome } from "./engine/index.js";
 import type { CubeResult, CubeStats } from "./verdict.js";

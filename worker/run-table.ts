@@ -16,7 +16,7 @@ import { RUN_ID_RE } from "../proto/contract.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import type { SolverSpec } from "../proto/gen/cubist/v1/cube.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
-import { SHA256_RE } from "./formula-cache.js";
+import { SHA256_RE } from "../host/formula-cache.js";
 import type { Logger } from "../cluster/log.js";
 
 /** A run as the worker sees it. */

@@ -17,82 +17,23 @@
  */
 
 import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import { modelToBitset } from "../core/accept.js";
 import { scanSymmetry } from "../core/cubes/scan-split.js";
 import { parsePuzzle } from "../core/formats/index.js";
 import { placementsOfBoard, type Puzzle } from "../core/puzzle.js";
-import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
-import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
 import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
 import { proofFiles, proverTable, publishProof, type ProofFiles } from "./certify-cube.js";
 import { proverBinary, proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
 import { countCube } from "./count-cube.js";
-import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
+import { cubeFormula, cubeSolverOptions, NO_SOLVER, type CubeJob } from "./cube-job.js";
+import { cubeInput, type CachedFormula } from "../host/formula-cache.js";
 import type { RunInfo } from "./run-table.js";
-import { runSolver, type SolverName, type SolverOptions, type SolverOutcome, type SolverStats } from "./solver/index.js";
-import type { CubeLimits } from "./validate-task.js";
+import { runSolver, type SolverOutcome, type SolverStats } from "../host/solver/index.js";
 import type { CubeResult, CubeStats } from "./verdict.js";
-
-export interface CubeJob {
-  task: CubeTask;
-  run: RunInfo;
-  limits: CubeLimits;
-  active: ActiveCube;
-}
-
-/** Download attempts for a formula when the transport fails (a missing or corrupt object is not retried). */
-const FORMULA_ATTEMPTS = 3;
 
 /** Random probes of the cube's tree before the search (Knuth's estimator, for the run's ETA): milliseconds. */
 const ESTIMATE_PROBES = 256;
-
-/** The SAT solver name that turns the solver off (the engine alone). */
-export const NO_SOLVER = "none";
-
-/** The formula from the disk cache or the Object Store, retried when the transport fails. */
-async function getFormula(ctx: WorkerContext, sha256: string, signal: AbortSignal): Promise<CachedFormula> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.cache.get(sha256);
-    } catch (err) {
-      if (err instanceof FormulaUnavailableError || attempt >= FORMULA_ATTEMPTS || signal.aborted) throw err;
-      ctx.log.warn("formula download failed; retrying", { formula: sha256.slice(0, 12), attempt, err: (err as Error).message });
-      await sleep(1000 * attempt, undefined, { signal }).catch(() => undefined);
-    }
-  }
-}
-
-/** The cube's base formula (cache or Object Store), or what ends the cube: stopped meanwhile, or an error result. */
-export async function cubeFormula(ctx: WorkerContext, job: CubeJob, solver: string): Promise<CachedFormula | CubeResult> {
-  const { task, run, active } = job;
-  let formula: CachedFormula;
-  try {
-    formula = await getFormula(ctx, task.formulaSha256, active.signal);
-  } catch (err) {
-    if (active.stopReason !== null) return { kind: "stopped", stats: { engine: solver } };
-    return { kind: "error", reason: `formula unavailable: ${(err as Error).message}`, stats: { engine: solver } };
-  }
-  if (active.stopReason !== null) return { kind: "stopped", stats: { engine: solver } };
-  if (formula.numVars !== run.numVars) {
-    return { kind: "error", reason: `formula ${formula.sha256.slice(0, 12)} has ${formula.numVars} variables, the run ${run.numVars}`, stats: { engine: solver } };
-  }
-  return formula;
-}
-
-/** The SAT solver's options for a cube: the task's limits and seed; the configured binary for the configured solver. */
-export function cubeSolverOptions(ctx: WorkerContext, limits: CubeLimits, solver: SolverName, signal: AbortSignal): SolverOptions {
-  return {
-    solver,
-    binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
-    timeLimitSec: limits.timeLimitSec,
-    conflictLimit: limits.conflictLimit,
-    seed: limits.seed,
-    extraArgs: ctx.config.solverArgs,
-    signal,
-  };
-}
 
 /** Parsed run puzzles, by puzzle hash (a worker serves few runs at a time). */
 const puzzles = new Map<string, Puzzle>();

@@ -18,7 +18,7 @@ import { RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import type { RunInfo } from "./run-table.js";
 import type { DeliveryInfo } from "./pull.js";
-import { SOLVER_NAMES, type SolverName } from "./solver/index.js";
+import { SOLVER_NAMES, type SolverName } from "../host/solver/index.js";
 import { ENGINE_ORDERS } from "./engine/index.js";
 
 export type TaskCheck =

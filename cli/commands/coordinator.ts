@@ -8,7 +8,7 @@ import { PUZZLE_OPTIONS } from "../io.js";
 import { runPuzzleText } from "../triangle-commands.js";
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS_RETENTION_MS, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
-import { SOLVER_NAMES } from "../../worker/solver/index.js";
+import { SOLVER_NAMES } from "../../host/solver/index.js";
 import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
 import { DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB } from "../../core/limits.js";
 

@@ -7,7 +7,7 @@ import {
 } from "../../worker/config.js";
 import { MAX_STATUS_INTERVAL_MS, WORKER_SILENCE_MS } from "../../proto/contract.js";
 import { LayoutUnavailableError, startWorkerProcess } from "../../worker/main.js";
-import { SOLVER_NAMES } from "../../worker/solver/index.js";
+import { SOLVER_NAMES } from "../../host/solver/index.js";
 
 export const spec: CommandSpec = {
   name: "worker",

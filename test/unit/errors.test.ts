@@ -9,7 +9,7 @@ import { CubistError, EncoderBugError, EXIT, GRPC_STATUS, InvalidOptionError, In
 import { describeError, exitCodeFor, InputFileError } from "../../cli/errors.js";
 import { UsageError } from "../../cli/args.js";
 import { FailedPreconditionError, grpcStatusOf, NotFoundError, RunExistsError, UnimplementedError } from "../../coordinator/api-errors.js";
-import { SolverCrashedError, SolverNotFoundError } from "../../worker/solver/errors.js";
+import { SolverCrashedError, SolverNotFoundError } from "../../host/solver/errors.js";
 import { NatsUnavailableError } from "../../cluster/nats.js";
 
 test("errors - the gRPC status numbers are grpc-js's", () => {

@@ -18,7 +18,7 @@ import { CancelMemory, parseCancel } from "../../worker/cancels.js";
 import { defaultCacheDir, defaultWorkerId, loadWorkerConfig } from "../../worker/config.js";
 import { parseAckSubject, type DeliveryInfo } from "../../worker/pull.js";
 import { RunTable, runInfoFromRecord, type RunInfo } from "../../worker/run-table.js";
-import { SolverNotFoundError } from "../../worker/solver/index.js";
+import { SolverNotFoundError } from "../../host/solver/index.js";
 import { validateTask } from "../../worker/validate-task.js";
 import { sha256Hex } from "../helpers/runs.js";
 

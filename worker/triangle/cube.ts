@@ -17,9 +17,9 @@ import { placementsOfTriangleBoard } from "../../core/triangle/puzzle.js";
 import type { TriangleSearchResult } from "../../core/triangle/search.js";
 import type { WorkerContext } from "../context.js";
 import { firstProof, type Contender } from "../engine/index.js";
-import { cubeInput } from "../formula-cache.js";
-import { cubeFormula, cubeSolverOptions, NO_SOLVER, type CubeJob } from "../solve-cube.js";
-import { runSolver, type SolverOutcome } from "../solver/index.js";
+import { cubeInput } from "../../host/formula-cache.js";
+import { cubeFormula, cubeSolverOptions, NO_SOLVER, type CubeJob } from "../cube-job.js";
+import { runSolver, type SolverOutcome } from "../../host/solver/index.js";
 import type { CubeResult, CubeStats } from "../verdict.js";
 import { runTriangleSearch } from "./search.js";
 

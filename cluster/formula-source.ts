@@ -6,7 +6,7 @@
  */
 
 import type { ObjectStore } from "@nats-io/obj";
-import type { FormulaSource } from "./formula-cache.js";
+import type { FormulaSource } from "../host/formula-cache.js";
 
 export const DEFAULT_STALL_MS = 30_000;
 
