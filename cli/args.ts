@@ -4,7 +4,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { CubistError, EXIT, InvalidOptionError } from "../core/errors.js";
+import { CubistError, InvalidOptionError } from "../core/errors.js";
 
 export type OptionType = "string" | "boolean" | "number" | "integer";
 
@@ -45,10 +45,10 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
   debug: { type: "boolean", description: "print stack traces and debug logs", env: "CUBIST_DEBUG" },
 };
 
-/** Thrown for a command line that cannot be parsed; exit code 2. */
+/** Thrown for a command line that cannot be parsed; exit code 2 (cli/exit-codes.ts). */
 export class UsageError extends CubistError {
   override readonly name = "UsageError";
-  override readonly cliExitCode = EXIT.USAGE;
+  override readonly fault = "task";
 }
 
 function convert(name: string, spec: OptionSpec, raw: string): string | number {

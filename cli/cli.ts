@@ -7,8 +7,8 @@
  */
 
 import { formatHelp, parseCommand, UsageError, type CommandSpec, type ParsedValues } from "./args.js";
-import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
-import { describeError, exitCodeFor } from "./errors.js";
+import { EXIT, EXIT_CODES_HELP, exitCodeFor } from "./exit-codes.js";
+import { describeError } from "./errors.js";
 
 export interface CommandModule {
   spec: CommandSpec;

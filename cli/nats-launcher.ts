@@ -53,8 +53,10 @@ export interface NatsServer {
   log(): string;
 }
 
+/** nats-server could not be started on this machine (missing, refused its options, no port in time). */
 export class NatsServerStartError extends CubistError {
   override readonly name = "NatsServerStartError";
+  override readonly fault = "worker";
 }
 
 /** How long a stopping server may take before it is killed. */

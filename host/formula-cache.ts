@@ -8,7 +8,7 @@
  * with a corrected `p cnf` header, without copying the base file.
  */
 
-import { CubistError, GRPC_STATUS } from "../core/errors.js";
+import { CubistError } from "../core/errors.js";
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
@@ -33,9 +33,10 @@ export interface FormulaSource {
   open(name: string): Promise<ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null>;
 }
 
+/** A formula that is not in the store, or whose bytes do not match its name or are not DIMACS: the task's fault. */
 export class FormulaUnavailableError extends CubistError {
   override readonly name = "FormulaUnavailableError";
-  override readonly grpcStatus = GRPC_STATUS.UNAVAILABLE;
+  override readonly fault = "task";
 }
 
 export const SHA256_RE = /^[0-9a-f]{64}$/;

@@ -10,6 +10,7 @@
 
 import { accessSync, constants } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { CubistError } from "../../core/errors.js";
 import type { Placement } from "../../core/puzzle.js";
 import { runChild, type ChildExit } from "../../host/child.js";
 import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
@@ -87,18 +88,22 @@ export type EngineOutcome =
       best?: EngineBest | null;
     };
 
-export class EngineNotFoundError extends Error {
+/** The engine (or prover) executable is missing or cannot be executed on this machine. */
+export class EngineNotFoundError extends CubistError {
+  override readonly name = "EngineNotFoundError";
+  override readonly fault = "worker";
   constructor(readonly binary: string, reason: string) {
     super(`placement engine ${binary}: ${reason}; build it with scripts/setup.sh (or npm run build)`);
-    this.name = "EngineNotFoundError";
   }
 }
 
-export class EngineCrashedError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "EngineCrashedError";
-  }
+/**
+ * The engine (or prover) crashed, refused its input or printed output that contradicts its exit code. Its input is
+ * built by this process from a validated task, so a refusal too says the engine here is broken: the worker's fault.
+ */
+export class EngineCrashedError extends CubistError {
+  override readonly name = "EngineCrashedError";
+  override readonly fault = "worker";
 }
 
 const BUILT = [new URL("../../engine/cubist-engine", import.meta.url), new URL("../../dist/engine/cubist-engine", import.meta.url)];
