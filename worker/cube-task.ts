@@ -6,7 +6,8 @@
  *   verdict publish retries;
  * - a verdict is published on the worker's own verdict subject with the task's lease (coordinator/leases.ts), then
  *   the task is acked, also after an error: the coordinator sends the cube again as a new attempt, so this worker's
- *   errors do not use up the task's deliveries; errors in a row quarantine the worker (worker/quarantine.ts);
+ *   errors do not use up the task's deliveries; errors of its own in a row quarantine the worker
+ *   (worker/quarantine.ts; an error that is the task's fault or a passing one does not count);
  * - a cube stopped by a cancel or a final run state is acked without a verdict; one stopped by pause-now or a
  *   shutdown is handed back (nak).
  */
@@ -136,12 +137,12 @@ export async function handleTask(
       return;
     }
     countResult(ctx, result.kind === "counted" ? (result.solutions > 0 ? "sat" : "unsat") : result.kind);
-    ctx.quarantine.record(result.kind === "error" ? { error: true, reason: result.reason } : { error: false });
+    ctx.quarantine.record(result.kind === "error" ? { error: true, fault: result.fault, reason: result.reason } : { error: false });
     const stats = verdict.stats!;
     const summary = { ...fields, verdict: result.kind, engine: stats.engine, wallMs: Math.round(stats.wallMs), conflicts: stats.conflicts };
     await ackWithRetry(ctx, msg, fields);
     if (result.kind === "error") {
-      log.warn("cube failed; error verdict sent (the coordinator sends the cube again)", { ...summary, why: verdict.reason });
+      log.warn("cube failed; error verdict sent (the coordinator sends the cube again)", { ...summary, fault: result.fault, why: verdict.reason });
       return;
     }
     // From receipt to the confirmed ack; overhead = that minus the search and solver time.

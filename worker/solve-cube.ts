@@ -18,6 +18,7 @@
 
 import { performance } from "node:perf_hooks";
 import { modelToBitset } from "../core/accept.js";
+import { faultOf } from "../core/errors.js";
 import { scanSymmetry } from "../core/cubes/scan-split.js";
 import { parsePuzzle } from "../core/formats/index.js";
 import { placementsOfBoard, type Puzzle } from "../core/puzzle.js";
@@ -98,7 +99,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     try {
       puzzle = runPuzzle(run);
     } catch (err) {
-      return { kind: "error", reason: `run puzzle: ${(err as Error).message}`, stats: { engine: "search" } };
+      return { kind: "error", fault: faultOf(err), reason: `run puzzle: ${(err as Error).message}`, stats: { engine: "search" } };
     }
     const problem = engineProblem(puzzle, task.placements);
     const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
@@ -130,7 +131,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     try {
       files = await proofFiles(useSolver ? formula : null, task.units);
     } catch (err) {
-      return { kind: "error", reason: `cube formula for the proof: ${(err as Error).message}`, stats: { engine: solver } };
+      return { kind: "error", fault: faultOf(err), reason: `cube formula for the proof: ${(err as Error).message}`, stats: { engine: solver } };
     }
   }
   if (table && files && prover) {
@@ -177,7 +178,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
       try {
         return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files!.proverProof, run.id, task.cubeId) };
       } catch (err) {
-        return { kind: "error", reason: `proof not published: ${(err as Error).message}`, stats };
+        return proofNotPublished(err, stats);
       }
     }
     if ("search" in r) {
@@ -191,7 +192,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     try {
       return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files.proof, run.id, task.cubeId) };
     } catch (err) {
-      return { kind: "error", reason: `proof not published: ${(err as Error).message}`, stats };
+      return proofNotPublished(err, stats);
     }
   }
   const engineName = useSolver ? solver : table ? "prove" : "search";
@@ -202,7 +203,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   if (failure) {
     // The cached file vanished or became unreadable: look again next time.
     if ((failure as NodeJS.ErrnoException).code !== undefined && formula) ctx.cache.forget(formula.sha256);
-    return { kind: "error", reason: `${failure.name}: ${failure.message}`, stats };
+    return { kind: "error", fault: faultOf(failure), reason: `${failure.name}: ${failure.message}`, stats };
   }
   const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : proved?.prove.kind === "unknown" ? `prover ${proved.prove.reason}` : search?.search.kind === "unknown" ? search.search.reason : "aborted";
   // The deepest partial board the search reached: the run's best board is the best of these (the coordinator checks).
@@ -231,12 +232,17 @@ async function scoreCube(
   } catch (err) {
     if (active.stopReason !== null) return { kind: "stopped", stats: stats() };
     ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: (err as Error).message });
-    return { kind: "error", reason: `${(err as Error).name}: ${(err as Error).message}`, stats: stats() };
+    return { kind: "error", fault: faultOf(err), reason: `${(err as Error).name}: ${(err as Error).message}`, stats: stats() };
   }
   if (active.stopReason !== null) return { kind: "stopped", stats: stats(outcome) };
   if (outcome.kind === "sat") return { kind: "sat-board", board: outcome.board, stats: stats(outcome) };
   const best = outcome.best?.board;
   return { kind: "unknown", reason: "score", stats: stats(outcome), ...(best && best.length > 0 ? { best } : {}) };
+}
+
+/** A refuted cube whose proof did not reach the proofs store: an unclassified failure is NATS's (transient). */
+function proofNotPublished(err: unknown, stats: CubeStats): CubeResult {
+  return { kind: "error", fault: faultOf(err, "transient"), reason: `proof not published: ${(err as Error).message}`, stats };
 }
 
 /** The prover's placements and time count with the engine's (both are placement searches). */

@@ -22,7 +22,7 @@ export enum VerdictKind {
   VERDICT_KIND_UNSAT = 2,
   /** VERDICT_KIND_UNKNOWN - a limit was hit, or the solver was stopped */
   VERDICT_KIND_UNKNOWN = 3,
-  /** VERDICT_KIND_ERROR - solver crashed or printed garbage; the worker retries, the coordinator counts */
+  /** VERDICT_KIND_ERROR - the cube could not be worked; Verdict.fault says whose fault that is */
   VERDICT_KIND_ERROR = 4,
 }
 
@@ -62,6 +62,62 @@ export function verdictKindToJSON(object: VerdictKind): string {
       return "VERDICT_KIND_ERROR";
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum VerdictKind");
+  }
+}
+
+/**
+ * Whose fault an error verdict is (core/errors.ts `Fault`), and so what a retry can do. A worker's quarantine
+ * counts only its own faults (worker and internal).
+ */
+export enum FaultKind {
+  /** FAULT_KIND_UNSPECIFIED - not an error, or a worker older than this field: read as the worker's own fault */
+  FAULT_KIND_UNSPECIFIED = 0,
+  /** FAULT_KIND_WORKER - this worker's solver or engine crashed, printed garbage or is missing; its disk is full */
+  FAULT_KIND_WORKER = 1,
+  /** FAULT_KIND_TASK - the task is bad: an unreadable formula, a formula hash mismatch, an invalid cube */
+  FAULT_KIND_TASK = 2,
+  /** FAULT_KIND_TRANSIENT - a passing failure: NATS away mid-download, a proof upload that timed out */
+  FAULT_KIND_TRANSIENT = 3,
+  /** FAULT_KIND_INTERNAL - a bug in the worker's own code */
+  FAULT_KIND_INTERNAL = 4,
+}
+
+export function faultKindFromJSON(object: any): FaultKind {
+  switch (object) {
+    case 0:
+    case "FAULT_KIND_UNSPECIFIED":
+      return FaultKind.FAULT_KIND_UNSPECIFIED;
+    case 1:
+    case "FAULT_KIND_WORKER":
+      return FaultKind.FAULT_KIND_WORKER;
+    case 2:
+    case "FAULT_KIND_TASK":
+      return FaultKind.FAULT_KIND_TASK;
+    case 3:
+    case "FAULT_KIND_TRANSIENT":
+      return FaultKind.FAULT_KIND_TRANSIENT;
+    case 4:
+    case "FAULT_KIND_INTERNAL":
+      return FaultKind.FAULT_KIND_INTERNAL;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum FaultKind");
+  }
+}
+
+export function faultKindToJSON(object: FaultKind): string {
+  switch (object) {
+    case FaultKind.FAULT_KIND_UNSPECIFIED:
+      return "FAULT_KIND_UNSPECIFIED";
+    case FaultKind.FAULT_KIND_WORKER:
+      return "FAULT_KIND_WORKER";
+    case FaultKind.FAULT_KIND_TASK:
+      return "FAULT_KIND_TASK";
+    case FaultKind.FAULT_KIND_TRANSIENT:
+      return "FAULT_KIND_TRANSIENT";
+    case FaultKind.FAULT_KIND_INTERNAL:
+      return "FAULT_KIND_INTERNAL";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum FaultKind");
   }
 }
 
@@ -218,6 +274,8 @@ export interface Verdict {
   delivery: number;
   /** unknown / error: why */
   reason: string;
+  /** error: whose fault (unset on other kinds) */
+  fault: FaultKind;
   /** reserved: always 0 */
   generation: number;
   /** SAT found by the placement search: the placements of the whole board (the model may then be empty). */
@@ -1399,6 +1457,7 @@ function createBaseVerdict(): Verdict {
     host: "",
     delivery: 0,
     reason: "",
+    fault: 0,
     generation: 0,
     board: [],
     taskSeq: 0,
@@ -1441,6 +1500,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.reason !== "") {
       writer.uint32(82).string(message.reason);
+    }
+    if (message.fault !== 0) {
+      writer.uint32(128).int32(message.fault);
     }
     if (message.generation !== 0) {
       writer.uint32(88).uint32(message.generation);
@@ -1562,6 +1624,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.reason = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.fault = reader.int32() as any;
+            continue;
+          }
           case 11: {
             if (tag !== 88) {
               break;
@@ -1666,6 +1736,7 @@ export const Verdict: MessageFns<Verdict> = {
       host: isSet(object.host) ? globalThis.String(object.host) : "",
       delivery: isSet(object.delivery) ? globalThis.Number(object.delivery) : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      fault: isSet(object.fault) ? faultKindFromJSON(object.fault) : 0,
       generation: isSet(object.generation) ? globalThis.Number(object.generation) : 0,
       board: globalThis.Array.isArray(object?.board)
         ? object.board.map((e: any) => Placement.fromJSON(e))
@@ -1725,6 +1796,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.reason !== "") {
       obj.reason = message.reason;
     }
+    if (message.fault !== 0) {
+      obj.fault = faultKindToJSON(message.fault);
+    }
     if (message.generation !== 0) {
       obj.generation = Math.round(message.generation);
     }
@@ -1769,6 +1843,7 @@ export const Verdict: MessageFns<Verdict> = {
     message.host = object.host ?? "";
     message.delivery = object.delivery ?? 0;
     message.reason = object.reason ?? "";
+    message.fault = object.fault ?? 0;
     message.generation = object.generation ?? 0;
     message.board = object.board?.map((e) => Placement.fromPartial(e)) || [];
     message.taskSeq = object.taskSeq ?? 0;
