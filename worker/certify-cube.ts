@@ -14,7 +14,7 @@ import { CubistError } from "../core/errors.js";
 import { PLACEMENT_ENCODING } from "../core/encode/placement.js";
 import { placementTable, type PlacementTable } from "../core/encode/placement-table.js";
 import type { VariableOrder } from "../core/encode/options.js";
-import type { RunInfo } from "./run-table.js";
+import type { WorkerRun } from "./run-table.js";
 import { uploadProof } from "../certify/proof-store.js";
 import type { WorkerContext } from "./context.js";
 import type { CachedFormula } from "../host/formula-cache.js";
@@ -68,7 +68,7 @@ const tables = new Map<string, PlacementTable | null>();
  * The prover's placement table for a run, or null when its formula is not cubist-placement (or the table cannot
  * be built: the SAT solver then writes the proofs).
  */
-export function proverTable(run: RunInfo): PlacementTable | null {
+export function proverTable(run: WorkerRun): PlacementTable | null {
   const puzzle = run.puzzle;
   if (run.encoding !== PLACEMENT_ENCODING || isTrianglePuzzle(puzzle)) return null;
   const key = `${run.puzzleSha256 || run.id} ${run.order}`;

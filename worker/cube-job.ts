@@ -12,14 +12,14 @@ import type { CachedFormula } from "../host/formula-cache.js";
 import type { SolverName, SolverOptions } from "../host/solver/index.js";
 import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
-import type { RunInfo } from "./run-table.js";
+import type { WorkerRun } from "./run-table.js";
 import type { CubeLimits } from "./validate-task.js";
 import type { CubeResult } from "./verdict.js";
 
 /** A validated task, its run, its limits and its registration among the active cubes. */
 export interface CubeJob {
   task: CubeTask;
-  run: RunInfo;
+  run: WorkerRun;
   limits: CubeLimits;
   active: ActiveCube;
 }

@@ -16,7 +16,7 @@ import { performance } from "node:perf_hooks";
 import type { WorkerContext } from "./context.js";
 import { ActiveCube } from "./active.js";
 import { PAUSE_NOW } from "./cancels.js";
-import type { TaskMessage } from "./pull.js";
+import type { PulledTask } from "./pull.js";
 import { solveCube } from "./solve-cube.js";
 import { solveTriangleCube } from "./triangle/cube.js";
 import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
@@ -28,7 +28,7 @@ import { buildVerdict, publishVerdict, verdictMsgId, type CubeResult } from "./v
  * produces a duplicate, which the coordinator ignores), and expected when the run's consumer was deleted (the
  * run ended): "no responders" ends the attempts. `quiet`: failures are logged at debug level only.
  */
-async function ackWithRetry(ctx: WorkerContext, msg: TaskMessage, fields: Record<string, unknown>, quiet = false): Promise<void> {
+async function ackWithRetry(ctx: WorkerContext, msg: PulledTask, fields: Record<string, unknown>, quiet = false): Promise<void> {
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
       await msg.ackAck(5000);
@@ -61,7 +61,7 @@ function countResult(ctx: WorkerContext, kind: Exclude<CubeResult["kind"], "stop
 export async function handleTask(
   ctx: WorkerContext,
   slot: { index: number },
-  msg: TaskMessage,
+  msg: PulledTask,
   ackWaitMs: number,
 ): Promise<void> {
   const { config, log, counters } = ctx;

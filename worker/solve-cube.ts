@@ -29,7 +29,7 @@ import { proverBinary, proverProblem, runProver, type ProverOutcome } from "./en
 import { countCube } from "./count-cube.js";
 import { cubeFormula, cubeSolverOptions, NO_SOLVER, type CubeJob } from "./cube-job.js";
 import { cubeInput, type CachedFormula } from "../host/formula-cache.js";
-import type { RunInfo } from "./run-table.js";
+import type { WorkerRun } from "./run-table.js";
 import { runSolver, type SolverOutcome, type SolverStats } from "../host/solver/index.js";
 import type { CubeResult, CubeStats } from "./verdict.js";
 
@@ -39,7 +39,7 @@ const ESTIMATE_PROBES = 256;
 /** Parsed run puzzles, by puzzle hash (a worker serves few runs at a time). */
 const puzzles = new Map<string, Puzzle>();
 
-function runPuzzle(run: RunInfo): Puzzle {
+function runPuzzle(run: WorkerRun): Puzzle {
   const key = run.puzzleSha256 || run.id;
   let p = puzzles.get(key);
   if (!p) {

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../cluster/log.js";
 import type { Fault } from "../core/errors.js";
 import type { Placement } from "../core/puzzle.js";
-import { FaultKind, Verdict, VerdictKind, type SolverStats as WireStats } from "../proto/gen/cubist/v1/cube.js";
+import { FaultKind, Verdict, VerdictKind, type VerdictStats } from "../proto/gen/cubist/v1/cube.js";
 import { faultKindOf } from "../proto/vocabulary.js";
 
 /** Measurements carried by every verdict (absent counters are 0 on the wire). */
@@ -80,7 +80,7 @@ function real(n: number | undefined): number {
   return n !== undefined && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-export function wireStats(s: CubeStats): WireStats {
+export function wireStats(s: CubeStats): VerdictStats {
   return {
     conflicts: count(s.conflicts),
     decisions: count(s.decisions),

@@ -235,8 +235,8 @@ export interface CubeTask {
   part?: CubePart | undefined;
 }
 
-/** Solver statistics reported with every verdict. */
-export interface SolverStats {
+/** Statistics reported with every verdict: the SAT solver's counters and the placement search's, whoever decided. */
+export interface VerdictStats {
   conflicts: number;
   decisions: number;
   propagations: number;
@@ -267,7 +267,7 @@ export interface Verdict {
   /** SAT only: the true variables, as a bitset over variables 1..num_vars (bit v-1 of byte (v-1)/8). */
   model: Buffer;
   numVars: number;
-  stats: SolverStats | undefined;
+  stats: VerdictStats | undefined;
   workerId: string;
   host: string;
   /** JetStream delivery count of the task */
@@ -1176,7 +1176,7 @@ export const CubeTask: MessageFns<CubeTask> = {
   },
 };
 
-function createBaseSolverStats(): SolverStats {
+function createBaseVerdictStats(): VerdictStats {
   return {
     conflicts: 0,
     decisions: 0,
@@ -1192,8 +1192,8 @@ function createBaseSolverStats(): SolverStats {
   };
 }
 
-export const SolverStats: MessageFns<SolverStats> = {
-  encode(message: SolverStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const VerdictStats: MessageFns<VerdictStats> = {
+  encode(message: VerdictStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.conflicts !== 0) {
       writer.uint32(8).uint64(message.conflicts);
     }
@@ -1230,7 +1230,7 @@ export const SolverStats: MessageFns<SolverStats> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): SolverStats {
+  decode(input: BinaryReader | Uint8Array, length?: number): VerdictStats {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1239,7 +1239,7 @@ export const SolverStats: MessageFns<SolverStats> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSolverStats();
+      const message = createBaseVerdictStats();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1343,7 +1343,7 @@ export const SolverStats: MessageFns<SolverStats> = {
     }
   },
 
-  fromJSON(object: any): SolverStats {
+  fromJSON(object: any): VerdictStats {
     return {
       conflicts: isSet(object.conflicts) ? globalThis.Number(object.conflicts) : 0,
       decisions: isSet(object.decisions) ? globalThis.Number(object.decisions) : 0,
@@ -1387,7 +1387,7 @@ export const SolverStats: MessageFns<SolverStats> = {
     };
   },
 
-  toJSON(message: SolverStats): unknown {
+  toJSON(message: VerdictStats): unknown {
     const obj: any = {};
     if (message.conflicts !== 0) {
       obj.conflicts = Math.round(message.conflicts);
@@ -1425,11 +1425,11 @@ export const SolverStats: MessageFns<SolverStats> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SolverStats>, I>>(base?: I): SolverStats {
-    return SolverStats.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<VerdictStats>, I>>(base?: I): VerdictStats {
+    return VerdictStats.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SolverStats>, I>>(object: I): SolverStats {
-    const message = createBaseSolverStats();
+  fromPartial<I extends Exact<DeepPartial<VerdictStats>, I>>(object: I): VerdictStats {
+    const message = createBaseVerdictStats();
     message.conflicts = object.conflicts ?? 0;
     message.decisions = object.decisions ?? 0;
     message.propagations = object.propagations ?? 0;
@@ -1487,7 +1487,7 @@ export const Verdict: MessageFns<Verdict> = {
       writer.uint32(40).uint32(message.numVars);
     }
     if (message.stats !== undefined) {
-      SolverStats.encode(message.stats, writer.uint32(50).fork()).join();
+      VerdictStats.encode(message.stats, writer.uint32(50).fork()).join();
     }
     if (message.workerId !== "") {
       writer.uint32(58).string(message.workerId);
@@ -1589,7 +1589,7 @@ export const Verdict: MessageFns<Verdict> = {
               break;
             }
 
-            message.stats = SolverStats.decode(reader, reader.uint32());
+            message.stats = VerdictStats.decode(reader, reader.uint32());
             continue;
           }
           case 7: {
@@ -1727,7 +1727,7 @@ export const Verdict: MessageFns<Verdict> = {
         : isSet(object.num_vars)
         ? globalThis.Number(object.num_vars)
         : 0,
-      stats: isSet(object.stats) ? SolverStats.fromJSON(object.stats) : undefined,
+      stats: isSet(object.stats) ? VerdictStats.fromJSON(object.stats) : undefined,
       workerId: isSet(object.workerId)
         ? globalThis.String(object.workerId)
         : isSet(object.worker_id)
@@ -1782,7 +1782,7 @@ export const Verdict: MessageFns<Verdict> = {
       obj.numVars = Math.round(message.numVars);
     }
     if (message.stats !== undefined) {
-      obj.stats = SolverStats.toJSON(message.stats);
+      obj.stats = VerdictStats.toJSON(message.stats);
     }
     if (message.workerId !== "") {
       obj.workerId = message.workerId;
@@ -1837,7 +1837,7 @@ export const Verdict: MessageFns<Verdict> = {
     message.model = object.model ?? Buffer.alloc(0);
     message.numVars = object.numVars ?? 0;
     message.stats = (object.stats !== undefined && object.stats !== null)
-      ? SolverStats.fromPartial(object.stats)
+      ? VerdictStats.fromPartial(object.stats)
       : undefined;
     message.workerId = object.workerId ?? "";
     message.host = object.host ?? "";
