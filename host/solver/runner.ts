@@ -58,7 +58,7 @@ export async function runSolver(
   const abortSignal = options.signal;
   if (abortSignal?.aborted) return { kind: "unknown", reason: "aborted", stats: { wallMs: 0, exitCode: null, signal: null } };
   const file = typeof input === "string" ? input : undefined;
-  const args = buildSolverArgs(solver, { ...options, extraArgs: [...speedArgs(binary, solver), ...(options.extraArgs ?? [])] }, file);
+  const args = buildSolverArgs(solver, { ...options, extraArgs: [...(await speedArgs(binary, solver)), ...(options.extraArgs ?? [])] }, file);
 
   const parser = new SolverOutputParser(numVars);
   const watch: { sampler: ProcSampler | null } = { sampler: null };
