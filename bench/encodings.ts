@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 import { DEFAULT_ENCODING } from "../core/encode/index.js";
-import { SOLVER_NAMES, type SolverName } from "../worker/solver/index.js";
+import { SOLVER_NAMES, type SolverName } from "../host/solver/index.js";
 import { e2Table, measureE2, measureE2InProcess } from "./lib/e2-encode.js";
 import { PAPER_INSTANCES, parseLabel, runOne, type RunRecord } from "./lib/encoding-run.js";
 import { comparisonTable, matrixTable, runsTable } from "./lib/summary.js";

@@ -8,7 +8,7 @@
 import { createReadStream, createWriteStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
-import { readDimacsHeader } from "../worker/formula-cache.js";
+import { readDimacsHeader } from "../host/formula-cache.js";
 
 /** A base DIMACS file and what its header says. */
 export interface BaseCnf {

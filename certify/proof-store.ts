@@ -11,14 +11,17 @@ import { rm, stat } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ObjectStore } from "@nats-io/obj";
+import { CubistError } from "../core/errors.js";
 
 /** Largest proof accepted. @default 4 GiB */
 export const DEFAULT_MAX_PROOF_BYTES = 4 * 1024 ** 3;
 
 export const SHA256_NAME_RE = /^[0-9a-f]{64}$/;
 
-export class ProofUnavailableError extends Error {
+/** A proof that is not in the store, does not hash to its name, or is larger than the limit: the task's fault. */
+export class ProofUnavailableError extends CubistError {
   override readonly name = "ProofUnavailableError";
+  override readonly fault = "task";
 }
 
 async function fileSha256(path: string): Promise<string> {

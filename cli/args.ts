@@ -4,7 +4,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { CubistError, EXIT, InvalidOptionError } from "../core/errors.js";
+import { CubistError, InvalidOptionError } from "../core/errors.js";
 import { closestName } from "./suggest.js";
 
 export type OptionType = "string" | "boolean" | "number" | "integer";
@@ -51,10 +51,10 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
   debug: { type: "boolean", description: "print stack traces and debug logs", env: "CUBIST_DEBUG" },
 };
 
-/** Thrown for a command line that cannot be parsed; exit code 2. */
+/** Thrown for a command line that cannot be parsed; exit code 2 (cli/exit-codes.ts). */
 export class UsageError extends CubistError {
   override readonly name = "UsageError";
-  override readonly cliExitCode = EXIT.USAGE;
+  override readonly fault = "task";
 }
 
 /** "must be 0 or a positive number", "must be a positive integer", "must be at least 2": the lower bound in words. */

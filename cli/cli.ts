@@ -8,8 +8,8 @@
 
 import { formatHelp, parseCommand, UsageError, writesOutputFile, type CommandSpec, type ParsedValues } from "./args.js";
 import { finishFilesOnClosedOutput } from "./closed-output.js";
-import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
-import { describeError, exitCodeFor } from "./errors.js";
+import { EXIT, EXIT_CODES_HELP, exitCodeFor } from "./exit-codes.js";
+import { describeError } from "./errors.js";
 import { closestName } from "./suggest.js";
 
 export interface CommandModule {

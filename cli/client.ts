@@ -3,7 +3,8 @@
  * and bearer token. Calls return promises; gRPC errors become one-line ClusterError messages with the status name.
  */
 
-import { CubistError } from "../core/errors.js";
+import { CubistError, type Fault } from "../core/errors.js";
+import { faultOfStatus } from "../coordinator/api-errors.js";
 import { readFileSync } from "node:fs";
 import { credentials, Metadata, status as Status, type ServiceError, type ChannelCredentials } from "@grpc/grpc-js";
 import { CubistServiceClient } from "../proto/gen/cubist/v1/api.js";
@@ -25,8 +26,10 @@ export const ADDRESS_HINT = "is a coordinator running there? Give its address wi
 /** A failed API call, with the gRPC status name. */
 export class ClusterError extends CubistError {
   override readonly name = "ClusterError";
+  override readonly fault: Fault;
   constructor(readonly code: Status, message: string) {
     super(message);
+    this.fault = faultOfStatus(code);
   }
 }
 

@@ -11,14 +11,14 @@ import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { EXIT } from "./exit-codes.js";
 import { formatDuration, formatPercent } from "./number-format.js";
 import { terminalSafe } from "../cluster/terminal-text.js";
-import { isTerminal, RUN_STATE_NAMES, runStateName, runStateOf as runStateOfName } from "../proto/vocabulary.js";
+import { isTerminal, RUN_STATE_NAMES, runStateName, runStateOf } from "../proto/vocabulary.js";
 
 export { CUBE_STATE_NAMES, isTerminal, RUN_STATE_NAMES, runStateName } from "../proto/vocabulary.js";
 export { formatDuration, formatPercent };
 
-/** The run state a `--state` value names. */
-export function runStateOf(name: string): RunState {
-  const v = runStateOfName(name);
+/** The run state a `--state` value names; throws InvalidOptionError for any other value. */
+export function runStateOption(name: string): RunState {
+  const v = runStateOf(name);
   if (v === undefined) throw new InvalidOptionError("--state", `must be one of ${RUN_STATE_NAMES.join(", ")}; got "${name}"`);
   return v;
 }

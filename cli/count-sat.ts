@@ -17,7 +17,7 @@ import { verifySolution } from "../core/verify.js";
 import { encodeTriangle } from "../core/triangle/encode.js";
 import type { TriangleBoard, TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { verifyTriangleBoard } from "../core/triangle/verify.js";
-import { runSolver, type SolverName } from "../worker/solver/index.js";
+import { runSolver, type SolverName } from "../host/solver/index.js";
 
 /** A formula whose models are the puzzle's boards, with what turns a model into a verified board. */
 export interface BlockingProblem<B> {

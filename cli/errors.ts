@@ -1,19 +1,20 @@
 /**
- * The CLI's one-line error messages and exit codes: every expected error is a CubistError (core/errors.ts), which
- * carries its exit code; anything else is an internal error.
+ * The CLI's one-line error messages: every expected error is a CubistError (core/errors.ts), whose message is
+ * complete; anything else is an internal error. Exit codes: cli/exit-codes.ts.
  */
 import { CubistError } from "../core/errors.js";
-import { EXIT } from "./exit-codes.js";
 import { terminalSafeLines } from "../cluster/terminal-text.js";
 
 /** An input file that cannot be read (missing, a directory, no permission). */
 export class InputFileError extends CubistError {
   override readonly name = "InputFileError";
+  override readonly fault = "task";
 }
 
 /** An output file that cannot be written (no such directory, no permission, a directory in the way). */
 export class OutputFileError extends CubistError {
   override readonly name = "OutputFileError";
+  override readonly fault = "task";
 }
 
 /** Why a file operation failed, in words: "no such file or directory", "permission denied", ... */
@@ -35,8 +36,4 @@ export function describeError(err: unknown, debug: boolean): string {
   // Messages quote file names, puzzle text and answers from the coordinator: no raw controls reach the terminal.
   if (debug) return terminalSafeLines(err.stack ?? err.message);
   return terminalSafeLines(err instanceof CubistError ? err.message : `${err.message} (internal error; run with --debug for details)`);
-}
-
-export function exitCodeFor(err: unknown): number {
-  return err instanceof CubistError ? err.cliExitCode : EXIT.ERROR;
 }

@@ -2,11 +2,12 @@
  * Starts a private nats-server child process with JetStream: on a free port (the server picks it, `-p -1`, and
  * reports it in a ports file), with a temporary store directory unless one is given. Used by the embedded local
  * cluster (`cubist solve --workers N`) and by the integration tests. `restart()` keeps the port and the store, so
- * clients reconnect to the same URL and JetStream state survives, as after a real server restart.
+ * clients reconnect to the same URL and JetStream state survives, as after a real server restart. The server runs
+ * through host/child.ts, in its own process group: stopped with SIGTERM, then SIGKILL after 5 s, always reaped.
  */
 
 import { CubistError } from "../core/errors.js";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawnChild, type Child } from "../host/child.js";
 import { mkdtemp, readdir, readFile, rm, mkdir, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,14 +53,14 @@ export interface NatsServer {
   log(): string;
 }
 
+/** nats-server could not be started on this machine (missing, refused its options, no port in time). */
 export class NatsServerStartError extends CubistError {
   override readonly name = "NatsServerStartError";
+  override readonly fault = "worker";
 }
 
-function waitExit(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
+/** How long a stopping server may take before it is killed. */
+const STOP_GRACE_MS = 5000;
 
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
   const binary = options.binary ?? "nats-server";
@@ -77,7 +78,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   }
 
   let port = options.port ?? -1;
-  let child: ChildProcess | undefined;
+  let child: Child | undefined;
   let logText = "";
   let stopped = false;
 
@@ -87,27 +88,18 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
     if (configPath) args.push("-c", configPath);
     if (options.logFile) args.push("-l", options.logFile);
     args.push(...(options.args ?? []));
-    const proc = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
-    child = proc;
     const onData = (d: Buffer): void => {
       logText = (logText + d.toString()).slice(-65536);
     };
-    proc.stdout?.on("data", onData);
-    proc.stderr?.on("data", onData);
-    const spawnError = new Promise<never>((_, reject) => {
-      proc.once("error", (err: NodeJS.ErrnoException) => {
-        reject(
-          err.code === "ENOENT"
-            ? new NatsServerStartError(`nats-server not found ("${binary}"); run scripts/setup.sh to install it`)
-            : new NatsServerStartError(`cannot start nats-server: ${err.message}`),
-        );
-      });
-    });
-    spawnError.catch(() => undefined);
+    const proc = spawnChild(binary, args, { onStdout: onData, onStderr: onData, killGraceMs: STOP_GRACE_MS });
+    child = proc;
     const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
     for (;;) {
-      if (proc.exitCode !== null || proc.signalCode !== null) {
-        throw new NatsServerStartError(`nats-server exited during start (code ${proc.exitCode}):\n${logText.trim()}`);
+      if (proc.state === "exited") {
+        const { spawnError, code } = await proc.exited;
+        if (spawnError?.code === "ENOENT") throw new NatsServerStartError(`nats-server not found ("${binary}"); run scripts/setup.sh to install it`);
+        if (spawnError) throw new NatsServerStartError(`cannot start nats-server: ${spawnError.message}`);
+        throw new NatsServerStartError(`nats-server exited during start (code ${code}):\n${logText.trim()}`);
       }
       const file = join(portsDir, `nats-server_${proc.pid}.ports`);
       if (existsSync(file)) {
@@ -123,20 +115,21 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
         }
       }
       if (Date.now() > deadline) {
-        proc.kill("SIGKILL");
+        proc.kill();
+        await proc.exited;
         throw new NatsServerStartError(`nats-server did not report its port within the start timeout:\n${logText.trim()}`);
       }
-      await Promise.race([sleep(20), spawnError]);
+      await Promise.race([sleep(20), proc.exited]);
     }
   };
 
-  const terminate = async (signal: NodeJS.Signals): Promise<void> => {
+  /** Stops the server (SIGTERM, SIGKILL after the grace; `now`: SIGKILL at once) and waits until it is reaped. */
+  const terminate = async (now: boolean): Promise<void> => {
     const proc = child;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    proc.kill(signal);
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-    await waitExit(proc);
-    clearTimeout(timer);
+    if (!proc) return;
+    if (now) proc.kill();
+    else proc.stop();
+    await proc.exited;
   };
 
   await launch();
@@ -155,19 +148,19 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
     async stop(stopOptions?: { now?: boolean }) {
       if (stopped) return;
       stopped = true;
-      await terminate(stopOptions?.now ? "SIGKILL" : "SIGTERM");
+      await terminate(stopOptions?.now === true);
       if (ownStore) await rm(workDir, { recursive: true, force: true });
       else await rm(portsDir, { recursive: true, force: true }).then(() => rm(workDir, { recursive: true, force: true }));
     },
     async restart() {
-      await terminate("SIGTERM");
+      await terminate(false);
       await launch();
     },
     async kill() {
-      await terminate("SIGKILL");
+      await terminate(true);
     },
     async start() {
-      if (child && child.exitCode === null && child.signalCode === null) return;
+      if (child && child.state !== "exited") return;
       await launch();
     },
     log() {

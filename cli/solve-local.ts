@@ -29,7 +29,7 @@ import {
   type EngineOrder,
   type MemberSpec,
 } from "../worker/engine/index.js";
-import type { SolverName, SolverOutcome, SolverStats, UnknownReason } from "../worker/solver/index.js";
+import type { SolverName, SolverOutcome, SolverStats, UnknownReason } from "../host/solver/index.js";
 
 export interface LocalSolveOptions {
   encoding: string;
@@ -140,7 +140,7 @@ export async function solveLocal(puzzle: Puzzle, options: LocalSolveOptions): Pr
         await sleep(options.satDelayMs ?? defaultSatDelayMs(puzzle), undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return aborted;
         // Loaded here: most solves end before the SAT member starts, and these modules cost start time.
-        const [{ dimacsChunks, encode }, { runSolver }] = await Promise.all([import("../core/encode/index.js"), import("../worker/solver/index.js")]);
+        const [{ dimacsChunks, encode }, { runSolver }] = await Promise.all([import("../core/encode/index.js"), import("../host/solver/index.js")]);
         const t0 = performance.now();
         formula = encode(options.encoding, puzzle, options.encodeOptions);
         Object.assign(encoded, { encodeMs: performance.now() - t0, numVars: formula.numVars, numClauses: formula.clauses.count });

@@ -20,7 +20,7 @@ import { type TriangleBoard, type TrianglePuzzle } from "../core/triangle/puzzle
 import { runCluster } from "./solve-cluster.js";
 import { puzzleView } from "./puzzle-view.js";
 import { renderTriangleSVG, renderTriangleText } from "../core/triangle/render.js";
-import type { SolverName } from "../worker/solver/index.js";
+import type { SolverName } from "../host/solver/index.js";
 
 /** Options of `solve` that square boards only have. */
 const SQUARE_ONLY = ["hints", "portfolio", "sat-delay", "certify", "certificate"] as const;

@@ -6,7 +6,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { InvalidOptionError } from "../core/errors.js";
+import { CubistError, InvalidOptionError } from "../core/errors.js";
 import type { Logger } from "./log.js";
 
 /** The default address of the coordinator's HTTP endpoint (metrics and dashboard). */
@@ -99,8 +99,10 @@ export async function readBody(req: IncomingMessage, limit = 64 * 1024): Promise
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export class BodyTooLargeError extends Error {
+/** A request body above the limit: the request's fault. */
+export class BodyTooLargeError extends CubistError {
   override readonly name = "BodyTooLargeError";
+  override readonly fault = "task";
 }
 
 /** Sends a JSON body. */

@@ -4,7 +4,7 @@
  * clear errors when the server is unreachable or has no JetStream.
  */
 
-import { CubistError, GRPC_STATUS } from "../core/errors.js";
+import { CubistError } from "../core/errors.js";
 import { readFileSync } from "node:fs";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
@@ -32,13 +32,13 @@ export interface NatsOptions {
 /** NATS could not be reached (or refused us) at start. */
 export class NatsUnavailableError extends CubistError {
   override readonly name = "NatsUnavailableError";
-  override readonly grpcStatus = GRPC_STATUS.UNAVAILABLE;
+  override readonly fault = "transient";
 }
 
 /** The server answers but JetStream is not enabled for this account. */
 export class JetStreamUnavailableError extends CubistError {
   override readonly name = "JetStreamUnavailableError";
-  override readonly grpcStatus = GRPC_STATUS.UNAVAILABLE;
+  override readonly fault = "transient";
 }
 
 function readable(path: string, what: string): void {

@@ -17,9 +17,9 @@ import type { Logger } from "../cluster/log.js";
 import { checkProof } from "../certify/drat-trim.js";
 import { openBaseCnf, writeCoverageCnf, writeCubeCnf, type BaseCnf } from "../certify/cnf.js";
 import { downloadProof, SHA256_NAME_RE, uploadProof } from "../certify/proof-store.js";
-import { FormulaCache } from "../worker/formula-cache.js";
-import { objectStoreSource } from "../worker/formula-source.js";
-import { runSolver } from "../worker/solver/index.js";
+import { FormulaCache } from "../host/formula-cache.js";
+import { objectStoreSource } from "../cluster/formula-source.js";
+import { runSolver } from "../host/solver/index.js";
 import type { Certification } from "../proto/gen/cubist/v1/run.js";
 
 export interface CertifySettings {

@@ -24,7 +24,7 @@ import type { Cube } from "../core/cubes/types.js";
 import { VerdictKind, type Verdict } from "../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed } from "../proto/gen/cubist/v1/ledger.js";
 import { RunState, type Solution } from "../proto/gen/cubist/v1/run.js";
-import { verdictLabel } from "../proto/vocabulary.js";
+import { verdictLabel, verdictReason } from "../proto/vocabulary.js";
 import type { CubeEntry } from "./cube-table.js";
 import type { RunSteps } from "./run-effects.js";
 import { answerOfVerdict, closedOf, progressOf } from "./run-answers.js";
@@ -176,7 +176,7 @@ export class RunModel extends RunMemberCore {
         continue;
       }
       const progress = progressOf(this.spec, entry, v, this.log);
-      if (!this.close({ ...closedOf(v, v.kind, v.reason), ...(progress ? { partNext: progress } : {}) }, closed)) continue;
+      if (!this.close({ ...closedOf(v, v.kind, verdictReason(v)), ...(progress ? { partNext: progress } : {}) }, closed)) continue;
       if (v.best.length > 0) yield* this.considerBest(v);
       const label = verdictLabel(v.kind);
       if (label === "unknown") unknowns.push(entry);
@@ -184,7 +184,7 @@ export class RunModel extends RunMemberCore {
       if (label === "error") {
         const workers = entry.errorWorkers?.length ?? 0;
         if (workers >= CUBE_FAIL_WORKERS || entry.errors >= this.opts.maxDeliver) {
-          failed.push({ entry, reason: `solver errors from ${workers} worker(s), ${entry.errors} in all: ${v.reason}` });
+          failed.push({ entry, reason: `solver errors from ${workers} worker(s), ${entry.errors} in all: ${verdictReason(v)}` });
         } else {
           retries.push(entry);
         }

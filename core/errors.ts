@@ -1,59 +1,57 @@
 /**
- * Named errors of the domain. Expected outcomes (sat / unsat / unknown) are values, not errors;
- * these are for input that cannot be accepted and for broken invariants.
+ * The error family. Expected outcomes (sat / unsat / unknown) are values, not errors; errors are for what cannot be
+ * done. Every expected error extends CubistError and says whose fault it is, which says what a retry can do:
  *
- * Every error a user may see extends CubistError, which carries what the two boundaries need: the `cubist` exit
- * code (cli/errors.ts) and the gRPC status (coordinator/api-errors.ts). Anything else that reaches a boundary is
- * an internal error (exit 1, INTERNAL, with a hint to run with --debug).
+ *   fault      who is at fault                                                         a retry
+ *   worker     the machine or installation that ran it: its solver crashed, printed     elsewhere: another machine
+ *              garbage or is missing, its disk is full                                  may succeed
+ *   task       what was asked: an unreadable formula, a formula hash mismatch, an        never: the input must change
+ *              invalid cube, a bad puzzle file, option or request
+ *   transient  a passing failure: NATS away, a time-out                                 later, here or anywhere
+ *   internal   Cubist itself: a broken invariant (an encoder bug), an unexpected throw   never: it is a bug to report
+ *
+ * The fault of a worker's error travels in its verdict (Verdict.fault), so a worker's quarantine counts only its own
+ * faults. Exit codes and gRPC statuses are not the domain's: they are mapped once, at the CLI (cli/exit-codes.ts)
+ * and at the API (coordinator/api-errors.ts).
  */
 
-/** Exit codes of the `cubist` command (documented in README.md and `cubist --help`; cli/exit-codes.ts). */
-export const EXIT = {
-  /** Success; for `solve`: a solution was found and verified. */
-  OK: 0,
-  /** Bad input (puzzle file, option value), a solver crash or garbage output, an unreachable service. */
-  ERROR: 1,
-  /** The command line itself is wrong (unknown flag, missing argument). */
-  USAGE: 2,
-  /** A model decoded to a board that failed verification: an encoder or solver bug. Never a solution. */
-  ENCODER_BUG: 3,
-  /** `solve`: the puzzle has no solution (proved). */
-  UNSAT: 20,
-  /** `solve`: no answer within the limits (time, conflicts), or the run was stopped. */
-  UNKNOWN: 30,
-  /** Interrupted by SIGINT / SIGTERM. */
-  INTERRUPTED: 130,
-} as const;
+/** Who is at fault for an error (see the table above). */
+export type Fault = "worker" | "task" | "transient" | "internal";
 
-/** gRPC status codes, numbered as the gRPC specification (and @grpc/grpc-js `status`) numbers them. */
-export const GRPC_STATUS = {
-  INVALID_ARGUMENT: 3,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  FAILED_PRECONDITION: 9,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  UNAUTHENTICATED: 16,
-} as const;
-export type GrpcStatus = (typeof GRPC_STATUS)[keyof typeof GRPC_STATUS];
+/** What trying again can do: succeed on another machine, succeed later (anywhere), or nothing. */
+export type Retry = "elsewhere" | "later" | "never";
+
+export const RETRY: Readonly<Record<Fault, Retry>> = Object.freeze({ worker: "elsewhere", task: "never", transient: "later", internal: "never" });
 
 /**
- * The base of every expected error: its message is complete for a user (no stack trace unless --debug). Subclasses
- * set `name` and, where they differ from the defaults, `cliExitCode` (1) and `grpcStatus` (INTERNAL).
+ * The base of every expected error: its message is complete for a user (no stack trace unless --debug). Each
+ * subclass sets `name` and its `fault`.
  */
-export class CubistError extends Error {
+export abstract class CubistError extends Error {
   override readonly name: string = "CubistError";
-  /** The `cubist` exit code when this error ends a command. */
-  readonly cliExitCode: number = EXIT.ERROR;
-  /** The gRPC status when this error ends an API call. */
-  readonly grpcStatus: GrpcStatus = GRPC_STATUS.INTERNAL;
+  /** Who is at fault, and so what a retry can do (`retry`). */
+  abstract readonly fault: Fault;
+
+  get retry(): Retry {
+    return RETRY[this.fault];
+  }
+}
+
+/**
+ * The fault of anything thrown: a CubistError names its own; a failed system call (it carries `syscall`: ENOSPC,
+ * EIO, EACCES on a file of this machine) is the machine's; anything else is `otherwise`, by default Cubist's own
+ * (internal). A caller that knows what an unclassified failure means says so (a NATS call: transient).
+ */
+export function faultOf(err: unknown, otherwise: Fault = "internal"): Fault {
+  if (err instanceof CubistError) return err.fault;
+  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === "string") return "worker";
+  return otherwise;
 }
 
 /** A puzzle file (or text) that cannot be read or is not a valid puzzle. Names the file and line. */
 export class InvalidPuzzleError extends CubistError {
   override readonly name = "InvalidPuzzleError";
-  override readonly grpcStatus = GRPC_STATUS.INVALID_ARGUMENT;
+  override readonly fault = "task";
   /** File name (or a label such as "<request>"), and 1-based line; line 0 when the problem is the whole file. */
   constructor(
     readonly file: string,
@@ -68,7 +66,7 @@ export class InvalidPuzzleError extends CubistError {
 /** A model that decodes to a board that is not a solution: the encoder (or the solver) is wrong. */
 export class EncoderBugError extends CubistError {
   override readonly name = "EncoderBugError";
-  override readonly cliExitCode = EXIT.ENCODER_BUG;
+  override readonly fault = "internal";
   constructor(readonly violation: string, options?: { cause?: unknown }) {
     super(`encoder bug: the model decodes to a board that is not a solution: ${violation}`, options);
   }
@@ -77,7 +75,7 @@ export class EncoderBugError extends CubistError {
 /** An option value outside its range or of the wrong form (CLI flags, API fields). */
 export class InvalidOptionError extends CubistError {
   override readonly name = "InvalidOptionError";
-  override readonly grpcStatus = GRPC_STATUS.INVALID_ARGUMENT;
+  override readonly fault = "task";
   constructor(readonly option: string, readonly reason: string) {
     super(`${option}: ${reason}`);
   }

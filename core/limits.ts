@@ -9,7 +9,7 @@
  * with `--max-cells` and `--max-formula-mb` (on `cubist solve`, and on `cubist coordinator` for `run submit`).
  */
 
-import { CubistError, GRPC_STATUS } from "./errors.js";
+import { CubistError } from "./errors.js";
 import type { Formula } from "./encode/formula.js";
 
 export const DEFAULT_MAX_CELLS = 256;
@@ -43,7 +43,7 @@ export function sizeLimits(maxCells: number | undefined, maxFormulaMb: number | 
 /** A puzzle or formula above a size limit; names the limit and how to raise it. INVALID_ARGUMENT on the API. */
 export class LimitExceededError extends CubistError {
   override readonly name = "LimitExceededError";
-  override readonly grpcStatus = GRPC_STATUS.INVALID_ARGUMENT;
+  override readonly fault = "task";
   constructor(readonly limit: "cells" | "formula", message: string) {
     super(message);
   }

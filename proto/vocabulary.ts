@@ -1,10 +1,11 @@
 /**
- * The shared vocabulary, defined once: run states, verdict labels and cube states as the coordinator, the workers,
- * the CLI, the metrics and the dashboard name them. The proto enums (proto/cubist/v1) are the wire form; the names
- * here are the enum values without their prefix, in lower case.
+ * The shared vocabulary, defined once: run states, verdict labels, error faults and cube states as the coordinator,
+ * the workers, the CLI, the metrics and the dashboard name them. The proto enums (proto/cubist/v1) are the wire
+ * form; the names here are the enum values without their prefix, in lower case.
  */
 
-import { VerdictKind } from "./gen/cubist/v1/cube.js";
+import type { Fault } from "../core/errors.js";
+import { FaultKind, VerdictKind } from "./gen/cubist/v1/cube.js";
 import { CubeState } from "./gen/cubist/v1/api.js";
 import { RunState } from "./gen/cubist/v1/run.js";
 
@@ -47,6 +48,43 @@ export function verdictLabel(kind: VerdictKind): VerdictLabel {
   }
 }
 
+/** The wire form of an error's fault (core/errors.ts). */
+export function faultKindOf(fault: Fault): FaultKind {
+  switch (fault) {
+    case "worker": return FaultKind.FAULT_KIND_WORKER;
+    case "task": return FaultKind.FAULT_KIND_TASK;
+    case "transient": return FaultKind.FAULT_KIND_TRANSIENT;
+    case "internal": return FaultKind.FAULT_KIND_INTERNAL;
+  }
+}
+
+/**
+ * The fault an error verdict carries. Unset (a worker older than the field) or a number this version does not know
+ * reads as the worker's own fault: every error counted against its worker, as before the field existed.
+ */
+export function faultOfKind(kind: FaultKind): Fault {
+  switch (kind) {
+    case FaultKind.FAULT_KIND_TASK: return "task";
+    case FaultKind.FAULT_KIND_TRANSIENT: return "transient";
+    case FaultKind.FAULT_KIND_INTERNAL: return "internal";
+    default: return "worker";
+  }
+}
+
+/**
+ * The reason of a verdict as the coordinator records and shows it: an error's names its fault when the worker sent
+ * one ("task fault: formula unavailable: ..."), so a user sees a bad run apart from broken workers.
+ */
+export function verdictReason(v: { kind: VerdictKind; fault: FaultKind; reason: string }): string {
+  if (verdictLabel(v.kind) !== "error" || v.fault === FaultKind.FAULT_KIND_UNSPECIFIED) return v.reason;
+  return `${faultOfKind(v.fault)} fault: ${v.reason}`;
+}
+
+/** Faults that are the worker's own (its quarantine counts them): its machine, or its code. */
+export function isWorkersOwn(fault: Fault): boolean {
+  return fault === "worker" || fault === "internal";
+}
+
 /**
  * Cube states as the API and the dashboard report them: the cube table's states (coordinator/cube-table.ts) plus
  * "running" (queued, and a worker reports it) and "purged" (queued or unknown when the run ended: never searched).
@@ -65,4 +103,4 @@ export function cubeStateOf(name: string): CubeState | undefined {
   return CubeState[`CUBE_STATE_${name.toUpperCase()}` as keyof typeof CubeState];
 }
 
-export { CubeState, RunState, VerdictKind };
+export { CubeState, FaultKind, RunState, VerdictKind };

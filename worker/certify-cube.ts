@@ -10,13 +10,14 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openBaseCnf, writeCubeCnf } from "../certify/cnf.js";
+import { CubistError } from "../core/errors.js";
 import { PLACEMENT_ENCODING } from "../core/encode/placement.js";
 import { placementTable, type PlacementTable } from "../core/encode/placement-table.js";
 import type { VariableOrder } from "../core/encode/options.js";
-import type { RunInfo } from "./run-table.js";
+import type { WorkerRun } from "./run-table.js";
 import { uploadProof } from "../certify/proof-store.js";
 import type { WorkerContext } from "./context.js";
-import type { CachedFormula } from "./formula-cache.js";
+import type { CachedFormula } from "../host/formula-cache.js";
 import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
 
 /** A cube's formula and proof files, in a directory of their own. */
@@ -44,10 +45,19 @@ export async function proofFiles(formula: CachedFormula | null, units: readonly 
   return { cnf, proof: join(dir, "cube.drat"), proverProof: join(dir, "cube-prove.drat"), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Uploads the proof at `path` of a refuted cube; returns its object name. Throws when there is none or the upload fails. */
+/** A solver or the prover said UNSAT on a certified cube but wrote no proof: this worker's programs are at fault. */
+export class ProofMissingError extends CubistError {
+  override readonly name = "ProofMissingError";
+  override readonly fault = "worker";
+}
+
+/**
+ * Uploads the proof at `path` of a refuted cube; returns its object name. Throws ProofMissingError when there is
+ * none, or what the upload threw.
+ */
 export async function publishProof(ctx: WorkerContext, path: string, run: string, cube: string): Promise<string> {
   const size = await stat(path).then((s) => s.size, () => -1);
-  if (size < 0) throw new Error("UNSAT was said but no proof was written");
+  if (size < 0) throw new ProofMissingError("UNSAT was said but no proof was written");
   return uploadProof(ctx.layout.proofs, path, `cubist DRAT proof, run ${run} cube ${cube}`);
 }
 
@@ -58,7 +68,7 @@ const tables = new Map<string, PlacementTable | null>();
  * The prover's placement table for a run, or null when its formula is not cubist-placement (or the table cannot
  * be built: the SAT solver then writes the proofs).
  */
-export function proverTable(run: RunInfo): PlacementTable | null {
+export function proverTable(run: WorkerRun): PlacementTable | null {
   const puzzle = run.puzzle;
   if (run.encoding !== PLACEMENT_ENCODING || isTrianglePuzzle(puzzle)) return null;
   const key = `${run.puzzleSha256 || run.id} ${run.order}`;

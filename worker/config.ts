@@ -11,7 +11,7 @@ import type { NatsOptions } from "../cluster/nats.js";
 import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
 import { createNames, MAX_STATUS_INTERVAL_MS, WORKER_ID_RE, WORKER_ID_RULE, type Names } from "../proto/contract.js";
 import { locateEngine } from "./engine/index.js";
-import { locateSolver, SOLVER_NAMES, type SolverName } from "./solver/index.js";
+import { locateSolver, SOLVER_NAMES, type SolverName } from "../host/solver/index.js";
 import { httpListenOption } from "../cluster/http.js";
 
 export interface WorkerConfig {
@@ -39,7 +39,7 @@ export interface WorkerConfig {
   readonly shutdownGraceMs: number;
   /** nak delay after a solver error or a missing formula (grows with the delivery count, up to 30 s). @default 2000 */
   readonly retryDelayMs: number;
-  /** Solver errors in a row that quarantine the worker (worker/quarantine.ts); 0 = never. @default 3 */
+  /** Errors of its own in a row that quarantine the worker (worker/quarantine.ts); 0 = never. @default 3 */
   readonly quarantineAfter: number;
   /** How long the first quarantine lasts (doubles while errors go on). @default 600000 */
   readonly quarantineMs: number;

@@ -11,7 +11,7 @@ import type { ActiveCubes } from "./active.js";
 import type { CancelMemory } from "./cancels.js";
 import type { WorkerConfig } from "./config.js";
 import type { ConsumerBook } from "./consumers.js";
-import type { FormulaCache } from "./formula-cache.js";
+import type { FormulaCache } from "../host/formula-cache.js";
 import type { Quarantine } from "./quarantine.js";
 import type { RunTable } from "./run-table.js";
 

@@ -11,8 +11,9 @@
  */
 
 import { performance } from "node:perf_hooks";
+import { faultOf } from "../core/errors.js";
 import type { Placement } from "../core/puzzle.js";
-import type { CubeJob } from "./solve-cube.js";
+import type { CubeJob } from "./cube-job.js";
 import type { WorkerContext } from "./context.js";
 import { runEngine, type EngineOutcome } from "./engine/index.js";
 import type { CubeResult, CubeStats } from "./verdict.js";
@@ -58,6 +59,6 @@ export async function countCube(ctx: WorkerContext, job: CubeJob, problem: strin
   } catch (err) {
     if (active.stopReason !== null) return { kind: "stopped", stats: statsOf(outcome, wall()) };
     ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: (err as Error).message });
-    return { kind: "error", reason: `${(err as Error).name}: ${(err as Error).message}`, stats: statsOf(outcome, wall()) };
+    return { kind: "error", fault: faultOf(err), reason: `${(err as Error).name}: ${(err as Error).message}`, stats: statsOf(outcome, wall()) };
   }
 }

@@ -6,7 +6,8 @@
  *   verdict publish retries;
  * - a verdict is published on the worker's own verdict subject with the task's lease (coordinator/leases.ts), then
  *   the task is acked, also after an error: the coordinator sends the cube again as a new attempt, so this worker's
- *   errors do not use up the task's deliveries; errors in a row quarantine the worker (worker/quarantine.ts);
+ *   errors do not use up the task's deliveries; errors of its own in a row quarantine the worker
+ *   (worker/quarantine.ts; an error that is the task's fault or a passing one does not count);
  * - a cube stopped by a cancel or a final run state is acked without a verdict; one stopped by pause-now or a
  *   shutdown is handed back (nak).
  */
@@ -15,7 +16,7 @@ import { performance } from "node:perf_hooks";
 import type { WorkerContext } from "./context.js";
 import { ActiveCube } from "./active.js";
 import { PAUSE_NOW } from "./cancels.js";
-import type { TaskMessage } from "./pull.js";
+import type { PulledTask } from "./pull.js";
 import { solveCube } from "./solve-cube.js";
 import { solveTriangleCube } from "./triangle/cube.js";
 import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
@@ -27,7 +28,7 @@ import { buildVerdict, publishVerdict, verdictMsgId, type CubeResult } from "./v
  * produces a duplicate, which the coordinator ignores), and expected when the run's consumer was deleted (the
  * run ended): "no responders" ends the attempts. `quiet`: failures are logged at debug level only.
  */
-async function ackWithRetry(ctx: WorkerContext, msg: TaskMessage, fields: Record<string, unknown>, quiet = false): Promise<void> {
+async function ackWithRetry(ctx: WorkerContext, msg: PulledTask, fields: Record<string, unknown>, quiet = false): Promise<void> {
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
       await msg.ackAck(5000);
@@ -60,7 +61,7 @@ function countResult(ctx: WorkerContext, kind: Exclude<CubeResult["kind"], "stop
 export async function handleTask(
   ctx: WorkerContext,
   slot: { index: number },
-  msg: TaskMessage,
+  msg: PulledTask,
   ackWaitMs: number,
 ): Promise<void> {
   const { config, log, counters } = ctx;
@@ -136,12 +137,12 @@ export async function handleTask(
       return;
     }
     countResult(ctx, result.kind === "counted" ? (result.solutions > 0 ? "sat" : "unsat") : result.kind);
-    ctx.quarantine.record(result.kind === "error" ? { error: true, reason: result.reason } : { error: false });
+    ctx.quarantine.record(result.kind === "error" ? { error: true, fault: result.fault, reason: result.reason } : { error: false });
     const stats = verdict.stats!;
     const summary = { ...fields, verdict: result.kind, engine: stats.engine, wallMs: Math.round(stats.wallMs), conflicts: stats.conflicts };
     await ackWithRetry(ctx, msg, fields);
     if (result.kind === "error") {
-      log.warn("cube failed; error verdict sent (the coordinator sends the cube again)", { ...summary, why: verdict.reason });
+      log.warn("cube failed; error verdict sent (the coordinator sends the cube again)", { ...summary, fault: result.fault, why: verdict.reason });
       return;
     }
     // From receipt to the confirmed ack; overhead = that minus the search and solver time.

@@ -6,7 +6,7 @@
  * them cost its start ~55 ms.
  */
 
-import { CubistError, GRPC_STATUS } from "../core/errors.js";
+import { CubistError } from "../core/errors.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
@@ -22,7 +22,7 @@ import type { HttpServer } from "../cluster/http.js";
 /** The coordinator did not create the JetStream layout within the configured wait. */
 export class LayoutUnavailableError extends CubistError {
   override readonly name = "LayoutUnavailableError";
-  override readonly grpcStatus = GRPC_STATUS.UNAVAILABLE;
+  override readonly fault = "transient";
 }
 
 export interface WorkerProcess {

@@ -8,7 +8,7 @@
  *   back with a nak instead of silently waiting out ack_wait on a dead inbox.
  * The server drops waiting pull requests whose reply subject lost interest, so closing the subscription is clean.
  *
- * A pulled message is a TaskMessage: the JetStream ack protocol (+ACK, -NAK {delay}, +WPI, +TERM) on its reply
+ * A pulled message is a PulledTask: the JetStream ack protocol (+ACK, -NAK {delay}, +WPI, +TERM) on its reply
  * subject, and the delivery info parsed from that subject.
  */
 
@@ -53,7 +53,7 @@ export function parseAckSubject(reply: string): DeliveryInfo | null {
 }
 
 /** A cube task as pulled: its payload and the ack protocol. Every final ack (ack, nak, term) is sent at most once. */
-export class TaskMessage {
+export class PulledTask {
   private finished = false;
 
   constructor(
@@ -115,7 +115,7 @@ export class TaskMessage {
 }
 
 export type PullResult =
-  | { kind: "message"; message: TaskMessage }
+  | { kind: "message"; message: PulledTask }
   /** 404 (no_wait, queue empty) or 408 (expired, or a no_wait refused because other pulls wait). */
   | { kind: "empty" }
   /** No answer in time to a long poll: the consumer may not exist (the server does not answer then), or NATS is away. */
@@ -143,7 +143,7 @@ export interface PullOptions {
 }
 
 /** Called with a message that arrived while nobody was waiting; the owner hands it back (nak). */
-export type StrayHandler = (message: TaskMessage) => void;
+export type StrayHandler = (message: PulledTask) => void;
 
 /** The result a status message (no reply subject, a code in its headers) stands for; null for a heartbeat. */
 function statusResult(msg: Msg): PullResult | null {
@@ -237,7 +237,7 @@ export class Puller {
         sub = this.nc.subscribe(inbox, {
           callback: (err, msg) => {
             if (err) return finish({ kind: "empty" });
-            const message = this.toTaskMessage(msg);
+            const message = this.toPulledTask(msg);
             if (message) {
               if (this.waiting?.token === token) finish({ kind: "message", message });
               else this.onStray(message);
@@ -255,13 +255,13 @@ export class Puller {
     });
   }
 
-  private toTaskMessage(msg: Msg): TaskMessage | null {
+  private toPulledTask(msg: Msg): PulledTask | null {
     const info = parseAckSubject(msg.reply ?? "");
-    return info === null ? null : new TaskMessage(this.nc, msg.subject, msg.data, msg.reply!, info, performance.now());
+    return info === null ? null : new PulledTask(this.nc, msg.subject, msg.data, msg.reply!, info, performance.now());
   }
 
   private onMessage(msg: Msg): void {
-    const message = this.toTaskMessage(msg);
+    const message = this.toPulledTask(msg);
     if (message === null) {
       // A status for one of our requests: only the current one matters.
       const token = msg.subject.slice(this.prefix.length + 1);

@@ -1,10 +1,13 @@
 /**
  * Quarantine: a worker whose solver keeps failing stops taking cubes instead of failing them. After
- * `quarantineAfter` error results in a row (a crash, garbage output, an unreadable formula: the `error` verdicts of
- * worker/verdict.ts), the worker's slots stop pulling for `quarantineMs`; the reason is logged, exported as
+ * `quarantineAfter` errors of its own in a row (a crash, garbage output, a missing solver, a full disk: the `error`
+ * verdicts of worker/verdict.ts whose fault is the worker's or its code's, core/errors.ts), the worker's slots stop
+ * pulling for `quarantineMs`; the reason is logged, exported as
  * `cubist_worker_quarantined` and carried in every heartbeat (`WorkerStatus.quarantined`), so `cubist`'s worker
  * views and the dashboard show "quarantined: <reason>". When the time is up the worker tries again; one more error
  * before a success sends it back for twice as long (up to a day), and any sat, unsat or unknown result ends it.
+ * An error that is not the worker's (the task's: an unreadable formula, a hash mismatch; or a passing one: NATS
+ * away) says nothing about its health: it neither counts nor ends a run of errors, so a bad run quarantines nobody.
  *
  * The cubes it failed are not lost: the coordinator sends each again as a new attempt, and a cube fails only when
  * several distinct workers report errors on it (coordinator/run-model.ts).
@@ -13,6 +16,8 @@
  */
 
 import type { Logger } from "../cluster/log.js";
+import type { Fault } from "../core/errors.js";
+import { isWorkersOwn } from "../proto/vocabulary.js";
 
 export type QuarantineState = "healthy" | "quarantined" | "probation";
 
@@ -51,9 +56,10 @@ export class Quarantine {
     return this.state === "quarantined" ? Math.max(0, this.until - this.now()) : 0;
   }
 
-  /** Records the outcome of one cube: an error (with its reason), or anything else that answered it. */
-  record(outcome: { error: true; reason: string } | { error: false }): void {
+  /** Records the outcome of one cube: an error (with its fault and reason), or anything else that answered it. */
+  record(outcome: { error: true; fault: Fault; reason: string } | { error: false }): void {
     this.expire();
+    if (outcome.error && !isWorkersOwn(outcome.fault)) return;
     if (!outcome.error) {
       if (this.current !== "healthy") this.log.info("quarantine over: the solver answered again", { after: this.errorsInARow });
       this.errorsInARow = 0;

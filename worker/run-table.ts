@@ -16,11 +16,11 @@ import { RUN_ID_RE } from "../proto/contract.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import type { SolverSpec } from "../proto/gen/cubist/v1/cube.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
-import { SHA256_RE } from "./formula-cache.js";
+import { SHA256_RE } from "../host/formula-cache.js";
 import type { Logger } from "../cluster/log.js";
 
 /** A run as the worker sees it. */
-export interface RunInfo {
+export interface WorkerRun {
   readonly id: string;
   readonly state: RunState;
   readonly priority: number;
@@ -48,13 +48,13 @@ const MAX_PUZZLE_TEXT = 4 << 20;
 /** Variable counts beyond this are not a formula a worker can hold. */
 const MAX_VARS = 2 ** 31 - 1;
 
-/** A record as RunInfo, or the reason it is not acceptable. `previous` lets an unchanged puzzle skip re-parsing. */
-export function runInfoFromRecord(
+/** A record as WorkerRun, or the reason it is not acceptable. `previous` lets an unchanged puzzle skip re-parsing. */
+export function workerRunFromRecord(
   key: string,
   value: Uint8Array,
   revision: number,
-  previous?: RunInfo,
-): { ok: true; run: RunInfo } | { ok: false; reason: string } {
+  previous?: WorkerRun,
+): { ok: true; run: WorkerRun } | { ok: false; reason: string } {
   let record: RunRecord;
   try {
     record = RunRecord.decode(value);
@@ -108,17 +108,17 @@ export function runInfoFromRecord(
 export type RunStopped = { run: string; reason: string };
 
 export class RunTable {
-  private readonly runs = new Map<string, RunInfo>();
+  private readonly runs = new Map<string, WorkerRun>();
   private readonly rejected = new Map<string, number>();
   private waiters: Array<() => void> = [];
   private rankWaiters: Array<() => void> = [];
   private readonly stoppedListeners: Array<(e: RunStopped) => void> = [];
   private readonly resumedListeners: Array<(run: string) => void> = [];
-  private sorted: RunInfo[] | null = null;
+  private sorted: WorkerRun[] | null = null;
 
   constructor(private readonly log: Logger) {}
 
-  get(id: string): RunInfo | undefined {
+  get(id: string): WorkerRun | undefined {
     return this.runs.get(id);
   }
 
@@ -127,7 +127,7 @@ export class RunTable {
   }
 
   /** RUNNING runs, highest priority first, then the oldest. */
-  runnable(): readonly RunInfo[] {
+  runnable(): readonly WorkerRun[] {
     if (this.sorted === null) {
       this.sorted = [...this.runs.values()]
         .filter((r) => r.state === RunState.RUN_STATE_RUNNING)
@@ -178,7 +178,7 @@ export class RunTable {
   put(key: string, value: Uint8Array, revision: number): boolean {
     const previous = this.runs.get(key);
     if (previous && revision <= previous.revision) return true; // a replay after a watcher restart
-    const result = runInfoFromRecord(key, value, revision, previous);
+    const result = workerRunFromRecord(key, value, revision, previous);
     if (!result.ok) {
       if (this.rejected.get(key) !== revision) {
         this.rejected.set(key, revision);

@@ -15,7 +15,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WorkerContext } from "./context.js";
 import { handleTask } from "./cube-task.js";
-import { Puller, type PullResult, type TaskMessage } from "./pull.js";
+import { Puller, type PullResult, type PulledTask } from "./pull.js";
 import { workerInboxPrefix } from "../cluster/nats-users.js";
 import { runOfConsumer } from "./validate-task.js";
 
@@ -129,7 +129,7 @@ export class Slot {
   }
 
   /** One message from the candidates, or null (nothing now, or a failure already waited out). */
-  private async pullOne(runs: Candidate[]): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {
+  private async pullOne(runs: Candidate[]): Promise<{ message: PulledTask; ackWaitMs: number } | null> {
     const { ctx } = this;
     const signal = ctx.draining;
     if (runs.length === 1) {
@@ -162,7 +162,7 @@ export class Slot {
     }
   }
 
-  private async settle(r: PullResult, asked: Candidate): Promise<{ message: TaskMessage; ackWaitMs: number } | null> {
+  private async settle(r: PullResult, asked: Candidate): Promise<{ message: PulledTask; ackWaitMs: number } | null> {
     const { ctx } = this;
     if (r.kind === "message") {
       this.failures = 0;
@@ -190,7 +190,7 @@ export class Slot {
   }
 
   /** A message that arrived while this slot was not waiting: hand it back at once. */
-  private onStray(message: TaskMessage): void {
+  private onStray(message: PulledTask): void {
     message.nak();
     this.ctx.log.debug("late delivery handed back", { slot: this.index, consumer: message.info.consumer, seq: message.info.streamSequence });
   }

@@ -17,87 +17,29 @@
  */
 
 import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import { modelToBitset } from "../core/accept.js";
+import { faultOf } from "../core/errors.js";
 import { scanSymmetry } from "../core/cubes/scan-split.js";
 import { parsePuzzle } from "../core/formats/index.js";
 import { placementsOfBoard, type Puzzle } from "../core/puzzle.js";
-import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
-import type { ActiveCube } from "./active.js";
 import type { WorkerContext } from "./context.js";
 import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
 import { proofFiles, proverTable, publishProof, type ProofFiles } from "./certify-cube.js";
 import { proverBinary, proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
 import { countCube } from "./count-cube.js";
-import { cubeInput, FormulaUnavailableError, type CachedFormula } from "./formula-cache.js";
-import type { RunInfo } from "./run-table.js";
-import { runSolver, type SolverName, type SolverOptions, type SolverOutcome, type SolverStats } from "./solver/index.js";
-import type { CubeLimits } from "./validate-task.js";
+import { cubeFormula, cubeSolverOptions, NO_SOLVER, type CubeJob } from "./cube-job.js";
+import { cubeInput, type CachedFormula } from "../host/formula-cache.js";
+import type { WorkerRun } from "./run-table.js";
+import { runSolver, type SolverOutcome, type SolverStats } from "../host/solver/index.js";
 import type { CubeResult, CubeStats } from "./verdict.js";
-
-export interface CubeJob {
-  task: CubeTask;
-  run: RunInfo;
-  limits: CubeLimits;
-  active: ActiveCube;
-}
-
-/** Download attempts for a formula when the transport fails (a missing or corrupt object is not retried). */
-const FORMULA_ATTEMPTS = 3;
 
 /** Random probes of the cube's tree before the search (Knuth's estimator, for the run's ETA): milliseconds. */
 const ESTIMATE_PROBES = 256;
 
-/** The SAT solver name that turns the solver off (the engine alone). */
-export const NO_SOLVER = "none";
-
-/** The formula from the disk cache or the Object Store, retried when the transport fails. */
-async function getFormula(ctx: WorkerContext, sha256: string, signal: AbortSignal): Promise<CachedFormula> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.cache.get(sha256);
-    } catch (err) {
-      if (err instanceof FormulaUnavailableError || attempt >= FORMULA_ATTEMPTS || signal.aborted) throw err;
-      ctx.log.warn("formula download failed; retrying", { formula: sha256.slice(0, 12), attempt, err: (err as Error).message });
-      await sleep(1000 * attempt, undefined, { signal }).catch(() => undefined);
-    }
-  }
-}
-
-/** The cube's base formula (cache or Object Store), or what ends the cube: stopped meanwhile, or an error result. */
-export async function cubeFormula(ctx: WorkerContext, job: CubeJob, solver: string): Promise<CachedFormula | CubeResult> {
-  const { task, run, active } = job;
-  let formula: CachedFormula;
-  try {
-    formula = await getFormula(ctx, task.formulaSha256, active.signal);
-  } catch (err) {
-    if (active.stopReason !== null) return { kind: "stopped", stats: { engine: solver } };
-    return { kind: "error", reason: `formula unavailable: ${(err as Error).message}`, stats: { engine: solver } };
-  }
-  if (active.stopReason !== null) return { kind: "stopped", stats: { engine: solver } };
-  if (formula.numVars !== run.numVars) {
-    return { kind: "error", reason: `formula ${formula.sha256.slice(0, 12)} has ${formula.numVars} variables, the run ${run.numVars}`, stats: { engine: solver } };
-  }
-  return formula;
-}
-
-/** The SAT solver's options for a cube: the task's limits and seed; the configured binary for the configured solver. */
-export function cubeSolverOptions(ctx: WorkerContext, limits: CubeLimits, solver: SolverName, signal: AbortSignal): SolverOptions {
-  return {
-    solver,
-    binary: solver === ctx.config.solver ? ctx.config.solverPath : solver,
-    timeLimitSec: limits.timeLimitSec,
-    conflictLimit: limits.conflictLimit,
-    seed: limits.seed,
-    extraArgs: ctx.config.solverArgs,
-    signal,
-  };
-}
-
 /** Parsed run puzzles, by puzzle hash (a worker serves few runs at a time). */
 const puzzles = new Map<string, Puzzle>();
 
-function runPuzzle(run: RunInfo): Puzzle {
+function runPuzzle(run: WorkerRun): Puzzle {
   const key = run.puzzleSha256 || run.id;
   let p = puzzles.get(key);
   if (!p) {
@@ -157,7 +99,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     try {
       puzzle = runPuzzle(run);
     } catch (err) {
-      return { kind: "error", reason: `run puzzle: ${(err as Error).message}`, stats: { engine: "search" } };
+      return { kind: "error", fault: faultOf(err), reason: `run puzzle: ${(err as Error).message}`, stats: { engine: "search" } };
     }
     const problem = engineProblem(puzzle, task.placements);
     const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
@@ -189,7 +131,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     try {
       files = await proofFiles(useSolver ? formula : null, task.units);
     } catch (err) {
-      return { kind: "error", reason: `cube formula for the proof: ${(err as Error).message}`, stats: { engine: solver } };
+      return { kind: "error", fault: faultOf(err), reason: `cube formula for the proof: ${(err as Error).message}`, stats: { engine: solver } };
     }
   }
   if (table && files && prover) {
@@ -236,7 +178,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
       try {
         return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files!.proverProof, run.id, task.cubeId) };
       } catch (err) {
-        return { kind: "error", reason: `proof not published: ${(err as Error).message}`, stats };
+        return proofNotPublished(err, stats);
       }
     }
     if ("search" in r) {
@@ -250,7 +192,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
     try {
       return { kind: "unsat", stats, proofSha256: await publishProof(ctx, files.proof, run.id, task.cubeId) };
     } catch (err) {
-      return { kind: "error", reason: `proof not published: ${(err as Error).message}`, stats };
+      return proofNotPublished(err, stats);
     }
   }
   const engineName = useSolver ? solver : table ? "prove" : "search";
@@ -261,7 +203,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   if (failure) {
     // The cached file vanished or became unreadable: look again next time.
     if ((failure as NodeJS.ErrnoException).code !== undefined && formula) ctx.cache.forget(formula.sha256);
-    return { kind: "error", reason: `${failure.name}: ${failure.message}`, stats };
+    return { kind: "error", fault: faultOf(failure), reason: `${failure.name}: ${failure.message}`, stats };
   }
   const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : proved?.prove.kind === "unknown" ? `prover ${proved.prove.reason}` : search?.search.kind === "unknown" ? search.search.reason : "aborted";
   // The deepest partial board the search reached: the run's best board is the best of these (the coordinator checks).
@@ -290,12 +232,17 @@ async function scoreCube(
   } catch (err) {
     if (active.stopReason !== null) return { kind: "stopped", stats: stats() };
     ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: (err as Error).message });
-    return { kind: "error", reason: `${(err as Error).name}: ${(err as Error).message}`, stats: stats() };
+    return { kind: "error", fault: faultOf(err), reason: `${(err as Error).name}: ${(err as Error).message}`, stats: stats() };
   }
   if (active.stopReason !== null) return { kind: "stopped", stats: stats(outcome) };
   if (outcome.kind === "sat") return { kind: "sat-board", board: outcome.board, stats: stats(outcome) };
   const best = outcome.best?.board;
   return { kind: "unknown", reason: "score", stats: stats(outcome), ...(best && best.length > 0 ? { best } : {}) };
+}
+
+/** A refuted cube whose proof did not reach the proofs store: an unclassified failure is NATS's (transient). */
+function proofNotPublished(err: unknown, stats: CubeStats): CubeResult {
+  return { kind: "error", fault: faultOf(err, "transient"), reason: `proof not published: ${(err as Error).message}`, stats };
 }
 
 /** The prover's placements and time count with the engine's (both are placement searches). */

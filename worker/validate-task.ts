@@ -16,13 +16,13 @@ import type { Puzzle } from "../core/puzzle.js";
 import { isTrianglePuzzle, type TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
-import type { RunInfo } from "./run-table.js";
+import type { WorkerRun } from "./run-table.js";
 import type { DeliveryInfo } from "./pull.js";
-import { SOLVER_NAMES, type SolverName } from "./solver/index.js";
+import { SOLVER_NAMES, type SolverName } from "../host/solver/index.js";
 import { ENGINE_ORDERS } from "./engine/index.js";
 
 export type TaskCheck =
-  | { action: "run"; task: CubeTask; run: RunInfo; limits: CubeLimits }
+  | { action: "run"; task: CubeTask; run: WorkerRun; limits: CubeLimits }
   | { action: "term"; reason: string; run?: string; cube?: string }
   | { action: "nak"; reason: string; run: string; cube: string }
   | { action: "ack"; reason: string; run: string; cube: string };
@@ -55,7 +55,7 @@ const MAX_COUNT_BOARDS = 10_000;
 export interface ValidateContext {
   names: Names;
   /** The worker's view of the run. */
-  run(id: string): RunInfo | undefined;
+  run(id: string): WorkerRun | undefined;
   /** True when a cancel for this cube (or its whole run) was seen recently. */
   cancelled(run: string, cube: string): boolean;
 }

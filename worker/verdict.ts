@@ -9,8 +9,10 @@ import type { JetStreamClient } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../cluster/log.js";
+import type { Fault } from "../core/errors.js";
 import type { Placement } from "../core/puzzle.js";
-import { Verdict, VerdictKind, type SolverStats as WireStats } from "../proto/gen/cubist/v1/cube.js";
+import { FaultKind, Verdict, VerdictKind, type VerdictStats } from "../proto/gen/cubist/v1/cube.js";
+import { faultKindOf } from "../proto/vocabulary.js";
 
 /** Measurements carried by every verdict (absent counters are 0 on the wire). */
 export interface CubeStats {
@@ -37,7 +39,8 @@ export type CubeResult =
   | { kind: "unsat"; stats: CubeStats; proofSha256?: string }
   /** `partNext`: a search in parts (scan cubes) stopped by its budget says how far it got (docs/cubing.md "Resuming"). */
   | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[]; partNext?: { next: number; depth: number } }
-  | { kind: "error"; reason: string; stats: CubeStats }
+  /** `fault`: whose fault (core/errors.ts); it travels in Verdict.fault and decides whether quarantine counts it. */
+  | { kind: "error"; fault: Fault; reason: string; stats: CubeStats }
   /** Objective "count": the cube exhausted, its exact count and its first boards (worker/count-cube.ts). */
   | { kind: "counted"; solutions: number; boards: Placement[][]; stats: CubeStats }
   | { kind: "stopped"; stats: CubeStats };
@@ -77,7 +80,7 @@ function real(n: number | undefined): number {
   return n !== undefined && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-export function wireStats(s: CubeStats): WireStats {
+export function wireStats(s: CubeStats): VerdictStats {
   return {
     conflicts: count(s.conflicts),
     decisions: count(s.decisions),
@@ -106,6 +109,7 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     host: ctx.host,
     delivery: ctx.delivery,
     reason: result.kind === "unknown" || result.kind === "error" ? result.reason.slice(0, 1000) : "",
+    fault: result.kind === "error" ? faultKindOf(result.fault) : FaultKind.FAULT_KIND_UNSPECIFIED,
     generation: 0,
     board: result.kind === "sat-board" ? result.board.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     taskSeq: ctx.taskSeq,

@@ -15,7 +15,7 @@ import { parsePuzzle } from "../../core/formats/index.js";
 import { shufflePuzzle } from "../../core/generate.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { verifySolution } from "../../core/verify.js";
-import { runSolver, type SolverName } from "../../worker/solver/index.js";
+import { runSolver, type SolverName } from "../../host/solver/index.js";
 
 /** The twelve instances of Heule 2008 (Table 1 order) and their fixture files. */
 export const PAPER_INSTANCES: ReadonlyArray<{ readonly name: string; readonly file: string }> = [

@@ -10,7 +10,7 @@ import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS
 import { DEFAULT_LEASE_TIMINGS } from "../../coordinator/leader-lease.js";
 import { watchParent } from "../parent-watch.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
-import { SOLVER_NAMES } from "../../worker/solver/index.js";
+import { SOLVER_NAMES } from "../../host/solver/index.js";
 import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
 import { DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB } from "../../core/limits.js";
 

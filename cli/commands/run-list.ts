@@ -3,7 +3,7 @@ import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
-import { RUN_STATE_NAMES, runJSON, runStateOf } from "../control-format.js";
+import { RUN_STATE_NAMES, runJSON, runStateOption } from "../control-format.js";
 import { renderRunTable } from "../control-run-view.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import type { ListRunsRequest, ListRunsResponse } from "../../proto/gen/cubist/v1/api.js";
@@ -24,7 +24,7 @@ Exit codes: 0 listed, 1 error (unreachable coordinator, UNAUTHENTICATED), 2 usag
 };
 
 export async function run(values: ParsedValues): Promise<number> {
-  const state = typeof values.state === "string" ? runStateOf(values.state) : RunState.RUN_STATE_UNSPECIFIED;
+  const state = typeof values.state === "string" ? runStateOption(values.state) : RunState.RUN_STATE_UNSPECIFIED;
   return withControlApi(values, async (api) => {
     const res = await api.call<ListRunsRequest, ListRunsResponse>(api.client.listRuns, { state });
     if (values.json) process.stdout.write(`${JSON.stringify(res.runs.map(runJSON))}\n`);

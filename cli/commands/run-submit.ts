@@ -15,7 +15,7 @@ import { withControlApi } from "../control-client.js";
 import { formatBoardSize, runJSON } from "../control-format.js";
 import { runPuzzleText } from "../triangle-commands.js";
 import { followRunFromCli, WATCH_EXIT_CODES, WATCH_OPTIONS } from "../control-watch.js";
-import { SOLVER_NAMES } from "../../worker/solver/index.js";
+import { SOLVER_NAMES } from "../../host/solver/index.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
 import { InvalidOptionError } from "../../core/errors.js";

@@ -9,7 +9,7 @@ import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
 import { defaultPortfolio, defaultThreads, solveLocal, type LocalSolveResult } from "../solve-local.js";
 import { parsePortfolio } from "../../worker/engine/index.js";
 import { boardToJSON } from "../../core/formats/index.js";
-import { SOLVER_NAMES, type SolverName } from "../../worker/solver/types.js";
+import { SOLVER_NAMES, type SolverName } from "../../host/solver/types.js";
 import { type Puzzle } from "../../core/puzzle.js";
 import { countOf, PLAIN_INTERVAL_MS, SolveProgress } from "../solve-progress.js";
 import type { EngineProgress } from "../../worker/engine/index.js";

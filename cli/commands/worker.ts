@@ -8,7 +8,7 @@ import {
 } from "../../worker/config.js";
 import { MAX_STATUS_INTERVAL_MS, WORKER_SILENCE_MS } from "../../proto/contract.js";
 import { LayoutUnavailableError, startWorkerProcess } from "../../worker/main.js";
-import { SOLVER_NAMES } from "../../worker/solver/index.js";
+import { SOLVER_NAMES } from "../../host/solver/index.js";
 
 export const spec: CommandSpec = {
   name: "worker",
@@ -27,7 +27,7 @@ export const spec: CommandSpec = {
     id: { type: "string", arg: "ID", description: "worker id: 1-64 letters, digits, _ and -, starting with a letter or digit (default: <hostname>-<pid>)", env: "CUBIST_WORKER_ID" },
     grace: { type: "number", arg: "S", description: "on SIGTERM: seconds running cubes may go on before they are stopped and handed back", env: "CUBIST_WORKER_GRACE", min: 0, default: DEFAULT_SHUTDOWN_GRACE_MS / 1000 },
     "status-interval": { type: "number", arg: "S", description: `seconds between status heartbeats (the coordinator counts a worker silent after ${WORKER_SILENCE_MS / 1000} s)`, min: 0.1, max: MAX_STATUS_INTERVAL_MS / 1000, default: DEFAULT_STATUS_INTERVAL_MS / 1000 },
-    "quarantine-after": { type: "integer", arg: "N", description: "solver errors in a row after which the worker takes no cubes for a while (0 = never)", env: "CUBIST_QUARANTINE_AFTER", min: 0, max: 1_000_000, default: DEFAULT_QUARANTINE_AFTER },
+    "quarantine-after": { type: "integer", arg: "N", description: "errors of its own in a row (a crash, a missing solver; not a bad task's) after which the worker takes no cubes for a while (0 = never)", env: "CUBIST_QUARANTINE_AFTER", min: 0, max: 1_000_000, default: DEFAULT_QUARANTINE_AFTER },
     "quarantine-time": { type: "number", arg: "S", description: "seconds the first quarantine lasts (doubles while errors go on, up to a day)", env: "CUBIST_QUARANTINE_TIME", min: 0, max: 86_400, default: DEFAULT_QUARANTINE_MS / 1000 },
     "layout-wait": { type: "number", arg: "S", description: "give up when the coordinator has not created the streams within S seconds (0 = wait forever)", env: "CUBIST_LAYOUT_WAIT", min: 0, default: DEFAULT_LAYOUT_WAIT_MS / 1000 },
     http: { type: "string", arg: "HOST:PORT", description: "serve /metrics and /healthz here, e.g. 127.0.0.1:9465 or 0.0.0.0:9465 (default: off)", env: "CUBIST_WORKER_HTTP" },

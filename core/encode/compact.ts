@@ -16,11 +16,11 @@
 import { equivalentPieces, rotatedEdge } from "../puzzle.js";
 import { addCentreClauses, centrePattern, type CentrePattern } from "./center-types.js";
 import type { ClauseBuffer } from "./formula.js";
-import { CENTER, DIA_CENTER, type Layout } from "./layout.js";
+import { CENTER, DIA_CENTER, type EncodingLayout } from "./layout.js";
 import type { Numbering } from "./numbering.js";
 
 /** Centre patterns of all centre pieces (undefined for corner/border pieces), colours as centre-class indices. */
-export function centrePatterns(layout: Layout): Array<CentrePattern | undefined> {
+export function centrePatterns(layout: EncodingLayout): Array<CentrePattern | undefined> {
   const idx = layout.colourIndex[DIA_CENTER];
   return layout.puzzle.pieces.map((p, i) => {
     if (layout.pieceClass[i] !== CENTER) return undefined;
@@ -30,7 +30,7 @@ export function centrePatterns(layout: Layout): Array<CentrePattern | undefined>
 }
 
 /** Groups of two or more equivalent pieces within each class. */
-export function equivalenceGroups(layout: Layout): number[][] {
+export function equivalenceGroups(layout: EncodingLayout): number[][] {
   const groups: number[][] = [];
   const pieces = layout.puzzle.pieces;
   for (const list of layout.classPieces) {
@@ -60,7 +60,7 @@ export function equivalenceGroups(layout: Layout): number[][] {
 }
 
 /** Adds the compact translation; returns the number of clauses added. */
-export function addCompact(cb: ClauseBuffer, layout: Layout, num: Numbering): number {
+export function addCompact(cb: ClauseBuffer, layout: EncodingLayout, num: Numbering): number {
   const start = cb.count;
   const { cells, classCells, classPieces, pieceClass, cellClass, cellDia, diaClass, classColours, colourIndex } = layout;
   const { x, yBase } = num;

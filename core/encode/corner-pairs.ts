@@ -16,11 +16,11 @@
 
 import { rotatedEdge } from "../puzzle.js";
 import type { ClauseBuffer } from "./formula.js";
-import { CENTER, type Layout } from "./layout.js";
+import { CENTER, type EncodingLayout } from "./layout.js";
 import type { Numbering } from "./numbering.js";
 
 /** Adds the forbidden corner-pair clauses; returns the number added. */
-export function addCornerPairs(cb: ClauseBuffer, layout: Layout, num: Numbering): number {
+export function addCornerPairs(cb: ClauseBuffer, layout: EncodingLayout, num: Numbering): number {
   const start = cb.count;
   const { cells, cellClass, classPieces, cellDia, diaClass, classColours, colourIndex } = layout;
   const pieces = layout.puzzle.pieces;

@@ -14,6 +14,7 @@ import type { Formula } from "./formula.js";
 /** Text that is not the DIMACS CNF this module writes (names the 1-based line). */
 export class DimacsSyntaxError extends CubistError {
   override readonly name = "DimacsSyntaxError";
+  override readonly fault = "task";
   constructor(readonly line: number, readonly reason: string) {
     super(line > 0 ? `DIMACS line ${line}: ${reason}` : `DIMACS: ${reason}`);
   }

@@ -13,13 +13,13 @@
 import type { Hint } from "../puzzle.js";
 import type { CentrePattern } from "./center-types.js";
 import type { ClauseBuffer, VarMap } from "./formula.js";
-import { DIA_CENTER, type Layout } from "./layout.js";
+import { DIA_CENTER, type EncodingLayout } from "./layout.js";
 import type { Numbering } from "./numbering.js";
 
 /** Adds the forbidden colour clauses; returns the number added. */
 export function addFbColors(
   cb: ClauseBuffer,
-  layout: Layout,
+  layout: EncodingLayout,
   num: Numbering,
   patterns: ReadonlyArray<CentrePattern | undefined>,
 ): number {
@@ -49,7 +49,7 @@ export function addFbColors(
 }
 
 /** Adds the explicit one-on-one clauses; returns the number added. */
-export function addExplicit(cb: ClauseBuffer, layout: Layout, num: Numbering): number {
+export function addExplicit(cb: ClauseBuffer, layout: EncodingLayout, num: Numbering): number {
   const start = cb.count;
   const { cells, classCells, pieceClass } = layout;
   const x = num.x;
@@ -65,7 +65,7 @@ export function addExplicit(cb: ClauseBuffer, layout: Layout, num: Numbering): n
 }
 
 /** Adds the hint units; returns the number added. */
-export function addHints(cb: ClauseBuffer, layout: Layout, varMap: VarMap, hints: readonly Hint[]): number {
+export function addHints(cb: ClauseBuffer, layout: EncodingLayout, varMap: VarMap, hints: readonly Hint[]): number {
   const seen = new Set<number>();
   for (const h of hints) {
     for (const lit of varMap.placementLiterals({ cell: h.row * layout.cols + h.col, piece: h.piece, rot: h.rot })) {

@@ -12,7 +12,7 @@ import { addCompact, centrePatterns } from "./compact.js";
 import { addCornerPairs } from "./corner-pairs.js";
 import { addExplicit, addFbColors, addHints } from "./extensions.js";
 import { ClauseBuffer, type Formula } from "./formula.js";
-import { buildLayout, type Layout } from "./layout.js";
+import { buildLayout, type EncodingLayout } from "./layout.js";
 import { numberVariables } from "./numbering.js";
 import { resolveEncodeOptions, type EncodeOptions } from "./options.js";
 import { createHeuleVarMap } from "./varmap.js";
@@ -26,7 +26,7 @@ interface Parts {
  * A cheap upper estimate of the Int32 slots the formula needs, so the buffer rarely grows (Eternity II
  * heule-all: about 23.9M estimated for 21.1M used). Capped at 2^25 slots (128 MiB); larger formulas grow.
  */
-function estimateSlots(layout: Layout, parts: Parts): number {
+function estimateSlots(layout: EncodingLayout, parts: Parts): number {
   const cls = layout.classCells.map((l) => l.length);
   const colours = layout.classColours.map((l) => l.length);
   let slots = 3 * (cls[0] * cls[0] + cls[1] * cls[1]) * 4 + cls[2] * cls[2] * 20 * 4;

@@ -36,7 +36,7 @@ export const DIA_CENTER = 1;
 const CLASS_NAMES = ["corner", "border", "centre"] as const;
 
 /** The geometry and classes of one puzzle. Arrays are indexed by cell, piece or diamond id. */
-export interface Layout {
+export interface EncodingLayout {
   readonly puzzle: Puzzle;
   readonly rows: number;
   readonly cols: number;
@@ -91,7 +91,7 @@ function paperClassCells(rows: number, cols: number, bounded: boolean): number[]
 }
 
 /** Builds the layout; throws InvalidPuzzleError when the pieces do not fit the board's classes. */
-export function buildLayout(puzzle: Puzzle): Layout {
+export function buildLayout(puzzle: Puzzle): EncodingLayout {
   const { rows, cols } = puzzle;
   const cells = rows * cols;
   if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 2 || cols < 2) {

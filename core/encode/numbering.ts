@@ -6,7 +6,7 @@
  */
 
 import { cellOrder } from "./cell-order.js";
-import type { Layout } from "./layout.js";
+import type { EncodingLayout } from "./layout.js";
 import type { VariableOrder } from "./options.js";
 
 /** Variable numbers of one layout. */
@@ -19,7 +19,7 @@ export interface Numbering {
 }
 
 /** Numbers the variables of `layout` in `order`. */
-export function numberVariables(layout: Layout, order: VariableOrder): Numbering {
+export function numberVariables(layout: EncodingLayout, order: VariableOrder): Numbering {
   const { cells, diamonds, diaClass, classColours, classCells, classPieces, pieceClass, cellClass, cellDia } = layout;
   const x = new Int32Array(cells * cells);
   const yBase = new Int32Array(diamonds);

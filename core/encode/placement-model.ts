@@ -16,12 +16,12 @@
  */
 
 import { rotatedEdge, type Edges, type Puzzle } from "../puzzle.js";
-import { buildLayout, CENTER, type Layout } from "./layout.js";
+import { buildLayout, CENTER, type EncodingLayout } from "./layout.js";
 import type { IdenticalPieces } from "./options.js";
 
 /** The placements of one puzzle. Arrays are indexed by placement id unless named otherwise. */
 export interface PlacementModel {
-  readonly layout: Layout;
+  readonly layout: EncodingLayout;
   /** Number of units (piece types when merged, else pieces). */
   readonly units: number;
   /** Pieces of each unit, ascending; the first is the representative. */
@@ -79,7 +79,7 @@ interface Units {
   twins: number[][];
 }
 
-function groupUnits(puzzle: Puzzle, layout: Layout, merge: boolean): Units {
+function groupUnits(puzzle: Puzzle, layout: EncodingLayout, merge: boolean): Units {
   const n = puzzle.pieces.length;
   const unitOf = new Int32Array(n).fill(-1);
   const offset = new Int8Array(n);

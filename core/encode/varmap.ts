@@ -11,7 +11,7 @@
 import { InvalidOptionError } from "../errors.js";
 import { rotatedEdge, type Board, type Placement } from "../puzzle.js";
 import type { VarMap } from "./formula.js";
-import { CENTER, type Layout } from "./layout.js";
+import { CENTER, type EncodingLayout } from "./layout.js";
 import type { Numbering } from "./numbering.js";
 
 const SIDES = ["N", "E", "S", "W"] as const;
@@ -31,7 +31,7 @@ export function checkPlacementRange(placement: Placement, rows: number, cols: nu
   }
 }
 
-export function createHeuleVarMap(layout: Layout, num: Numbering): VarMap {
+export function createHeuleVarMap(layout: EncodingLayout, num: Numbering): VarMap {
   const { cells, cols, cellClass, classPieces, cellDia, diaClass, colourIndex, classColours, diaCells } = layout;
   const { x, yBase } = num;
   const pieces = layout.puzzle.pieces;

@@ -14,7 +14,7 @@
 
 import { InvalidPuzzleError } from "../errors.js";
 import {
-  cellAt, cellCount, MAX_LABEL, MAX_SIDE, placedLabel, posOfCell, rowOfCell, triangleCellName, triangleNeighbour,
+  cellAt, cellCount, MAX_LABEL, MAX_TRIANGLE_SIDE, placedLabel, posOfCell, rowOfCell, triangleCellName, triangleNeighbour,
   DIRECTION_NAMES, type TriangleBoard, type TriangleHint, type TrianglePiece, type TrianglePuzzle,
 } from "./puzzle.js";
 
@@ -57,7 +57,7 @@ export function parseTriangle(text: string, file: string): TrianglePuzzle {
   if (head.fields[0].toLowerCase() !== "triangle" || head.fields.length !== 2) {
     throw new InvalidPuzzleError(file, head.line, "expected the header `triangle N` (N = the side)");
   }
-  const side = integer(file, head.line, "side", head.fields[1], 1, MAX_SIDE);
+  const side = integer(file, head.line, "side", head.fields[1], 1, MAX_TRIANGLE_SIDE);
   let rotate = false;
   let frame: number | null = null;
   const pieces: TrianglePiece[] = [];

@@ -8,7 +8,7 @@
 import { InvalidOptionError } from "../errors.js";
 import { createRandom, seedToUint32, type Seed } from "../random.js";
 import {
-  cellCount, MAX_LABEL, MAX_SIDE, placedLabel, rotateTriangleEdges, triangleNeighbour,
+  cellCount, MAX_LABEL, MAX_TRIANGLE_SIDE, placedLabel, rotateTriangleEdges, triangleNeighbour,
   type TriangleBoard, type TriangleEdges, type TrianglePiece, type TrianglePuzzle,
 } from "./puzzle.js";
 
@@ -39,7 +39,7 @@ export function generateTriangle(options: TriangleGenerateOptions): GeneratedTri
   const { side, labels } = options;
   const rotate = options.rotate === true;
   const frame = options.frame ?? null;
-  checkInt("side", side, 1, MAX_SIDE);
+  checkInt("side", side, 1, MAX_TRIANGLE_SIDE);
   checkInt("labels", labels, 1, MAX_LABEL);
   if (frame !== null) checkInt("frame", frame, 0, MAX_LABEL);
   const seed = seedToUint32(options.seed);

@@ -64,7 +64,7 @@ export function isTrianglePuzzle(p: object): p is TrianglePuzzle {
   return (p as { shape?: unknown }).shape === "triangle";
 }
 
-export const MAX_SIDE = 32;
+export const MAX_TRIANGLE_SIDE = 32;
 export const MAX_LABEL = 1000;
 
 export function cellCount(side: number): number {

@@ -11,7 +11,7 @@ import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
 import { runShapeOf } from "../../coordinator/run-shape.js";
 import type { RunShape } from "../../coordinator/shape.js";
 import type { Puzzle } from "../../core/puzzle.js";
-import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
 
@@ -62,7 +62,7 @@ export function squarePuzzleOf(h: Pick<ModelHarness, "shape">): Puzzle {
 export function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
   return {
     runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", ...extra,
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_UNSAT ? "" : "budget", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", fault: FaultKind.FAULT_KIND_UNSPECIFIED, ...extra,
   };
 }
 

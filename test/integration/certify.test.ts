@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { spawnCubist } from "../helpers/processes.js";
 import { checkProof } from "../../certify/drat-trim.js";
 import { openBaseCnf, writeCoverageCnf, writeCubeCnf } from "../../certify/cnf.js";
-import { runSolver } from "../../worker/solver/index.js";
+import { runSolver } from "../../host/solver/index.js";
 import { solveOnLocalCluster, type LocalClusterResult } from "../../cli/local-cluster.js";
 
 const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";

@@ -8,7 +8,7 @@ import { generatePuzzle, shufflePuzzle } from "../../core/generate.js";
 import { rotateEdges, type Board, type Edges, type Puzzle } from "../../core/puzzle.js";
 import { verifySolution } from "../../core/verify.js";
 import { dimacsChunks, encode, type EncodeOptions, type Formula } from "../../core/encode/index.js";
-import { runSolver } from "../../worker/solver/index.js";
+import { runSolver } from "../../host/solver/index.js";
 
 const fixture = (path: string): string => readFileSync(fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url)), "utf8");
 const NAME = "cubist-placement";

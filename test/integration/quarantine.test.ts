@@ -2,7 +2,8 @@
  * Quarantine instead of failure, with real parts (nats-server, coordinator, in-process workers, real Kissat): a
  * worker whose solver crashes beside a good one does not fail the run. It is quarantined after 3 errors in a row,
  * says why (heartbeats, the dashboard's worker view, the coordinator's metric), and the cubes it failed are solved
- * by the good worker.
+ * by the good worker. A run whose formula is bad is the task's fault, not the workers': it fails, and quarantines
+ * nobody.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,7 +17,7 @@ import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { requestFor, startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
 import { startTestNats } from "../helpers/nats.js";
 import { writeFakeSolver } from "../helpers/processes.js";
-import { eventually } from "../helpers/runs.js";
+import { eventually, sha256Hex } from "../helpers/runs.js";
 import { startTestWorker } from "../helpers/worker.js";
 
 const UNSAT = "test/fixtures/cluster/unsat-6x6.txt";
@@ -64,5 +65,35 @@ test("quarantine - a worker whose solver crashes beside a good one: quarantined 
     await c.close();
     await t.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("quarantine - a run whose formula object does not match its name fails as the task's fault and quarantines no worker", async () => {
+  const t = await startTestNats();
+  const c = await startTestCoordinator(t, { ackWaitMs: 5000 });
+  const workers: Array<Awaited<ReturnType<typeof startTestWorker>>> = [];
+  try {
+    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 8 }));
+    // Before any worker reads it, the formula object is replaced by bytes that do not hash to its name.
+    const sha = run.spec.formulaSha256;
+    const other = "p cnf 1 1\n1 0\n";
+    assert.notEqual(sha256Hex(other), sha);
+    await t.layout.formulas.put({ name: sha, description: "not the run's formula" }, new Blob([other]).stream());
+    for (const id of ["w1", "w2"]) workers.push(await startTestWorker(t, { workerId: id, quarantineAfter: 3 }));
+    assert.equal(await waitForRunEnd(run, 120_000), RunState.RUN_STATE_FAILED);
+    const errors = workers.map((w) => w.worker.stats().errors);
+    assert.ok(Math.max(...errors) >= 3, `errors ${errors}: enough in a row to quarantine a worker if they counted`);
+    for (const w of workers) {
+      assert.equal(w.worker.stats().quarantined, "", "nobody is quarantined for a bad run");
+      assert.ok(w.logged(/cube failed; error verdict sent/).every((l) => /fault=task/.test(l)));
+    }
+    const failed = [...run.table.entries()].filter((e) => e.state === "failed");
+    assert.ok(failed.length > 0);
+    // The coordinator read the fault from the verdicts (Verdict.fault), not from the reason's words.
+    for (const e of failed) assert.match(e.reason ?? "", /in all: task fault: formula unavailable: formula [0-9a-f]{64}: downloaded bytes hash to/);
+  } finally {
+    for (const w of workers) await w.close();
+    await c.close();
+    await t.close();
   }
 });

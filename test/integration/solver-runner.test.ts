@@ -22,7 +22,7 @@ import {
   type SolverName,
   type SolverOptions,
   type SolverOutcome,
-} from "../../worker/solver/index.js";
+} from "../../host/solver/index.js";
 
 const FAKES = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/fake-solvers");
 const fake = (name: string): string => join(FAKES, name);

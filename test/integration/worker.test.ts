@@ -13,7 +13,7 @@ import { readBrendan, readBrendanSolution } from "../../core/formats/index.js";
 import type { Placement } from "../../core/puzzle.js";
 import { verifySolution } from "../../core/verify.js";
 import { boardFromPlacements } from "../../core/puzzle.js";
-import { CubeTask, VerdictKind, WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
+import { CubeTask, FaultKind, VerdictKind, WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { createTestRun, cubeTask, eventually, publishRaw, publishTasks, readVerdicts, runConsumerInfo, type TestRun } from "../helpers/runs.js";
 import { startTestWorker } from "../helpers/worker.js";
@@ -138,7 +138,7 @@ test("worker - malformed and foreign messages are terminated and logged, and the
   }
 });
 
-test("worker - a missing formula gives an error verdict (the task acked, not redelivered), and the worker goes on", async () => {
+test("worker - a missing formula gives an error verdict of the task's fault (the task acked, not redelivered), and the worker goes on", async () => {
   // Another encoding than r4's, so its formula is not in the store.
   const lost = await createTestRun(t, { id: "lost", puzzle: puzzle4, encoding: "heule-compact", uploadFormula: false, maxDeliver: 2 });
   const w = await startTestWorker(t);
@@ -147,6 +147,9 @@ test("worker - a missing formula gives an error verdict (the task acked, not red
     const verdicts = await readVerdicts(t, 1);
     assert.deepEqual(verdicts.map((v) => [v.kind, v.delivery]), [[VerdictKind.VERDICT_KIND_ERROR, 1]]);
     assert.match(verdicts[0].reason, /formula unavailable: .*not in the object store/);
+    // The task's fault, on the wire: it does not count toward this worker's quarantine.
+    assert.equal(verdicts[0].fault, FaultKind.FAULT_KIND_TASK);
+    assert.equal(w.worker.stats().quarantined, "");
     await publishTasks(t, [cubeTask(run4, "after-lost", { placements: [solved(0)] })]);
     const [next] = await readVerdicts(t, 1);
     assert.equal(next.cubeId, "after-lost");

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { checkVerdict, newLease, workerOfVerdictSubject } from "../../coordinator/leases.js";
 import { CUBE_FAIL_WORKERS, RunModel } from "../../coordinator/run-model.js";
 import { createNames } from "../../proto/contract.js";
-import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { modelHarness } from "../helpers/run-model.js";
 
@@ -34,7 +34,7 @@ function snapshot(m: RunModel) {
 function verdict(m: RunModel, cube: string, kind: VerdictKind, worker = "w1", extra: Partial<Verdict> = {}): Verdict {
   return {
     runId: "r1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: worker, host: "h",
-    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_ERROR ? "solver crashed" : "", generation: 0, board: [], taskSeq: 0, best: [], proofSha256: "",
+    delivery: 1, reason: kind === VerdictKind.VERDICT_KIND_ERROR ? "solver crashed" : "", generation: 0, board: [], taskSeq: 0, best: [], proofSha256: "", fault: FaultKind.FAULT_KIND_UNSPECIFIED,
     lease: m.table.get(cube)?.lease ?? "", ...extra,
   };
 }

@@ -11,7 +11,6 @@ import { parsePuzzle, writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { buildRunSpec } from "../../coordinator/run-spec.js";
 import { COORDINATOR_LIMIT_FLAGS } from "../../coordinator/config.js";
-import { GRPC_STATUS } from "../../core/errors.js";
 import type { Puzzle } from "../../core/puzzle.js";
 
 test("limits - formulaBytes is exactly the size of the DIMACS text", () => {
@@ -28,7 +27,7 @@ test("limits - boards and formulas above the limits are LimitExceededError namin
   assert.equal(DEFAULT_SIZE_LIMITS.maxCells, 256);
   checkBoardSize({ rows: 16, cols: 16 });
   assert.throws(() => checkBoardSize({ rows: 32, cols: 32 }), (e: unknown) =>
-    e instanceof LimitExceededError && e.limit === "cells" && e.grpcStatus === GRPC_STATUS.INVALID_ARGUMENT &&
+    e instanceof LimitExceededError && e.limit === "cells" && e.fault === "task" &&
     /32x32 = 1024 cells, above the limit of 256 cells \(raise it with --max-cells N/.test(e.message));
   checkBoardSize({ rows: 32, cols: 32 }, sizeLimits(1024, undefined));
   checkFormulaSize(128 * 1024 * 1024);

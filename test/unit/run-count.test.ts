@@ -12,7 +12,7 @@ import { checkCount } from "../../coordinator/count-intake.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { rotateEdges, type Placement, type Puzzle } from "../../core/puzzle.js";
-import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { bruteBoardsSquare } from "../helpers/brute-force.js";
 import { formatCount } from "../../cli/control-format.js";
@@ -53,7 +53,7 @@ function boardsIn(puzzle: Puzzle, all: number[][][], cube: readonly Placement[])
 function counted(cube: string, boards: Placement[][], cap: number, extra: Partial<Verdict> = {}): Verdict {
   return {
     runId: "r1", cubeId: cube, kind: boards.length > 0 ? VerdictKind.VERDICT_KIND_SAT : VerdictKind.VERDICT_KIND_UNSAT, model: Buffer.alloc(0), numVars: 0,
-    stats: undefined, workerId: "w1", host: "h", delivery: 1, reason: "", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "",
+    stats: undefined, workerId: "w1", host: "h", delivery: 1, reason: "", generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", fault: FaultKind.FAULT_KIND_UNSPECIFIED,
     counted: { solutions: boards.length, boards: boards.slice(0, cap).map((cells) => ({ cells })) },
     ...extra,
   };

@@ -15,7 +15,7 @@ import { generateTriangle } from "../../core/triangle/generate.js";
 import { placementsOfTriangleBoard, type TrianglePuzzle } from "../../core/triangle/puzzle.js";
 import { countTriangle } from "../../core/triangle/search.js";
 import type { Placement } from "../../core/puzzle.js";
-import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { bruteCountTriangle } from "../helpers/brute-force.js";
 import { modelHarness, type ModelHarness } from "../helpers/run-model.js";
@@ -31,7 +31,7 @@ function triangleOf(h: ModelHarness): TrianglePuzzle {
 function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict> = {}): Verdict {
   return {
     runId: "t1", cubeId: cube, kind, model: Buffer.alloc(0), numVars: 0, stats: undefined, workerId: "w1", host: "h", delivery: 1, reason: "",
-    generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", ...extra,
+    generation: 0, board: [], taskSeq: 0, best: [], lease: "", proofSha256: "", fault: FaultKind.FAULT_KIND_UNSPECIFIED, ...extra,
   };
 }
 

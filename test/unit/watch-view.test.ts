@@ -9,7 +9,7 @@ import {
   renderWatchView, StatusThrottle,
 } from "../../cli/watch-view.js";
 import {
-  exitCodeOfRun, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatWeight, parseDuration, runStateName, runStateOf,
+  exitCodeOfRun, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatWeight, parseDuration, runStateName, runStateOption,
 } from "../../cli/control-format.js";
 import { renderRunDetails, renderRunTable, solverLine, stateWithMessage } from "../../cli/control-run-view.js";
 import { RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
@@ -180,9 +180,9 @@ test("control format - a cancelled or failed run has no ETA, not \"ETA done\"; a
 
 test("control format - run states map to names, exit codes like cubist solve, and messages that do not repeat the state", () => {
   assert.equal(runStateName(RunState.RUN_STATE_PAUSED), "paused");
-  assert.equal(runStateOf("unsat"), RunState.RUN_STATE_UNSAT);
-  assert.throws(() => runStateOf("nope"), InvalidOptionError);
-  assert.throws(() => runStateOf("unspecified"), InvalidOptionError);
+  assert.equal(runStateOption("unsat"), RunState.RUN_STATE_UNSAT);
+  assert.throws(() => runStateOption("nope"), InvalidOptionError);
+  assert.throws(() => runStateOption("unspecified"), InvalidOptionError);
   assert.equal(exitCodeOfRun(RunState.RUN_STATE_SAT), 0);
   assert.equal(exitCodeOfRun(RunState.RUN_STATE_UNSAT), 20);
   assert.equal(exitCodeOfRun(RunState.RUN_STATE_CANCELLED), 30);

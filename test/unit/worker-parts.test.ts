@@ -17,8 +17,8 @@ import { RunRecord, RunState, RunStatus, type RunSpec } from "../../proto/gen/cu
 import { CancelMemory, parseCancel } from "../../worker/cancels.js";
 import { defaultCacheDir, defaultWorkerId, loadWorkerConfig } from "../../worker/config.js";
 import { parseAckSubject, type DeliveryInfo } from "../../worker/pull.js";
-import { RunTable, runInfoFromRecord, type RunInfo } from "../../worker/run-table.js";
-import { SolverNotFoundError } from "../../worker/solver/index.js";
+import { RunTable, workerRunFromRecord, type WorkerRun } from "../../worker/run-table.js";
+import { SolverNotFoundError } from "../../host/solver/index.js";
 import { validateTask } from "../../worker/validate-task.js";
 import { sha256Hex } from "../helpers/runs.js";
 
@@ -104,14 +104,14 @@ function record(s: RunSpec, state = RunState.RUN_STATE_RUNNING): Uint8Array {
 }
 
 test("runs - records that do not hold together are ignored, the previous good one stays", () => {
-  assert.equal(runInfoFromRecord("r1", record(spec()), 1).ok, true);
+  assert.equal(workerRunFromRecord("r1", record(spec()), 1).ok, true);
   const reasons = [
-    runInfoFromRecord("r1", new Uint8Array([0xff, 0xff, 0xff]), 1),
-    runInfoFromRecord("r2", record(spec()), 1),
-    runInfoFromRecord("r1", record(spec({ formulaSha256: "xyz" })), 1),
-    runInfoFromRecord("r1", record(spec({ numVars: 0 })), 1),
-    runInfoFromRecord("r1", record(spec({ puzzleText: puzzleText + "\n# edited" })), 1),
-    runInfoFromRecord("r1", record(spec(), RunState.RUN_STATE_UNSPECIFIED), 1),
+    workerRunFromRecord("r1", new Uint8Array([0xff, 0xff, 0xff]), 1),
+    workerRunFromRecord("r2", record(spec()), 1),
+    workerRunFromRecord("r1", record(spec({ formulaSha256: "xyz" })), 1),
+    workerRunFromRecord("r1", record(spec({ numVars: 0 })), 1),
+    workerRunFromRecord("r1", record(spec({ puzzleText: puzzleText + "\n# edited" })), 1),
+    workerRunFromRecord("r1", record(spec(), RunState.RUN_STATE_UNSPECIFIED), 1),
   ].map((r) => (r.ok ? "ok" : r.reason));
   assert.deepEqual(reasons.map((r) => r !== "ok"), [true, true, true, true, true, true], reasons.join("; "));
   const lines: string[] = [];
@@ -130,7 +130,7 @@ test("runs - records that do not hold together are ignored, the previous good on
 
 test("validate - term for foreign or malformed, nak while paused, ack when finished or cancelled, run otherwise", () => {
   let state = RunState.RUN_STATE_RUNNING;
-  const info = (): RunInfo => ({ ...(runInfoFromRecord("r1", record(spec()), 1) as { run: RunInfo }).run, state });
+  const info = (): WorkerRun => ({ ...(workerRunFromRecord("r1", record(spec()), 1) as { run: WorkerRun }).run, state });
   let cancelled = false;
   const ctx = { names, run: (id: string) => (id === "r1" ? info() : undefined), cancelled: () => cancelled };
   const delivery: DeliveryInfo = { stream: "CUBIST_CUBES", consumer: "run-r1", deliveryCount: 1, streamSequence: 1, consumerSequence: 1, pending: 0 };

@@ -5,13 +5,13 @@
  * solution is the verifier's call, not this parser's.
  */
 
+import { CubistError } from "../../core/errors.js";
 import type { Placement } from "../../core/puzzle.js";
 
-export class EngineOutputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EngineOutputError";
-  }
+/** Engine output that cannot be read: the engine on this machine is broken (core/errors.ts "worker"). */
+export class EngineOutputError extends CubistError {
+  override readonly name = "EngineOutputError";
+  override readonly fault = "worker";
 }
 
 export interface EngineProgress {

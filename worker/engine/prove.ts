@@ -3,9 +3,8 @@
  * cubist-placement run and writes the refutation as a binary DRAT proof that drat-trim checks against the cube's
  * formula, like Kissat's proof, in the coordinator (docs/operations.md "Certificates"). Its input is the encoder's
  * own placement table (core/encode/placement-table.ts) plus the cube's and the hints' true literals, so its lemmas
- * speak of the formula's variables. The process lifecycle is runInGroup's (worker/process-group.ts): detached,
- * stdin written, SIGTERM to the group on a stop and SIGKILL after a grace period; it settles after the exit and all
- * output.
+ * speak of the formula's variables. The process lifecycle is host/child.ts's: its own process group, stdin written,
+ * SIGTERM to the group on a stop and SIGKILL after a grace period; it settles after the exit and all output.
  *
  * Exit codes: 20 refuted (the proof is complete), 10 a board (its placement literals on the `v` line), 0 unknown
  * (a limit or a stop), 1 bad input or I/O error, 2 usage.
@@ -14,8 +13,8 @@
 import { accessSync, constants } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PlacementTable } from "../../core/encode/placement-table.js";
-import { runInGroup, TailBuffer } from "../process-group.js";
-import { EngineCrashedError, EngineNotFoundError, locateEngine } from "./runner.js";
+import { runChild, TailBuffer } from "../../host/child.js";
+import { EngineCrashedError, EngineNotFoundError, locateEngine, throwIfNotRun } from "./runner.js";
 
 export type ProverOutcome =
   | { kind: "unsat"; stats: ProverStats }
@@ -112,9 +111,12 @@ export function runProver(problem: string, options: ProverOptions): Promise<Prov
   if (options.support) args.push("--support");
   if (options.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(options.timeLimitMs))));
   const stdout = new TailBuffer(1 << 20);
-  return runInGroup(binary, args, { input: problem, onStdout: (chunk) => stdout.push(chunk), signal: options.signal, killGraceMs: options.killGraceMs })
-    .then(({ code, signal: sig, stopped, failure, stderr: tail }): ProverOutcome => {
-      if (failure) throw failure.code === "ENOENT" ? new EngineNotFoundError(binary, "cannot execute it (ENOENT)") : failure;
+  return runChild(binary, args, { input: problem, onStdout: (chunk) => stdout.push(chunk), signal: options.signal, killGraceMs: options.killGraceMs })
+    .then((run): ProverOutcome => {
+      throwIfNotRun(run, binary);
+      const { code, signal: sig } = run;
+      const stopped = run.stoppedBy !== null;
+      const tail = run.stderr.trim();
       const text = stdout.text();
       const stat = (name: string): number => Number(new RegExp(`^c ${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
       const stats: ProverStats = { nodes: stat("nodes"), lemmas: stat("lemmas"), seconds: stat("seconds"), wallMs: Math.round(performance.now() - started) };

@@ -1,8 +1,8 @@
 /**
  * runEngine: one `cubist-engine` process (the native placement engine, engine/) on one problem, returning a typed
- * outcome. The lifecycle is runInGroup's (worker/process-group.ts): spawned detached, problem written to
- * stdin, stdout parsed as it arrives; a stop sends SIGTERM to the group (the engine then prints its statistics and
- * exits), SIGKILL after a grace period; the promise settles only after the exit and the end of all output.
+ * outcome. The lifecycle is host/child.ts's: spawned in its own process group, problem written to stdin, stdout
+ * parsed as it arrives; a stop sends SIGTERM to the group (the engine then prints its statistics and exits), SIGKILL
+ * after a grace period; the promise settles only after the exit and the end of all output.
  *
  * Exit codes: 10 a solution, 20 the space (or the given part of it) exhausted without one, 0 unknown, 1 bad input,
  * 2 usage. Anything else, a signal we did not send, or output that contradicts the exit code is a crash.
@@ -10,8 +10,9 @@
 
 import { accessSync, constants } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { CubistError } from "../../core/errors.js";
 import type { Placement } from "../../core/puzzle.js";
-import { runInGroup } from "../process-group.js";
+import { runChild, type ChildExit } from "../../host/child.js";
 import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
 
 /**
@@ -87,18 +88,22 @@ export type EngineOutcome =
       best?: EngineBest | null;
     };
 
-export class EngineNotFoundError extends Error {
+/** The engine (or prover) executable is missing or cannot be executed on this machine. */
+export class EngineNotFoundError extends CubistError {
+  override readonly name = "EngineNotFoundError";
+  override readonly fault = "worker";
   constructor(readonly binary: string, reason: string) {
     super(`placement engine ${binary}: ${reason}; build it with scripts/setup.sh (or npm run build)`);
-    this.name = "EngineNotFoundError";
   }
 }
 
-export class EngineCrashedError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "EngineCrashedError";
-  }
+/**
+ * The engine (or prover) crashed, refused its input or printed output that contradicts its exit code. Its input is
+ * built by this process from a validated task, so a refusal too says the engine here is broken: the worker's fault.
+ */
+export class EngineCrashedError extends CubistError {
+  override readonly name = "EngineCrashedError";
+  override readonly fault = "worker";
 }
 
 const BUILT = [new URL("../../engine/cubist-engine", import.meta.url), new URL("../../dist/engine/cubist-engine", import.meta.url)];
@@ -181,9 +186,12 @@ export function runEngine(problem: string, shape: { rows: number; cols: number; 
   const started = performance.now();
   if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: noEngineStats("stopped"), best: null });
   const parser = new EngineOutputParser(cells, shape.pieces, options.onProgress, options.onBoard, options.keepBoards ?? true, options.onBest);
-  return runInGroup(binary, engineArgs(options, shape), { input: problem, onStdout: (chunk) => parser.push(chunk), signal: options.signal, killGraceMs: options.killGraceMs })
-    .then(({ code, signal: sig, stopped, failure, stderr: tail }): EngineOutcome => {
-      if (failure) throw failure.code === "ENOENT" ? new EngineNotFoundError(binary, "cannot execute it (ENOENT)") : failure;
+  return runChild(binary, engineArgs(options, shape), { input: problem, onStdout: (chunk) => parser.push(chunk), signal: options.signal, killGraceMs: options.killGraceMs })
+    .then((run): EngineOutcome => {
+      throwIfNotRun(run, binary);
+      const { code, signal: sig } = run;
+      const stopped = run.stoppedBy !== null;
+      const tail = run.stderr.trim();
       parser.end();
       const stats = { ...parser.stats, wallMs: Math.round((performance.now() - started) * 1000) / 1000 };
       if (code === 1 || code === 2) throw new EngineCrashedError(`placement engine rejected its input (exit ${code}): ${tail || "no message"}`);
@@ -201,4 +209,17 @@ export function runEngine(problem: string, shape: { rows: number; cols: number; 
       }
       throw new EngineCrashedError(`placement engine exit ${code} with status '${parser.status ?? "none"}'${tail ? `: ${tail}` : ""}`);
     });
+}
+
+/**
+ * Throws what kept a run of the engine (or the prover) from answering: a binary that cannot be executed
+ * (EngineNotFoundError), another spawn failure (EngineCrashedError), or what parsing its output threw.
+ */
+export function throwIfNotRun(run: ChildExit, binary: string): void {
+  const e = run.spawnError;
+  if (e !== null) {
+    if (e.code === "ENOENT" || e.code === "EACCES" || e.code === "ENOTDIR") throw new EngineNotFoundError(binary, `cannot execute it (${e.code})`);
+    throw new EngineCrashedError(`cannot start ${binary}: ${e.message}`, { cause: e });
+  }
+  if (run.thrown !== null) throw run.thrown.error;
 }

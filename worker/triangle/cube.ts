@@ -12,14 +12,15 @@
 
 import { performance } from "node:perf_hooks";
 import { modelToBitset } from "../../core/accept.js";
+import { faultOf } from "../../core/errors.js";
 import type { Placement } from "../../core/puzzle.js";
 import { placementsOfTriangleBoard } from "../../core/triangle/puzzle.js";
 import type { TriangleSearchResult } from "../../core/triangle/search.js";
 import type { WorkerContext } from "../context.js";
 import { firstProof, type Contender } from "../engine/index.js";
-import { cubeInput } from "../formula-cache.js";
-import { cubeFormula, cubeSolverOptions, NO_SOLVER, type CubeJob } from "../solve-cube.js";
-import { runSolver, type SolverOutcome } from "../solver/index.js";
+import { cubeInput } from "../../host/formula-cache.js";
+import { cubeFormula, cubeSolverOptions, NO_SOLVER, type CubeJob } from "../cube-job.js";
+import { runSolver, type SolverOutcome } from "../../host/solver/index.js";
 import type { CubeResult, CubeStats } from "../verdict.js";
 import { runTriangleSearch } from "./search.js";
 
@@ -49,7 +50,7 @@ export async function solveTriangleCube(ctx: WorkerContext, job: CubeJob): Promi
     } catch (err) {
       if (active.stopReason !== null) return { kind: "stopped", stats: searchStats(undefined) };
       ctx.log.warn("triangle search failed", { run: run.id, cube: task.cubeId, err: (err as Error).message });
-      return { kind: "error", reason: `${(err as Error).name}: ${(err as Error).message}`, stats: searchStats(undefined) };
+      return { kind: "error", fault: faultOf(err), reason: `${(err as Error).name}: ${(err as Error).message}`, stats: searchStats(undefined) };
     }
     if (active.stopReason !== null) return { kind: "stopped", stats: searchStats(r) };
     // A partial count is never reported: the cube goes back as unknown (re-split or retried).
@@ -96,7 +97,10 @@ export async function solveTriangleCube(ctx: WorkerContext, job: CubeJob): Promi
   if (active.stopReason !== null) return { kind: "stopped", stats: stats(engine) };
   // Every member failed: an error (the cube is sent again). A failure beside a member that gave up is only logged.
   const failed = entries.filter((e) => e.error);
-  if (failed.length > 0 && failed.length === entries.length) return { kind: "error", reason: `${failed[0].error!.name}: ${failed[0].error!.message}`, stats: stats(engine) };
+  if (failed.length > 0 && failed.length === entries.length) {
+    const err = failed[0].error!;
+    return { kind: "error", fault: faultOf(err), reason: `${err.name}: ${err.message}`, stats: stats(engine) };
+  }
   for (const e of failed) ctx.log.warn("triangle cube member failed", { run: run.id, cube: task.cubeId, member: e.name, err: e.error!.message });
   const reason = solved?.solver.kind === "unknown" ? solved.solver.reason : "time-limit";
   return { kind: "unknown", reason, stats: stats(engine) };

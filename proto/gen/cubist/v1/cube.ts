@@ -22,7 +22,7 @@ export enum VerdictKind {
   VERDICT_KIND_UNSAT = 2,
   /** VERDICT_KIND_UNKNOWN - a limit was hit, or the solver was stopped */
   VERDICT_KIND_UNKNOWN = 3,
-  /** VERDICT_KIND_ERROR - solver crashed or printed garbage; the worker retries, the coordinator counts */
+  /** VERDICT_KIND_ERROR - the cube could not be worked; Verdict.fault says whose fault that is */
   VERDICT_KIND_ERROR = 4,
 }
 
@@ -62,6 +62,62 @@ export function verdictKindToJSON(object: VerdictKind): string {
       return "VERDICT_KIND_ERROR";
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum VerdictKind");
+  }
+}
+
+/**
+ * Whose fault an error verdict is (core/errors.ts `Fault`), and so what a retry can do. A worker's quarantine
+ * counts only its own faults (worker and internal).
+ */
+export enum FaultKind {
+  /** FAULT_KIND_UNSPECIFIED - not an error, or a worker older than this field: read as the worker's own fault */
+  FAULT_KIND_UNSPECIFIED = 0,
+  /** FAULT_KIND_WORKER - this worker's solver or engine crashed, printed garbage or is missing; its disk is full */
+  FAULT_KIND_WORKER = 1,
+  /** FAULT_KIND_TASK - the task is bad: an unreadable formula, a formula hash mismatch, an invalid cube */
+  FAULT_KIND_TASK = 2,
+  /** FAULT_KIND_TRANSIENT - a passing failure: NATS away mid-download, a proof upload that timed out */
+  FAULT_KIND_TRANSIENT = 3,
+  /** FAULT_KIND_INTERNAL - a bug in the worker's own code */
+  FAULT_KIND_INTERNAL = 4,
+}
+
+export function faultKindFromJSON(object: any): FaultKind {
+  switch (object) {
+    case 0:
+    case "FAULT_KIND_UNSPECIFIED":
+      return FaultKind.FAULT_KIND_UNSPECIFIED;
+    case 1:
+    case "FAULT_KIND_WORKER":
+      return FaultKind.FAULT_KIND_WORKER;
+    case 2:
+    case "FAULT_KIND_TASK":
+      return FaultKind.FAULT_KIND_TASK;
+    case 3:
+    case "FAULT_KIND_TRANSIENT":
+      return FaultKind.FAULT_KIND_TRANSIENT;
+    case 4:
+    case "FAULT_KIND_INTERNAL":
+      return FaultKind.FAULT_KIND_INTERNAL;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum FaultKind");
+  }
+}
+
+export function faultKindToJSON(object: FaultKind): string {
+  switch (object) {
+    case FaultKind.FAULT_KIND_UNSPECIFIED:
+      return "FAULT_KIND_UNSPECIFIED";
+    case FaultKind.FAULT_KIND_WORKER:
+      return "FAULT_KIND_WORKER";
+    case FaultKind.FAULT_KIND_TASK:
+      return "FAULT_KIND_TASK";
+    case FaultKind.FAULT_KIND_TRANSIENT:
+      return "FAULT_KIND_TRANSIENT";
+    case FaultKind.FAULT_KIND_INTERNAL:
+      return "FAULT_KIND_INTERNAL";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum FaultKind");
   }
 }
 
@@ -179,8 +235,8 @@ export interface CubeTask {
   part?: CubePart | undefined;
 }
 
-/** Solver statistics reported with every verdict. */
-export interface SolverStats {
+/** Statistics reported with every verdict: the SAT solver's counters and the placement search's, whoever decided. */
+export interface VerdictStats {
   conflicts: number;
   decisions: number;
   propagations: number;
@@ -211,13 +267,15 @@ export interface Verdict {
   /** SAT only: the true variables, as a bitset over variables 1..num_vars (bit v-1 of byte (v-1)/8). */
   model: Buffer;
   numVars: number;
-  stats: SolverStats | undefined;
+  stats: VerdictStats | undefined;
   workerId: string;
   host: string;
   /** JetStream delivery count of the task */
   delivery: number;
   /** unknown / error: why */
   reason: string;
+  /** error: whose fault (unset on other kinds) */
+  fault: FaultKind;
   /** reserved: always 0 */
   generation: number;
   /** SAT found by the placement search: the placements of the whole board (the model may then be empty). */
@@ -1118,7 +1176,7 @@ export const CubeTask: MessageFns<CubeTask> = {
   },
 };
 
-function createBaseSolverStats(): SolverStats {
+function createBaseVerdictStats(): VerdictStats {
   return {
     conflicts: 0,
     decisions: 0,
@@ -1134,8 +1192,8 @@ function createBaseSolverStats(): SolverStats {
   };
 }
 
-export const SolverStats: MessageFns<SolverStats> = {
-  encode(message: SolverStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const VerdictStats: MessageFns<VerdictStats> = {
+  encode(message: VerdictStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.conflicts !== 0) {
       writer.uint32(8).uint64(message.conflicts);
     }
@@ -1172,7 +1230,7 @@ export const SolverStats: MessageFns<SolverStats> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): SolverStats {
+  decode(input: BinaryReader | Uint8Array, length?: number): VerdictStats {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1181,7 +1239,7 @@ export const SolverStats: MessageFns<SolverStats> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSolverStats();
+      const message = createBaseVerdictStats();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1285,7 +1343,7 @@ export const SolverStats: MessageFns<SolverStats> = {
     }
   },
 
-  fromJSON(object: any): SolverStats {
+  fromJSON(object: any): VerdictStats {
     return {
       conflicts: isSet(object.conflicts) ? globalThis.Number(object.conflicts) : 0,
       decisions: isSet(object.decisions) ? globalThis.Number(object.decisions) : 0,
@@ -1329,7 +1387,7 @@ export const SolverStats: MessageFns<SolverStats> = {
     };
   },
 
-  toJSON(message: SolverStats): unknown {
+  toJSON(message: VerdictStats): unknown {
     const obj: any = {};
     if (message.conflicts !== 0) {
       obj.conflicts = Math.round(message.conflicts);
@@ -1367,11 +1425,11 @@ export const SolverStats: MessageFns<SolverStats> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SolverStats>, I>>(base?: I): SolverStats {
-    return SolverStats.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<VerdictStats>, I>>(base?: I): VerdictStats {
+    return VerdictStats.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SolverStats>, I>>(object: I): SolverStats {
-    const message = createBaseSolverStats();
+  fromPartial<I extends Exact<DeepPartial<VerdictStats>, I>>(object: I): VerdictStats {
+    const message = createBaseVerdictStats();
     message.conflicts = object.conflicts ?? 0;
     message.decisions = object.decisions ?? 0;
     message.propagations = object.propagations ?? 0;
@@ -1399,6 +1457,7 @@ function createBaseVerdict(): Verdict {
     host: "",
     delivery: 0,
     reason: "",
+    fault: 0,
     generation: 0,
     board: [],
     taskSeq: 0,
@@ -1428,7 +1487,7 @@ export const Verdict: MessageFns<Verdict> = {
       writer.uint32(40).uint32(message.numVars);
     }
     if (message.stats !== undefined) {
-      SolverStats.encode(message.stats, writer.uint32(50).fork()).join();
+      VerdictStats.encode(message.stats, writer.uint32(50).fork()).join();
     }
     if (message.workerId !== "") {
       writer.uint32(58).string(message.workerId);
@@ -1441,6 +1500,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.reason !== "") {
       writer.uint32(82).string(message.reason);
+    }
+    if (message.fault !== 0) {
+      writer.uint32(128).int32(message.fault);
     }
     if (message.generation !== 0) {
       writer.uint32(88).uint32(message.generation);
@@ -1527,7 +1589,7 @@ export const Verdict: MessageFns<Verdict> = {
               break;
             }
 
-            message.stats = SolverStats.decode(reader, reader.uint32());
+            message.stats = VerdictStats.decode(reader, reader.uint32());
             continue;
           }
           case 7: {
@@ -1560,6 +1622,14 @@ export const Verdict: MessageFns<Verdict> = {
             }
 
             message.reason = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.fault = reader.int32() as any;
             continue;
           }
           case 11: {
@@ -1657,7 +1727,7 @@ export const Verdict: MessageFns<Verdict> = {
         : isSet(object.num_vars)
         ? globalThis.Number(object.num_vars)
         : 0,
-      stats: isSet(object.stats) ? SolverStats.fromJSON(object.stats) : undefined,
+      stats: isSet(object.stats) ? VerdictStats.fromJSON(object.stats) : undefined,
       workerId: isSet(object.workerId)
         ? globalThis.String(object.workerId)
         : isSet(object.worker_id)
@@ -1666,6 +1736,7 @@ export const Verdict: MessageFns<Verdict> = {
       host: isSet(object.host) ? globalThis.String(object.host) : "",
       delivery: isSet(object.delivery) ? globalThis.Number(object.delivery) : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      fault: isSet(object.fault) ? faultKindFromJSON(object.fault) : 0,
       generation: isSet(object.generation) ? globalThis.Number(object.generation) : 0,
       board: globalThis.Array.isArray(object?.board)
         ? object.board.map((e: any) => Placement.fromJSON(e))
@@ -1711,7 +1782,7 @@ export const Verdict: MessageFns<Verdict> = {
       obj.numVars = Math.round(message.numVars);
     }
     if (message.stats !== undefined) {
-      obj.stats = SolverStats.toJSON(message.stats);
+      obj.stats = VerdictStats.toJSON(message.stats);
     }
     if (message.workerId !== "") {
       obj.workerId = message.workerId;
@@ -1724,6 +1795,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.reason !== "") {
       obj.reason = message.reason;
+    }
+    if (message.fault !== 0) {
+      obj.fault = faultKindToJSON(message.fault);
     }
     if (message.generation !== 0) {
       obj.generation = Math.round(message.generation);
@@ -1763,12 +1837,13 @@ export const Verdict: MessageFns<Verdict> = {
     message.model = object.model ?? Buffer.alloc(0);
     message.numVars = object.numVars ?? 0;
     message.stats = (object.stats !== undefined && object.stats !== null)
-      ? SolverStats.fromPartial(object.stats)
+      ? VerdictStats.fromPartial(object.stats)
       : undefined;
     message.workerId = object.workerId ?? "";
     message.host = object.host ?? "";
     message.delivery = object.delivery ?? 0;
     message.reason = object.reason ?? "";
+    message.fault = object.fault ?? 0;
     message.generation = object.generation ?? 0;
     message.board = object.board?.map((e) => Placement.fromPartial(e)) || [];
     message.taskSeq = object.taskSeq ?? 0;

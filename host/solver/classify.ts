@@ -17,7 +17,7 @@ const INTERRUPT_SIGNALS: ReadonlySet<string> = new Set(["SIGINT", "SIGTERM", "SI
 const TIME_LIMIT_SHARE = 0.9;
 
 /** Everything known about a finished run. */
-export interface RunFacts {
+export interface SolverRunFacts {
   binary: string;
   options: SolverOptions;
   exitCode: number | null;
@@ -56,7 +56,7 @@ function limitReason(options: SolverOptions, parser: SolverOutputParser, wallMs:
  * @throws SolverOutputError when the output does not back up the exit code.
  * @throws SolverCrashedError for another exit code, or a signal that is neither ours nor a termination request.
  */
-export function classifyRun(facts: RunFacts): SolverOutcome {
+export function classifyRun(facts: SolverRunFacts): SolverOutcome {
   const { binary, exitCode, signal, stoppedBy, parser, stats } = facts;
   if (exitCode === 10 || exitCode === 20) {
     const problem = answerProblem(exitCode, parser);

@@ -1,14 +1,15 @@
 /**
- * The worker's on-disk cache of base formulas. A run's DIMACS travels once, through the JetStream Object Store
- * (object name = its SHA-256), and is kept at <dir>/<sha256>.cnf. Every download is hashed and checked against
- * its name before it is used: a worker never trusts what it receives. Concurrent requests for one formula share
- * one download.
+ * The on-disk cache of base formulas (a worker's, and the coordinator's certifier's). A run's DIMACS travels once,
+ * through the JetStream Object Store (object name = its SHA-256; the source: cluster/formula-source.ts), and is
+ * kept at <dir>/<sha256>.cnf. Every download is hashed and checked against its name before it is used: nobody
+ * trusts what it receives. Concurrent requests for one formula share one download. A missing object, bytes that do
+ * not match the name, or a file that is not DIMACS is a FormulaUnavailableError: the task's fault, not the machine's.
  *
  * A cube's formula is the cached base with the cube's units appended; `cubeInput` streams it to the solver
  * with a corrected `p cnf` header, without copying the base file.
  */
 
-import { CubistError, GRPC_STATUS } from "../core/errors.js";
+import { CubistError } from "../core/errors.js";
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
@@ -33,9 +34,10 @@ export interface FormulaSource {
   open(name: string): Promise<ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null>;
 }
 
+/** A formula that is not in the store, or whose bytes do not match its name or are not DIMACS: the task's fault. */
 export class FormulaUnavailableError extends CubistError {
   override readonly name = "FormulaUnavailableError";
-  override readonly grpcStatus = GRPC_STATUS.UNAVAILABLE;
+  override readonly fault = "task";
 }
 
 export const SHA256_RE = /^[0-9a-f]{64}$/;

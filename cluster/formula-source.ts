@@ -2,11 +2,12 @@
  * The formula cache's source in production: the JetStream Object Store (`layout.formulas`, object name = SHA-256
  * of the DIMACS). A download that stops delivering chunks (NATS went away mid-transfer) fails after `stallMs`
  * instead of hanging the slot; the cache then discards the partial file and the worker retries. Transport failures
- * are plain Errors (worth a retry); FormulaUnavailableError from the cache means the object is missing or bad.
+ * are plain Errors (a passing fault, core/errors.ts: worth a retry); FormulaUnavailableError from the cache means the
+ * object is missing or bad (the task's fault).
  */
 
 import type { ObjectStore } from "@nats-io/obj";
-import type { FormulaSource } from "./formula-cache.js";
+import type { FormulaSource } from "../host/formula-cache.js";
 
 export const DEFAULT_STALL_MS = 30_000;
 

@@ -3,9 +3,9 @@
  * Used at worker start to fail early with a clear message, and (cached) by runSolver.
  */
 
-import { spawnSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
+import { runChild } from "../child.js";
 import { SolverNotFoundError } from "./errors.js";
 
 /** True when `file` is a regular file we may execute. */
@@ -64,21 +64,23 @@ export function forgetSolverLocations(): void {
   cache.clear();
 }
 
-const tuningCache = new Map<string, string[]>();
+const tuningCache = new Map<string, Promise<string[]>>();
 
 /**
  * Arguments that make a debug build of the solver run at release speed. Debian's kissat 4.0.2 package is built
  * with checking enabled (`--check=2`: its internal proof checker on by default), which halves its speed
  * (measured: PHP conflicts/s 33k vs 61k; em_7_3_6 heule-all 10.9 s vs 5.2 s). Release builds reject `--check`,
  * so it is only added when the binary's `--help` lists it. Probed once per binary, and only for binaries named
- * kissat* (a wrapper script or a test double may not answer --help quickly).
+ * kissat* (a wrapper script or a test double may not answer --help quickly), through the one child runner
+ * (host/child.ts) with a 3 s limit; concurrent first calls share one probe.
  */
-export function speedArgs(binary: string, solver: string): string[] {
-  if (solver !== "kissat" || !basename(binary).startsWith("kissat")) return [];
+export function speedArgs(binary: string, solver: string): Promise<string[]> {
+  if (solver !== "kissat" || !basename(binary).startsWith("kissat")) return Promise.resolve([]);
   let args = tuningCache.get(binary);
   if (args === undefined) {
-    const help = spawnSync(binary, ["--help"], { encoding: "utf8", timeout: 3000 });
-    args = /--check=/.test(`${help.stdout ?? ""}`) ? ["--check=0"] : [];
+    let help = "";
+    args = runChild(binary, ["--help"], { onStdout: (chunk) => void (help += chunk.toString("utf8")), timeLimitMs: 3000 })
+      .then(() => (/--check=/.test(help) ? ["--check=0"] : []));
     tuningCache.set(binary, args);
   }
   return args;

@@ -1,6 +1,7 @@
 /**
- * Errors of the solver runner. A missing solver, a crash and garbage output are errors, never outcomes:
- * a worker treats a crash as retryable and garbage output as a broken solver installation.
+ * Errors of the solver runner. A missing solver, a crash and garbage output are errors, never outcomes, and the
+ * fault of the machine that ran the solver (core/errors.ts): another worker may succeed, and this one is
+ * quarantined when they go on.
  */
 
 import { CubistError } from "../../core/errors.js";
@@ -8,6 +9,7 @@ import { CubistError } from "../../core/errors.js";
 /** The solver binary does not exist or is not executable. */
 export class SolverNotFoundError extends CubistError {
   override readonly name = "SolverNotFoundError";
+  override readonly fault = "worker";
   /** `binary` is the name or path that was asked for. */
   constructor(readonly binary: string, readonly reason: string, options?: { cause?: unknown }) {
     super(`solver ${binary} not found: ${reason}; run scripts/setup.sh to install the solvers`, options);
@@ -20,6 +22,7 @@ export class SolverNotFoundError extends CubistError {
  */
 export class SolverCrashedError extends CubistError {
   override readonly name = "SolverCrashedError";
+  override readonly fault = "worker";
   constructor(
     readonly binary: string,
     readonly exitCode: number | null,
@@ -40,6 +43,7 @@ export class SolverCrashedError extends CubistError {
  */
 export class SolverOutputError extends CubistError {
   override readonly name = "SolverOutputError";
+  override readonly fault = "worker";
   constructor(
     readonly binary: string,
     readonly exitCode: number | null,
