@@ -6,7 +6,7 @@ import { InvalidOptionError } from "../core/errors.js";
 import type { NatsOptions } from "../cluster/nats.js";
 import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
 import { createNames, type Names } from "../proto/contract.js";
-import { httpListenOption } from "../cluster/http.js";
+import { httpListenOption, parseListen } from "../cluster/http.js";
 import { parseAllowedHosts } from "./http-guard.js";
 import { sizeLimits, type SizeLimits } from "../core/limits.js";
 import { MAX_SIDE } from "../core/validate.js";
@@ -24,7 +24,7 @@ export interface CoordinatorConfig {
   readonly logFormat: LogFormat;
   /** gRPC API address (HOST:PORT), or null for none. @default "127.0.0.1:50051" */
   readonly grpc: string | null;
-  /** Bearer token for mutating API calls (and reads with authReads). @default none */
+  /** Bearer token for mutating API calls (and reads with authReads). @default none: generated for a non-loopback gRPC or HTTP bind (coordinator/auth.ts), none on loopback */
   readonly authToken?: string;
   readonly authReads: boolean;
   readonly grpcTlsCert?: string;
@@ -115,7 +115,7 @@ export function loadCoordinatorConfig(input: {
     throw new InvalidOptionError("--prefix", (err as Error).message);
   }
   const grpc = input.grpc === undefined ? DEFAULT_GRPC : input.grpc;
-  if (grpc !== null && !/^[^\s]*:\d{1,5}$/.test(grpc)) throw new InvalidOptionError("--grpc", `expected HOST:PORT, got "${grpc}"`);
+  if (grpc !== null) parseListen(grpc, "--grpc");
   let authToken = input.authToken;
   if (input.authTokenFile) {
     try {
