@@ -37,7 +37,7 @@ export type FormatOption = FormatName | "auto";
 
 /** Detects the format of a puzzle text by the rules in this module's header. */
 export function detectFormat(text: string, file: string): FormatName {
-  const { data } = splitLines(text);
+  const { data } = splitLines(text, file);
   if (data.length === 0) throw emptyFileError(file);
   const [first, second] = data;
   if (first.fields.length === 1) return "heule";
