@@ -3,11 +3,11 @@
  * and bearer token. Calls return promises; gRPC errors become one-line ClusterError messages with the status name.
  */
 
-import { CubistError } from "../core/errors.js";
-import { readFileSync } from "node:fs";
+import { CubistError, InvalidOptionError } from "../core/errors.js";
 import { credentials, Metadata, status as Status, type ServiceError, type ChannelCredentials } from "@grpc/grpc-js";
 import { CubistServiceClient } from "../proto/gen/cubist/v1/api.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
+import { fileProblem, readSmallFile } from "../cluster/read-bounded.js";
 
 export const CLIENT_OPTIONS: Record<string, OptionSpec> = {
   coordinator: { type: "string", arg: "HOST:PORT", description: "coordinator gRPC address", env: "CUBIST_COORDINATOR", default: "127.0.0.1:50051" },
@@ -44,8 +44,15 @@ function channelCredentials(values: ParsedValues): ChannelCredentials {
   const cert = values["tls-cert"] as string | undefined;
   const key = values["tls-key"] as string | undefined;
   if (!values.tls && !ca && !cert) return credentials.createInsecure();
-  const read = (f: string | undefined): Buffer | null => (f ? readFileSync(f) : null);
-  return credentials.createSsl(read(ca), read(key), read(cert));
+  const read = (f: string | undefined, flag: string): Buffer | null => {
+    if (!f) return null;
+    try {
+      return readSmallFile(f);
+    } catch (err) {
+      throw new InvalidOptionError(flag, `${f}: ${fileProblem(err)}`);
+    }
+  };
+  return credentials.createSsl(read(ca, "--tls-ca"), read(key, "--tls-key"), read(cert, "--tls-cert"));
 }
 
 export function connectApi(values: ParsedValues): Api {

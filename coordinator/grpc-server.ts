@@ -6,7 +6,7 @@
  * coordinator/auth.ts `apiTokensFor`.
  */
 
-import { readFileSync } from "node:fs";
+import { fileProblem, readSmallFile } from "../cluster/read-bounded.js";
 import {
   Server, ServerCredentials, status as Status, type Metadata, type ServerUnaryCall, type ServerWritableStream,
   type UntypedHandleCall, type sendUnaryData,
@@ -27,10 +27,13 @@ export interface GrpcServerOptions {
   tlsKey?: string;
   /** CA for client certificates (mutual TLS). */
   tlsClientCa?: string;
-  /** Largest request accepted by gRPC itself; our own field limits are smaller. @default 8 MiB */
+  /** Largest request accepted by gRPC itself; our own field limits are smaller. @default DEFAULT_GRPC_RECEIVE_BYTES */
   maxReceiveBytes?: number;
   log: Logger;
 }
+
+/** The largest request gRPC itself accepts unless told otherwise: 8 MiB. */
+export const DEFAULT_GRPC_RECEIVE_BYTES = 8 * 1024 * 1024;
 
 /**
  * The calls that only read. Every other call changes state (submit, pause, resume, priority, cancel, delete,
@@ -90,9 +93,9 @@ function credentials(opts: GrpcServerOptions): ServerCredentials {
   if (!opts.tlsCert || !opts.tlsKey) throw new InvalidOptionError("--grpc-tls-cert/--grpc-tls-key", "both are needed for TLS");
   const read = (f: string, what: string): Buffer => {
     try {
-      return readFileSync(f);
+      return readSmallFile(f);
     } catch (err) {
-      throw new InvalidOptionError(what, `${f}: ${(err as Error).message}`);
+      throw new InvalidOptionError(what, `${f}: ${fileProblem(err)}`);
     }
   };
   const ca = opts.tlsClientCa ? read(opts.tlsClientCa, "--grpc-tls-client-ca") : null;
@@ -107,7 +110,7 @@ export interface GrpcServer {
 
 export async function startGrpcServer(impl: CubistServiceServer, opts: GrpcServerOptions): Promise<GrpcServer> {
   const server = new Server({
-    "grpc.max_receive_message_length": opts.maxReceiveBytes ?? 8 * 1024 * 1024,
+    "grpc.max_receive_message_length": opts.maxReceiveBytes ?? DEFAULT_GRPC_RECEIVE_BYTES,
     "grpc.max_send_message_length": 64 * 1024 * 1024,
   });
   server.addService(CubistServiceService, withAuth(impl, opts));

@@ -48,7 +48,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
     let grpc: GrpcServer | null = null;
     if (config.grpc && servers) {
       try {
-        const [{ startGrpcServer }, { createService }] = await servers;
+        const [{ startGrpcServer, DEFAULT_GRPC_RECEIVE_BYTES }, { createService }] = await servers;
         grpc = await startGrpcServer(createService(coordinator), {
           listen: config.grpc,
           token: tokens.grpc,
@@ -56,6 +56,8 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
           tlsCert: config.grpcTlsCert,
           tlsKey: config.grpcTlsKey,
           tlsClientCa: config.grpcTlsClientCa,
+          // Room for the largest puzzle text a run may have (the submit path checks it exactly: run-spec.ts).
+          maxReceiveBytes: Math.max(DEFAULT_GRPC_RECEIVE_BYTES, config.limits.maxPuzzleBytes + (1 << 20)),
           log: logger,
         });
       } catch (err) {

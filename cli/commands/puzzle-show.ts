@@ -1,7 +1,7 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import { EXIT } from "../exit-codes.js";
-import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions } from "../io.js";
 import { boardFromPlacements, cellOf, isBounded, pieceKind } from "../../core/puzzle.js";
 import { colourParityProblems } from "../../core/validate.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
@@ -15,7 +15,7 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const puzzle = await loadPuzzle(path, puzzleReadOptions(values));
   const kinds = { corner: 0, border: 0, center: 0 };
   const frame = new Set<number>();
   const inner = new Set<number>();

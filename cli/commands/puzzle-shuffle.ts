@@ -1,6 +1,6 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
-import { loadPuzzle, PUZZLE_OPTIONS, writeOutput } from "../io.js";
+import { loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions, writeOutput } from "../io.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { shufflePuzzle } from "../../core/generate.js";
 
@@ -17,7 +17,7 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined });
+  const puzzle = await loadPuzzle(path, puzzleReadOptions(values));
   const seedText = String(values.seed);
   const { puzzle: shuffled } = shufflePuzzle(puzzle, /^\d+$/.test(seedText) ? Number(seedText) : seedText);
   await writeOutput(values.output as string | undefined, writeCanonical(shuffled));
