@@ -72,9 +72,10 @@ Run \`${f.run}\`, encoding \`${f.encoding}\`. The claim: \`formula.cnf\` (${f.nu
 SHA-256 ${f.formulaSha256}) is unsatisfiable. It is the puzzle in \`puzzle.txt\` encoded to CNF as \`encoding.txt\`
 says; a solution of the puzzle is a model of the formula.
 
-0. The formula is the puzzle: \`encode.py\` (Python 3, standard library only) encodes \`puzzle.txt\` again with
-   cubist-placement, written apart from the encoder that made \`formula.cnf\` from the encoding's definition
-   (Cubist's docs/encodings.md), and \`formula.cnf\` must have the same header and the same clauses.
+0. The formula is the puzzle: \`encode.py\` (Python 3, standard library only), an encoder of cubist-placement
+   written from the encoding's definition (Cubist's docs/encodings.md) apart from the one that made
+   \`formula.cnf\`, encodes \`puzzle.txt\` again; \`formula.cnf\` must have the same header and the same clauses.
+   Without this the proofs below would be about some formula, not about the puzzle.
 
 The proof is cube-and-conquer, as in Heule, Kullmann and Marek's certified cube-and-conquer:
 
@@ -84,7 +85,8 @@ The proof is cube-and-conquer, as in Heule, Kullmann and Marek's certified cube-
 2. Coverage: \`formula.cnf\` plus, for every cube, one clause of its negated literals is unsatisfiable;
    \`coverage.drat\` is a DRAT proof of that. (Branches the splitter refuted are not cubes: this proof refutes them.)
 
-Together: any model of formula.cnf satisfies some cube (by 2) and no cube (by 1), so there is none.
+Together: any model of formula.cnf satisfies some cube (by 2) and no cube (by 1), so there is none; and a solution
+of the puzzle would be one (by 0).
 
 ## Re-checking without Cubist
 
