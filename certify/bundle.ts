@@ -1,13 +1,16 @@
 /**
- * A certificate bundle: the files that let anyone re-check a certified UNSAT with drat-trim alone, without
- * Cubist. `README.md` says what each file is; `check.sh` builds every cube's formula (formula.cnf + the cube's
- * literals as unit clauses) and the coverage formula (formula.cnf + every cube negated) from the two text files
- * and runs drat-trim on each with its proof.
+ * A certificate bundle: the files that let anyone re-check a certified UNSAT with drat-trim and Python 3 alone,
+ * without Cubist. `README.md` says what each file is. `check.sh` first ties the formula to the puzzle: `encode.py`
+ * (certify/encode.py, a separate encoder of cubist-placement written from docs/encodings.md, sharing no code with
+ * core/encode/) encodes puzzle.txt as `encoding.txt` names and must get formula.cnf's clauses. Then it builds every
+ * cube's formula (formula.cnf + the cube's literals as unit clauses) and the coverage formula (formula.cnf + every
+ * cube negated) and runs drat-trim on each with its proof.
  */
 
 import { chmod, mkdir } from "node:fs/promises";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { dirname, join, normalize, isAbsolute } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
@@ -33,10 +36,16 @@ export function cubesText(cubes: ReadonlyArray<{ id: string; units: readonly num
 }
 
 export const CHECK_SCRIPT = `#!/bin/sh
-# Re-checks this certificate with drat-trim alone: every cube's proof, then the coverage proof.
-# Needs: sh, awk, grep, drat-trim (https://github.com/marijnheule/drat-trim). Exit 0 only when all are verified.
+# Re-checks this certificate: that formula.cnf is puzzle.txt encoded (encode.py), then every cube's proof and the
+# coverage proof with drat-trim. Needs: sh, awk, grep, python3, drat-trim (https://github.com/marijnheule/drat-trim).
+# Exit 0 only when all are verified.
 set -eu
 cd "$(dirname "$0")"
+command -v python3 >/dev/null 2>&1 || { echo "formula: NOT VERIFIED: check.sh needs python3 to re-derive formula.cnf from puzzle.txt"; exit 1; }
+encoding=$(awk '$1 == "encoding" {print $2; exit}' encoding.txt)
+order=$(awk '$1 == "order" {print $2; exit}' encoding.txt)
+# The proofs are about formula.cnf; this ties formula.cnf to the puzzle. Nothing else is checked without it.
+python3 encode.py --check formula.cnf --encoding "$encoding" --order "$order" puzzle.txt || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 V=$(awk '/^p cnf/ {print $3; exit}' formula.cnf)
 C=$(awk '/^p cnf/ {print $4; exit}' formula.cnf)
@@ -60,8 +69,13 @@ export function readmeText(f: BundleFacts): string {
   return `# Certificate: ${f.puzzleName} has no solution
 
 Run \`${f.run}\`, encoding \`${f.encoding}\`. The claim: \`formula.cnf\` (${f.numVars} variables, ${f.numClauses} clauses,
-SHA-256 ${f.formulaSha256}) is unsatisfiable. It is the puzzle in \`puzzle.txt\` encoded to CNF; a solution of the
-puzzle is a model of the formula.
+SHA-256 ${f.formulaSha256}) is unsatisfiable. It is the puzzle in \`puzzle.txt\` encoded to CNF as \`encoding.txt\`
+says; a solution of the puzzle is a model of the formula.
+
+0. The formula is the puzzle: \`encode.py\` (Python 3, standard library only), an encoder of cubist-placement
+   written from the encoding's definition (Cubist's docs/encodings.md) apart from the one that made
+   \`formula.cnf\`, encodes \`puzzle.txt\` again; \`formula.cnf\` must have the same header and the same clauses.
+   Without this the proofs below would be about some formula, not about the puzzle.
 
 The proof is cube-and-conquer, as in Heule, Kullmann and Marek's certified cube-and-conquer:
 
@@ -71,7 +85,8 @@ The proof is cube-and-conquer, as in Heule, Kullmann and Marek's certified cube-
 2. Coverage: \`formula.cnf\` plus, for every cube, one clause of its negated literals is unsatisfiable;
    \`coverage.drat\` is a DRAT proof of that. (Branches the splitter refuted are not cubes: this proof refutes them.)
 
-Together: any model of formula.cnf satisfies some cube (by 2) and no cube (by 1), so there is none.
+Together: any model of formula.cnf satisfies some cube (by 2) and no cube (by 1), so there is none; and a solution
+of the puzzle would be one (by 0).
 
 ## Re-checking without Cubist
 
@@ -79,7 +94,9 @@ Together: any model of formula.cnf satisfies some cube (by 2) and no cube (by 1)
 sh check.sh
 \`\`\`
 
-builds each formula from \`formula.cnf\` and \`cubes.txt\` and runs drat-trim on it. By hand, for a cube
+checks the formula against the puzzle, then builds each formula from \`formula.cnf\` and \`cubes.txt\` and runs
+drat-trim on it. By hand: \`python3 encode.py --check formula.cnf --order ORDER puzzle.txt\` (ORDER from
+\`encoding.txt\`; without \`--check\` it prints its formula), then for a cube
 \`17 5 -9 12 0\` of a formula with header \`p cnf V C\`:
 
 \`\`\`sh
@@ -94,6 +111,28 @@ drat-trim exits 0 also when a proof fails: read its \`s VERIFIED\` / \`s NOT VER
 carriage return: \`drat-trim ... | tr '\\r' '\\n' | grep -x 's VERIFIED'\`).
 ${f.cubes} cube(s).
 `;
+}
+
+/** The independent encoder's source: certify/encode.py, beside this module (the build copies it into dist/certify). */
+function encoderSource(): Buffer {
+  const path = join(dirname(fileURLToPath(import.meta.url)), "encode.py");
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new Error(`the certificate's encoder ${path} is missing (npm run build copies it): ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * The files that tie a bundle's formula to its puzzle: `encoding.txt` (the run's encoding and variable order) and
+ * `encode.py`, which check.sh runs on them.
+ */
+export function formulaTieFiles(encoding: string, order: string): BundleFile[] {
+  const source = encoderSource();
+  return [
+    textFile("encoding.txt", `encoding ${encoding}\norder ${order || "paper"}\n`),
+    { path: "encode.py", chunks: () => [source] },
+  ];
 }
 
 /** Writes a bundle into `dir` (created if missing). Paths stay inside `dir`. */

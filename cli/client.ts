@@ -3,12 +3,12 @@
  * and bearer token. Calls return promises; gRPC errors become one-line ClusterError messages with the status name.
  */
 
-import { CubistError, type Fault } from "../core/errors.js";
+import { CubistError, InvalidOptionError, type Fault } from "../core/errors.js";
 import { faultOfStatus } from "../coordinator/api-errors.js";
-import { readFileSync } from "node:fs";
 import { credentials, Metadata, status as Status, type ServiceError, type ChannelCredentials } from "@grpc/grpc-js";
 import { CubistServiceClient } from "../proto/gen/cubist/v1/api.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
+import { fileProblem, readSmallFile } from "../cluster/read-bounded.js";
 
 export const CLIENT_OPTIONS: Record<string, OptionSpec> = {
   coordinator: { type: "string", arg: "HOST:PORT", description: "coordinator gRPC address", env: "CUBIST_COORDINATOR", default: "127.0.0.1:50051" },
@@ -47,8 +47,15 @@ function channelCredentials(values: ParsedValues): ChannelCredentials {
   const cert = values["tls-cert"] as string | undefined;
   const key = values["tls-key"] as string | undefined;
   if (!values.tls && !ca && !cert) return credentials.createInsecure();
-  const read = (f: string | undefined): Buffer | null => (f ? readFileSync(f) : null);
-  return credentials.createSsl(read(ca), read(key), read(cert));
+  const read = (f: string | undefined, flag: string): Buffer | null => {
+    if (!f) return null;
+    try {
+      return readSmallFile(f);
+    } catch (err) {
+      throw new InvalidOptionError(flag, `${f}: ${fileProblem(err)}`);
+    }
+  };
+  return credentials.createSsl(read(ca, "--tls-ca"), read(key, "--tls-key"), read(cert, "--tls-cert"));
 }
 
 /** The trailer a standby coordinator names the leader's gRPC address in (coordinator/api-errors.ts NotLeaderError). */

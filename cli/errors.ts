@@ -17,19 +17,6 @@ export class OutputFileError extends CubistError {
   override readonly fault = "task";
 }
 
-/** Why a file operation failed, in words: "no such file or directory", "permission denied", ... */
-export function fileProblem(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  switch (e.code) {
-    case "ENOENT": return "no such file or directory";
-    case "EISDIR": return "is a directory";
-    case "EACCES": case "EPERM": return "permission denied";
-    case "ENOTDIR": return "a part of the path is not a directory";
-    case "ENOSPC": return "no space left on the device";
-    default: return e.message;
-  }
-}
-
 /** The message for the user: complete for expected errors (no stack unless --debug), marked for anything else. */
 export function describeError(err: unknown, debug: boolean): string {
   if (!(err instanceof Error)) return String(err);

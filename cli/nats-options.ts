@@ -2,7 +2,7 @@
  * The NATS flags every long-running process accepts (and their environment variables).
  */
 import type { OptionSpec, ParsedValues } from "./args.js";
-import { readFileSync } from "node:fs";
+import { fileProblem, readSmallFile } from "../cluster/read-bounded.js";
 import type { NatsOptions } from "../cluster/nats.js";
 import { InvalidOptionError } from "../core/errors.js";
 
@@ -39,10 +39,10 @@ export function natsOptionsFrom(values: ParsedValues, name: string): NatsOptions
 function passFromFile(file: string | undefined): string | undefined {
   if (file === undefined) return undefined;
   try {
-    const pass = readFileSync(file, "utf8").trim();
+    const pass = readSmallFile(file).toString("utf8").trim();
     if (pass === "") throw new Error("the file is empty");
     return pass;
   } catch (err) {
-    throw new InvalidOptionError("--nats-pass-file", `${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+    throw new InvalidOptionError("--nats-pass-file", `${file}: ${fileProblem(err)}`);
   }
 }

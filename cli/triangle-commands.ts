@@ -7,7 +7,7 @@
 import { basename } from "node:path";
 import type { ParsedValues } from "./args.js";
 import { EXIT } from "./exit-codes.js";
-import { loadPuzzle, readText, writeOutput } from "./io.js";
+import { inputLimitOf, loadPuzzle, puzzleReadOptions, readText, writeOutput, type InputLimit } from "./io.js";
 import { declaredPuzzleName, writeCanonical } from "../core/formats/index.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { isTriangleText, parseTriangle, readTriangleBoardJSON, writeTriangle } from "../core/triangle/format.js";
@@ -19,8 +19,8 @@ import { terminalSafe } from "../cluster/terminal-text.js";
 import { puzzleView } from "./puzzle-view.js";
 
 /** The puzzle file's text, and the triangle puzzle when it is one. */
-export async function readPuzzleText(path: string): Promise<{ text: string; triangle: TrianglePuzzle | null }> {
-  const text = await readText(path);
+export async function readPuzzleText(path: string, limit: InputLimit): Promise<{ text: string; triangle: TrianglePuzzle | null }> {
+  const text = await readText(path, limit);
   if (!isTriangleText(text)) return { text, triangle: null };
   const label = path === "-" ? "<stdin>" : path;
   const puzzle = parseTriangle(text, label);
@@ -34,14 +34,14 @@ export async function readPuzzleText(path: string): Promise<{ text: string; tria
  * the file declares its puzzle's name, which the text carries (the run takes it, not the file's name).
  */
 export async function runPuzzleText(path: string, values: ParsedValues, check: boolean): Promise<{ text: string; format: string; named: boolean }> {
-  const read = await readPuzzleText(path);
-  const named = declaredPuzzleName(read.text) !== undefined;
+  const read = await readPuzzleText(path, inputLimitOf(values));
+  const named = declaredPuzzleName(read.text, path === "-" ? "<stdin>" : path) !== undefined;
   if (read.triangle) {
     refuseHints(values);
     return { text: writeTriangle(read.triangle), format: "auto", named };
   }
   if (!check && !named && typeof values.hints !== "string") return { text: read.text, format: values.format as string, named };
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text: read.text });
+  const puzzle = await loadPuzzle(path, { ...puzzleReadOptions(values), text: read.text });
   return { text: writeCanonical(puzzle), format: "canonical", named };
 }
 
@@ -53,7 +53,7 @@ function refuseHints(values: ParsedValues): void {
 export async function verifyTriangleCommand(puzzle: TrianglePuzzle, boardPath: string, values: ParsedValues): Promise<number> {
   refuseHints(values);
   const { verifyTriangleBoard } = await import("../core/triangle/verify.js");
-  const board = readTriangleBoardJSON(await readText(boardPath), puzzle, boardPath);
+  const board = readTriangleBoardJSON(await readText(boardPath, inputLimitOf(values)), puzzle, boardPath);
   const result = verifyTriangleBoard(puzzle, board);
   const joins = innerJoinCount(puzzle.side);
   if (values.json) {
@@ -72,7 +72,7 @@ export async function verifyTriangleCommand(puzzle: TrianglePuzzle, boardPath: s
 export async function renderTriangleCommand(puzzle: TrianglePuzzle, boardPath: string, values: ParsedValues): Promise<number> {
   refuseHints(values);
   const { renderTriangleSVG, renderTriangleText } = await import("../core/triangle/render.js");
-  const board = readTriangleBoardJSON(await readText(boardPath), puzzle, boardPath);
+  const board = readTriangleBoardJSON(await readText(boardPath, inputLimitOf(values)), puzzle, boardPath);
   process.stdout.write(renderTriangleText(puzzle, board) + "\n");
   if (typeof values.svg === "string") await writeOutput(values.svg, renderTriangleSVG(puzzle, board));
   return EXIT.OK;

@@ -5,7 +5,7 @@
  */
 
 import { CubistError } from "../core/errors.js";
-import { readFileSync } from "node:fs";
+import { fileProblem, readSmallFile } from "./read-bounded.js";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 
@@ -41,11 +41,12 @@ export class JetStreamUnavailableError extends CubistError {
   override readonly fault = "transient";
 }
 
-function readable(path: string, what: string): void {
+/** The file's bytes (at most 1 MiB: cluster/read-bounded.ts); a missing, unreadable or huge file names `what`. */
+function readable(path: string, what: string): Buffer {
   try {
-    readFileSync(path);
+    return readSmallFile(path);
   } catch (err) {
-    throw new NatsUnavailableError(`${what} ${path}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+    throw new NatsUnavailableError(`${what} ${path}: ${fileProblem(err)}`);
   }
 }
 
@@ -61,8 +62,7 @@ export async function connectNats(options: NatsOptions): Promise<NatsConnection>
   if (options.tlsKey) readable(options.tlsKey, "NATS TLS key");
   let authenticator;
   if (options.credsFile) {
-    readable(options.credsFile, "NATS credentials file");
-    authenticator = credsAuthenticator(new Uint8Array(readFileSync(options.credsFile)));
+    authenticator = credsAuthenticator(new Uint8Array(readable(options.credsFile, "NATS credentials file")));
   }
   try {
     return await connect({

@@ -7,7 +7,7 @@
 import { createReadStream } from "node:fs";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import { readProof } from "../certify/proof-store.js";
-import { CHECK_SCRIPT, cubesText, readmeText, textFile, type BundleFile } from "../certify/bundle.js";
+import { CHECK_SCRIPT, cubesText, formulaTieFiles, readmeText, textFile, type BundleFile } from "../certify/bundle.js";
 import { FailedPreconditionError } from "./api-errors.js";
 import type { RunController } from "./run.js";
 
@@ -39,6 +39,7 @@ export async function certificateFiles(run: RunController): Promise<BundleFile[]
       numVars: run.spec.numVars, numClauses: run.spec.numClauses, cubes: cubes.length,
     })),
     textFile("check.sh", CHECK_SCRIPT),
+    ...formulaTieFiles(run.spec.encoding, run.spec.order),
     textFile("puzzle.txt", run.spec.puzzleText),
     // The base file as downloaded and hash-checked: the exact bytes of the run's formula.
     { path: "formula.cnf", chunks: () => createReadStream(base.path, { highWaterMark: 1 << 20 }) },

@@ -1,12 +1,12 @@
 /**
  * Configuration of the coordinator process: validated once at start, then frozen and passed down.
  */
-import { readFileSync } from "node:fs";
+import { fileProblem, readSmallFile } from "../cluster/read-bounded.js";
 import { InvalidOptionError } from "../core/errors.js";
 import type { NatsOptions } from "../cluster/nats.js";
 import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
 import { createNames, type Names } from "../proto/contract.js";
-import { httpListenOption } from "../cluster/http.js";
+import { httpListenOption, parseListen } from "../cluster/http.js";
 import { parseAllowedHosts } from "./http-guard.js";
 import { sizeLimits, type SizeLimits } from "../core/limits.js";
 import { MAX_SIDE } from "../core/validate.js";
@@ -25,7 +25,7 @@ export interface CoordinatorConfig {
   readonly logFormat: LogFormat;
   /** gRPC API address (HOST:PORT), or null for none. @default "127.0.0.1:50051" */
   readonly grpc: string | null;
-  /** Bearer token for mutating API calls (and reads with authReads). @default none */
+  /** Bearer token for mutating API calls (and reads with authReads). @default none: generated for a non-loopback gRPC or HTTP bind (coordinator/auth.ts), none on loopback */
   readonly authToken?: string;
   readonly authReads: boolean;
   readonly grpcTlsCert?: string;
@@ -35,7 +35,7 @@ export interface CoordinatorConfig {
   readonly http: string | null;
   /** The `http` address is the default, not asked for: when it is taken, warn and go on without it. @default false */
   readonly httpOptional: boolean;
-  /** Size limits of a run's board and base formula (`--max-cells`, `--max-formula-mb`; core/limits.ts). */
+  /** Size limits of a run's board, base formula and puzzle text (`--max-cells`, `--max-formula-mb`, `--max-puzzle-mb`; core/limits.ts). */
   readonly limits: SizeLimits;
   /** Host names the dashboard's state-changing calls may use besides loopback names, IP literals and the bind host (coordinator/http-guard.ts). @default [] */
   readonly httpAllowHosts: readonly string[];
@@ -72,11 +72,15 @@ export interface CoordinatorSettings {
 }
 
 /** How the coordinator's size limits are raised, for its error messages. */
-export const COORDINATOR_LIMIT_FLAGS = { cells: "cubist coordinator --max-cells N (CUBIST_MAX_CELLS)", formula: "cubist coordinator --max-formula-mb MB (CUBIST_MAX_FORMULA_MB)" };
+export const COORDINATOR_LIMIT_FLAGS = {
+  cells: "cubist coordinator --max-cells N (CUBIST_MAX_CELLS)",
+  formula: "cubist coordinator --max-formula-mb MB (CUBIST_MAX_FORMULA_MB)",
+  puzzle: "cubist coordinator --max-puzzle-mb MB (CUBIST_MAX_PUZZLE_MB)",
+};
 
 export const DEFAULT_SETTINGS: Readonly<CoordinatorSettings> = Object.freeze({
   ackWaitMs: DEFAULT_ACK_WAIT_MS, maxDeliver: DEFAULT_MAX_DELIVER, batchSize: DEFAULT_BATCH_SIZE,
-  limits: sizeLimits(undefined, undefined, COORDINATOR_LIMIT_FLAGS),
+  limits: sizeLimits({}, COORDINATOR_LIMIT_FLAGS),
 });
 
 export function loadCoordinatorConfig(input: {
@@ -100,6 +104,8 @@ export function loadCoordinatorConfig(input: {
   httpAllowHosts?: string;
   maxCells?: number;
   maxFormulaMb?: number;
+  /** `--max-puzzle-mb`: the largest puzzle text a run may be submitted with. @default 1 */
+  maxPuzzleMb?: number;
   /** How the limits are raised, for error messages. @default COORDINATOR_LIMIT_FLAGS */
   limitFlags?: SizeLimits["raise"];
   metricsRetentionSec?: number;
@@ -120,13 +126,13 @@ export function loadCoordinatorConfig(input: {
     throw new InvalidOptionError("--prefix", (err as Error).message);
   }
   const grpc = input.grpc === undefined ? DEFAULT_GRPC : input.grpc;
-  if (grpc !== null && !/^[^\s]*:\d{1,5}$/.test(grpc)) throw new InvalidOptionError("--grpc", `expected HOST:PORT, got "${grpc}"`);
+  if (grpc !== null) parseListen(grpc, "--grpc");
   let authToken = input.authToken;
   if (input.authTokenFile) {
     try {
-      authToken = readFileSync(input.authTokenFile, "utf8").trim();
+      authToken = readSmallFile(input.authTokenFile).toString("utf8").trim();
     } catch (err) {
-      throw new InvalidOptionError("--auth-token-file", `${input.authTokenFile}: ${(err as Error).message}`);
+      throw new InvalidOptionError("--auth-token-file", `${input.authTokenFile}: ${fileProblem(err)}`);
     }
   }
   if (authToken !== undefined && authToken.length < 8) throw new InvalidOptionError("--auth-token", "must be at least 8 characters");
@@ -138,7 +144,7 @@ export function loadCoordinatorConfig(input: {
   if (input.maxFormulaMb !== undefined && !(Number.isFinite(input.maxFormulaMb) && input.maxFormulaMb > 0 && input.maxFormulaMb <= 65536)) {
     throw new InvalidOptionError("--max-formula-mb", `must be a number in (0, 65536], got ${input.maxFormulaMb}`);
   }
-  const limits = sizeLimits(input.maxCells, input.maxFormulaMb, input.limitFlags ?? COORDINATOR_LIMIT_FLAGS);
+  const limits = sizeLimits({ maxCells: input.maxCells, maxFormulaMb: input.maxFormulaMb, maxPuzzleMb: input.maxPuzzleMb }, input.limitFlags ?? COORDINATOR_LIMIT_FLAGS);
   const retentionSec = input.metricsRetentionSec ?? DEFAULT_METRICS_RETENTION_MS / 1000;
   if (!Number.isFinite(retentionSec) || retentionSec < 0) throw new InvalidOptionError("--metrics-retention", `must be a number of seconds >= 0, got ${retentionSec}`);
   let lease = DEFAULT_LEASE_TIMINGS;

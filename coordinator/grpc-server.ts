@@ -1,10 +1,12 @@
 /**
  * Serving the CubistService over gRPC: optional TLS (certificate + key, optionally a CA for client
- * certificates), a bearer token for every mutating call (and for reads when `authReads` is set), and message
- * size limits so that a huge request is refused while the coordinator keeps serving.
+ * certificates), a bearer token for every call that is not a read (and for reads too when `authReads` is set),
+ * and message size limits so that a huge request is refused while the coordinator keeps serving. Which token
+ * applies (the configured one, one generated for a non-loopback bind, or none on loopback) is decided by
+ * coordinator/auth.ts `apiTokensFor`.
  */
 
-import { readFileSync } from "node:fs";
+import { fileProblem, readSmallFile } from "../cluster/read-bounded.js";
 import {
   Server, ServerCredentials, status as Status, type Metadata, type ServerUnaryCall, type ServerWritableStream,
   type UntypedHandleCall, type sendUnaryData,
@@ -17,7 +19,7 @@ import { bearerOk } from "./auth.js";
 export interface GrpcServerOptions {
   /** HOST:PORT; port 0 picks a free one. */
   listen: string;
-  /** Bearer token; when unset, no call needs one. */
+  /** Bearer token; when unset, no call needs one (coordinator/auth.ts decides it). */
   token?: string;
   /** Require the token for read calls too. @default false */
   authReads?: boolean;
@@ -25,32 +27,50 @@ export interface GrpcServerOptions {
   tlsKey?: string;
   /** CA for client certificates (mutual TLS). */
   tlsClientCa?: string;
-  /** Largest request accepted by gRPC itself; our own field limits are smaller. @default 8 MiB */
+  /** Largest request accepted by gRPC itself; our own field limits are smaller. @default DEFAULT_GRPC_RECEIVE_BYTES */
   maxReceiveBytes?: number;
   log: Logger;
 }
 
-export const MUTATING_CALLS = new Set(["submitRun", "pauseRun", "resumeRun", "cancelRun", "resplitCube"]);
+/** The largest request gRPC itself accepts unless told otherwise: 8 MiB. */
+export const DEFAULT_GRPC_RECEIVE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The calls that only read. Every other call changes state (submit, pause, resume, priority, cancel, delete,
+ * re-split) and needs the token; a call added to the service later needs it too until it is listed here.
+ */
+export const READ_CALLS: ReadonlySet<string> = new Set(["getRun", "listRuns", "watchRun", "listCubes", "getSolution", "getCertificate"]);
+
+/** True when the call needs the bearer token. */
+export function callNeedsToken(name: string, authReads: boolean): boolean {
+  return authReads || !READ_CALLS.has(name);
+}
+
+const REFUSED = "needs a valid bearer token (authorization: Bearer <token>)";
 
 function tokenOk(metadata: Metadata, token: string): boolean {
   return bearerOk(metadata.get("authorization")[0], token);
 }
 
-/** Wraps every handler with the token check. */
+/** Wraps every handler that needs it with the token check. */
 function withAuth(impl: CubistServiceServer, opts: GrpcServerOptions): CubistServiceServer {
   if (!opts.token) return impl;
   const token = opts.token;
+  const refuse = (name: string, peer: string): { code: Status; details: string } => {
+    opts.log.warn("call refused: missing or wrong bearer token", { call: name, peer });
+    return { code: Status.UNAUTHENTICATED, details: `${name} ${REFUSED}` };
+  };
   const wrapped: Record<string, UntypedHandleCall> = {};
   for (const [name, handler] of Object.entries(impl)) {
-    const needs = MUTATING_CALLS.has(name) || opts.authReads === true;
-    if (!needs) {
+    if (!callNeedsToken(name, opts.authReads === true)) {
       wrapped[name] = handler as UntypedHandleCall;
       continue;
     }
-    if (name === "watchRun" || name === "getCertificate") {
+    if (CubistServiceService[name as keyof typeof CubistServiceService].responseStream) {
       wrapped[name] = ((call: ServerWritableStream<unknown, unknown>) => {
         if (!tokenOk(call.metadata, token)) {
-          call.destroy(Object.assign(new Error("missing or wrong bearer token"), { code: Status.UNAUTHENTICATED, details: "missing or wrong bearer token" }));
+          const { code, details } = refuse(name, call.getPeer());
+          call.destroy(Object.assign(new Error(details), { code, details }));
           return;
         }
         (handler as (c: typeof call) => void)(call);
@@ -59,8 +79,7 @@ function withAuth(impl: CubistServiceServer, opts: GrpcServerOptions): CubistSer
     }
     wrapped[name] = ((call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
       if (!tokenOk(call.metadata, token)) {
-        opts.log.warn("call refused: missing or wrong bearer token", { call: name, peer: call.getPeer() });
-        cb({ code: Status.UNAUTHENTICATED, details: `${name} needs a valid bearer token (authorization: Bearer <token>)` });
+        cb(refuse(name, call.getPeer()));
         return;
       }
       (handler as (c: typeof call, cb: sendUnaryData<unknown>) => void)(call, cb);
@@ -74,9 +93,9 @@ function credentials(opts: GrpcServerOptions): ServerCredentials {
   if (!opts.tlsCert || !opts.tlsKey) throw new InvalidOptionError("--grpc-tls-cert/--grpc-tls-key", "both are needed for TLS");
   const read = (f: string, what: string): Buffer => {
     try {
-      return readFileSync(f);
+      return readSmallFile(f);
     } catch (err) {
-      throw new InvalidOptionError(what, `${f}: ${(err as Error).message}`);
+      throw new InvalidOptionError(what, `${f}: ${fileProblem(err)}`);
     }
   };
   const ca = opts.tlsClientCa ? read(opts.tlsClientCa, "--grpc-tls-client-ca") : null;
@@ -91,7 +110,7 @@ export interface GrpcServer {
 
 export async function startGrpcServer(impl: CubistServiceServer, opts: GrpcServerOptions): Promise<GrpcServer> {
   const server = new Server({
-    "grpc.max_receive_message_length": opts.maxReceiveBytes ?? 8 * 1024 * 1024,
+    "grpc.max_receive_message_length": opts.maxReceiveBytes ?? DEFAULT_GRPC_RECEIVE_BYTES,
     "grpc.max_send_message_length": 64 * 1024 * 1024,
   });
   server.addService(CubistServiceService, withAuth(impl, opts));

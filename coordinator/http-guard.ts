@@ -10,7 +10,7 @@
  *
  * Reads (GET) are not checked: /metrics and /healthz are scraped under any name (service DNS names), and API
  * reads can be closed with `--auth-reads`. Bound to a non-loopback address without `--auth-token`, the coordinator
- * generates a token for these calls and logs it once (coordinator/http-server.ts: `httpTokenFor`).
+ * generates a token for these calls and logs it once (coordinator/auth.ts: `apiTokensFor`).
  */
 
 import { isIP } from "node:net";

@@ -20,7 +20,7 @@
  * every POST (and on every /api GET with --auth-reads), else 401. POSTs must be `application/json`, which a
  * cross-site form cannot send without a CORS preflight that is never granted, and pass the Host and Origin checks
  * of coordinator/http-guard.ts (DNS rebinding), else 403. Bound to a non-loopback address without a token, the
- * server makes one up (`httpTokenFor`) and logs it once.
+ * server requires one made up and logged once (coordinator/auth.ts `apiTokensFor`).
  */
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -44,8 +44,7 @@ import { WorkerSpeeds, workersView } from "./worker-views.js";
 import { HttpError, runAction } from "./http-actions.js";
 import { NotLeaderError } from "./api-errors.js";
 import { bearerOk } from "./auth.js";
-import { createHostGuard, isLoopbackHost } from "./http-guard.js";
-import { randomBytes } from "node:crypto";
+import { createHostGuard } from "./http-guard.js";
 
 export interface CoordinatorHttpOptions {
   /** HOST:PORT; port 0 picks a free one. */
@@ -347,21 +346,9 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
 
 /**
  * What `startCoordinatorProcess` starts for `config.http`: the metrics registry and the HTTP endpoint (null when
- * `http` is null). Closing the server also stops the metrics.
+ * `http` is null). Closing the server also stops the metrics. `config.authToken` is the token this server requires
+ * (coordinator/auth.ts `apiTokensFor`: generated for a non-loopback bind without `--auth-token`).
  */
-/**
- * The token of the HTTP endpoint's mutating calls: the configured one; none on a loopback address; otherwise a
- * new random one, logged once, so a dashboard reachable from other machines never takes anonymous writes.
- */
-export function httpTokenFor(listen: string, token: string | undefined, log: Logger): string | undefined {
-  if (token) return token;
-  const { host } = parseListen(listen);
-  if (isLoopbackHost(host)) return undefined;
-  const made = randomBytes(18).toString("base64url");
-  log.warn("HTTP is bound to a non-loopback address without --auth-token: pause, resume, cancel and re-split from the dashboard need this generated token (shown once; set --auth-token to choose one)", { address: listen, token: made });
-  return made;
-}
-
 export async function startObservability(
   config: { http: string | null; httpOptional?: boolean; names: Names; authToken?: string; authReads: boolean; httpAllowHosts?: readonly string[]; metricsRetentionMs?: number },
   coordinator: Coordinator,
@@ -372,8 +359,7 @@ export async function startObservability(
   const metrics = createCoordinatorMetrics({ coordinator, jsm, names: config.names, log, finishedRetentionMs: config.metricsRetentionMs });
   let server: HttpServer;
   try {
-    const token = httpTokenFor(config.http, config.authToken, log);
-    server = await startCoordinatorHttp({ listen: config.http, coordinator, metrics, token, authReads: config.authReads, allowHosts: config.httpAllowHosts, log });
+    server = await startCoordinatorHttp({ listen: config.http, coordinator, metrics, token: config.authToken, authReads: config.authReads, allowHosts: config.httpAllowHosts, log });
   } catch (err) {
     metrics.close();
     if (config.httpOptional && /EADDRINUSE/.test((err as Error).message)) {

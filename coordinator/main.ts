@@ -11,6 +11,7 @@ import { Coordinator } from "./coordinator.js";
 import type { GrpcServer } from "./grpc-server.js";
 import type { CoordinatorConfig } from "./config.js";
 import type { HttpServer } from "../cluster/http.js";
+import { apiTokensFor } from "./auth.js";
 
 /** What a process that embeds the coordinator (cli/local-cluster.ts) needs of a run. */
 export type { RunController } from "./run.js";
@@ -59,17 +60,20 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
       addresses: { grpc: reachable(config.grpc), http: reachable(config.http) },
     });
     await coordinator.start();
+    const tokens = apiTokensFor({ grpc: config.grpc, http: config.http }, config.authToken, logger);
     let grpc: GrpcServer | null = null;
     if (config.grpc && servers) {
       try {
-        const [{ startGrpcServer }, { createService }] = await servers;
+        const [{ startGrpcServer, DEFAULT_GRPC_RECEIVE_BYTES }, { createService }] = await servers;
         grpc = await startGrpcServer(createService(coordinator), {
           listen: config.grpc,
-          token: config.authToken,
+          token: tokens.grpc,
           authReads: config.authReads,
           tlsCert: config.grpcTlsCert,
           tlsKey: config.grpcTlsKey,
           tlsClientCa: config.grpcTlsClientCa,
+          // Room for the largest puzzle text a run may have (the submit path checks it exactly: run-spec.ts).
+          maxReceiveBytes: Math.max(DEFAULT_GRPC_RECEIVE_BYTES, config.limits.maxPuzzleBytes + (1 << 20)),
           log: logger,
         });
       } catch (err) {
@@ -79,7 +83,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
     }
     let http: HttpServer | null = null;
     try {
-      if (config.http !== null) http = await (await import("./http-server.js")).startObservability(config, coordinator, jsm, logger);
+      if (config.http !== null) http = await (await import("./http-server.js")).startObservability({ ...config, authToken: tokens.http }, coordinator, jsm, logger);
     } catch (err) {
       await grpc?.close();
       await coordinator.close();

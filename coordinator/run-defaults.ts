@@ -78,7 +78,6 @@ export function scanCubeBudgetSec(solver: { timeLimitSec: number }, generations:
 /** A scan run's portfolio member's id (coordinator/run-model.ts): it runs like a cube but is none. */
 export const SCAN_MEMBER_ID = "member-long";
 export const DEFAULT_RESPLIT_DEPTH = 1;
-export const MAX_PUZZLE_TEXT_BYTES = 1 << 20;
 export const MAX_TARGET_CUBES = 2_000_000;
 
 /** At most this many parts per scan cube (`--cube-parts`); a re-split multiplies a part's n further (CubePart). */

@@ -17,10 +17,10 @@ import { RUN_ID_RE } from "../proto/contract.js";
 
 export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
-  DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES,
+  DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_TARGET_CUBES,
 } from "./run-defaults.js";
-import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_PUZZLE_TEXT_BYTES, MAX_TARGET_CUBES } from "./run-defaults.js";
-import { checkBoardSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_TARGET_CUBES } from "./run-defaults.js";
+import { checkBoardSize, checkPuzzleSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
 export interface RunRequest {
@@ -98,14 +98,12 @@ export function sha256Hex(data: string | Uint8Array): string {
 }
 
 /**
- * Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. A board
- * above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/run.ts).
+ * Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. A puzzle
+ * text or a board above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/run.ts).
  */
 export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: SizeLimits = DEFAULT_SIZE_LIMITS): { spec: RunSpec; puzzle: Puzzle | TrianglePuzzle } {
   if (typeof req.puzzleText !== "string" || req.puzzleText.trim() === "") throw new InvalidOptionError("puzzle", "is empty");
-  if (Buffer.byteLength(req.puzzleText) > MAX_PUZZLE_TEXT_BYTES) {
-    throw new InvalidOptionError("puzzle", `is larger than ${MAX_PUZZLE_TEXT_BYTES} bytes`);
-  }
+  checkPuzzleSize(Buffer.byteLength(req.puzzleText), limits);
   const format = req.format ?? "auto";
   if (!isFormatOption(format)) throw new InvalidOptionError("format", `unknown format "${format}"`);
   const label = req.puzzleLabel ?? "<puzzle>";

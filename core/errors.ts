@@ -48,6 +48,16 @@ export function faultOf(err: unknown, otherwise: Fault = "internal"): Fault {
   return otherwise;
 }
 
+/** Quoted input in a message is cut to this many characters ("..." marks the cut), so that a huge line is never echoed. */
+export const EXCERPT_CHARS = 40;
+/** The longest reason an input error carries: a backstop for input quoted without `excerpt`. */
+const MAX_REASON_CHARS = 1000;
+
+/** `text`, or its first `max` characters and "..." when it is longer. */
+export function excerpt(text: string, max = EXCERPT_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}...`;
+}
+
 /** A puzzle file (or text) that cannot be read or is not a valid puzzle. Names the file and line. */
 export class InvalidPuzzleError extends CubistError {
   override readonly name = "InvalidPuzzleError";
@@ -59,7 +69,8 @@ export class InvalidPuzzleError extends CubistError {
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(line > 0 ? `${file}:${line}: ${reason}` : `${file}: ${reason}`, options);
+    const why = excerpt(reason, MAX_REASON_CHARS);
+    super(line > 0 ? `${file}:${line}: ${why}` : `${file}: ${why}`, options);
   }
 }
 
@@ -77,6 +88,6 @@ export class InvalidOptionError extends CubistError {
   override readonly name = "InvalidOptionError";
   override readonly fault = "task";
   constructor(readonly option: string, readonly reason: string) {
-    super(`${option}: ${reason}`);
+    super(`${option}: ${excerpt(reason, MAX_REASON_CHARS)}`);
   }
 }

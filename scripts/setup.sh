@@ -95,6 +95,7 @@ if [ "$quick" -eq 0 ]; then
   command -v apt-get >/dev/null 2>&1 || die "apt-get not found: install kissat, cadical, nats-server, prometheus and chromium by hand, then rerun with --quick"
   install_pkg kissat kissat trixie
   install_pkg drat-trim drat-trim trixie
+  install_pkg python3 python3   # a certificate's check.sh re-derives its formula with encode.py (certify/encode.py)
   install_pkg cadical cadical
   install_pkg nats-server nats-server
   install_pkg prometheus prometheus

@@ -12,7 +12,7 @@ import { watchParent } from "../parent-watch.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
 import { SOLVER_NAMES } from "../../host/solver/index.js";
 import { DEFAULT_COORDINATOR_HTTP } from "../../cluster/http.js";
-import { DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB } from "../../core/limits.js";
+import { DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB, DEFAULT_MAX_PUZZLE_MB, MAX_PUZZLE_MB } from "../../core/limits.js";
 
 export const spec: CommandSpec = {
   name: "coordinator",
@@ -40,6 +40,7 @@ export const spec: CommandSpec = {
     "metrics-retention": { type: "number", arg: "S", description: "seconds an ended run keeps its run-labelled metric series", env: "CUBIST_METRICS_RETENTION", default: DEFAULT_METRICS_RETENTION_MS / 1000, min: 0 },
     puzzle: { type: "string", arg: "FILE", description: "submit a run for this puzzle at start" },
     ...PUZZLE_OPTIONS,
+    "max-puzzle-mb": { ...PUZZLE_OPTIONS["max-puzzle-mb"], description: `largest puzzle text a run may be submitted with, and largest --puzzle or --hints file read, in MB (default ${DEFAULT_MAX_PUZZLE_MB}, at most ${MAX_PUZZLE_MB})` },
     ...ENCODING_OPTIONS,
     solver: { type: "string", arg: "NAME", description: "SAT solver the workers run beside the placement engine (none: the engine alone, the default above 200 cells and on near-unique boards)", choices: [...SOLVER_NAMES, "none"] },
     seed: { type: "integer", arg: "N", description: "solver seed", min: 0, max: 2147483647 },
@@ -68,6 +69,7 @@ export async function run(values: ParsedValues): Promise<number> {
     httpAllowHosts: values["http-allow-host"] as string | undefined,
     maxCells: values["max-cells"] as number | undefined,
     maxFormulaMb: values["max-formula-mb"] as number | undefined,
+    maxPuzzleMb: values["max-puzzle-mb"] as number | undefined,
     metricsRetentionSec: values["metrics-retention"] as number,
     leaderLeaseSec: values["leader-lease"] as number,
   });

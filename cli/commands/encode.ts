@@ -2,7 +2,7 @@ import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
-import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { inputLimitOf, loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { dimacsChunks, encode } from "../../core/encode/index.js";
 import { encodeTriangleCommand, readPuzzleText } from "../triangle-commands.js";
@@ -22,9 +22,9 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const { text, triangle } = await readPuzzleText(path);
+  const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));
   if (triangle) return encodeTriangleCommand(triangle, values);
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
+  const puzzle = await loadPuzzle(path, { ...puzzleReadOptions(values), text });
   const formula = encode(values.encoding as string, puzzle, encodeOptionsFrom(values));
   const out = typeof values.output === "string" && values.output !== "-" ? createWriteStream(values.output) : process.stdout;
   for (const chunk of dimacsChunks(formula)) {

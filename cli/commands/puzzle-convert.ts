@@ -1,7 +1,7 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { readPuzzleText, writeTriangleCommand } from "../triangle-commands.js";
-import { loadPuzzle, PUZZLE_OPTIONS, writeOutput } from "../io.js";
+import { inputLimitOf, loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions, writeOutput } from "../io.js";
 import { writeCanonical } from "../../core/formats/index.js";
 
 export const spec: CommandSpec = {
@@ -15,9 +15,9 @@ triangle format (as \`puzzle gen --shape triangle\` writes it).`,
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const { text, triangle } = await readPuzzleText(path);
+  const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));
   if (triangle) return writeTriangleCommand(triangle, values);
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
+  const puzzle = await loadPuzzle(path, { ...puzzleReadOptions(values), text });
   await writeOutput(values.output as string | undefined, writeCanonical(puzzle));
   return EXIT.OK;
 }

@@ -2,7 +2,7 @@ import type { CommandSpec, ParsedValues } from "../args.js";
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import { EXIT } from "../exit-codes.js";
 import { readPuzzleText, showTriangleCommand } from "../triangle-commands.js";
-import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { inputLimitOf, loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions } from "../io.js";
 import { boardFromPlacements, cellOf, isBounded, pieceKind } from "../../core/puzzle.js";
 import { colourParityProblems } from "../../core/validate.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
@@ -18,9 +18,9 @@ frame, labels and hints (--json: {"name", "shape": "triangle", "side", "pieces",
 };
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const { text, triangle } = await readPuzzleText(path);
+  const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));
   if (triangle) return showTriangleCommand(triangle, values);
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
+  const puzzle = await loadPuzzle(path, { ...puzzleReadOptions(values), text });
   const kinds = { corner: 0, border: 0, center: 0 };
   const frame = new Set<number>();
   const inner = new Set<number>();

@@ -1,7 +1,7 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 import { readPuzzleText, writeTriangleCommand } from "../triangle-commands.js";
-import { loadPuzzle, PUZZLE_OPTIONS, writeOutput } from "../io.js";
+import { inputLimitOf, loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions, writeOutput } from "../io.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { shufflePuzzle } from "../../core/generate.js";
 
@@ -22,9 +22,9 @@ only when it has a \`rotate\` line) and written in the triangle format.`,
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const seedText = String(values.seed);
   const seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
-  const { text, triangle } = await readPuzzleText(path);
+  const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));
   if (triangle) return writeTriangleCommand(triangle, values, seed);
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
+  const puzzle = await loadPuzzle(path, { ...puzzleReadOptions(values), text });
   const { puzzle: shuffled } = shufflePuzzle(puzzle, seed);
   await writeOutput(values.output as string | undefined, writeCanonical(shuffled));
   return EXIT.OK;

@@ -1,6 +1,6 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
-import { loadBoard, loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { inputLimitOf, loadBoard, loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions } from "../io.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
 import { innerEdgeCount, scoreBoard } from "../../core/verify.js";
 import type { Board, Puzzle } from "../../core/puzzle.js";
@@ -27,10 +27,10 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [puzzlePath, boardPath]: string[]): Promise<number> {
-  const { text, triangle } = await readPuzzleText(puzzlePath);
+  const { text, triangle } = await readPuzzleText(puzzlePath, inputLimitOf(values));
   if (triangle) return renderTriangleCommand(triangle, boardPath, values);
-  const puzzle = await loadPuzzle(puzzlePath, { format: values.format as string, hints: values.hints as string | undefined, text });
-  const board = await loadBoard(boardPath, puzzle);
+  const puzzle = await loadPuzzle(puzzlePath, { ...puzzleReadOptions(values), text });
+  const board = await loadBoard(boardPath, puzzle, inputLimitOf(values));
   const placed = board.cells.filter((c) => c !== null).length;
   const mismatched = innerEdgeCount(puzzle) - scoreBoard(puzzle, board) - unplacedEdges(puzzle, board);
   process.stdout.write(`score ${scoreBoard(puzzle, board)} of ${innerEdgeCount(puzzle)}: ${placed} of ${board.cells.length} cells placed, ` +

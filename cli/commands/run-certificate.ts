@@ -1,6 +1,7 @@
 /**
  * `cubist run certificate RUN -o DIR`: exports the certificate of a certified UNSAT run (formula, cubes, DRAT
- * proofs, README, check.sh) so anyone can re-check it with drat-trim alone (docs/operations.md "Certificates").
+ * proofs, README, check.sh, the formula's own encoder) so anyone can re-check it with python3 and drat-trim alone
+ * (docs/operations.md "Certificates").
  */
 import { mkdir, rm } from "node:fs/promises";
 import { createWriteStream, type WriteStream } from "node:fs";
@@ -14,7 +15,7 @@ import type { CertificateChunk } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
   name: "run certificate",
-  summary: "Export the certificate of a certified UNSAT run (formula, cubes, DRAT proofs, README, check.sh) into a directory.",
+  summary: "Export the certificate of a certified UNSAT run (formula, puzzle, cubes, DRAT proofs, README, check.sh, encode.py) into a directory.",
   usage: "cubist run certificate <run> -o DIR [--coordinator HOST:PORT]",
   positionals: { min: 1, max: 1 },
   options: {
@@ -22,7 +23,8 @@ export const spec: CommandSpec = {
     ...CLIENT_OPTIONS,
   },
   details: `The run must have been submitted with --certify and have ended UNSAT with its coverage checked.
-Re-check the bundle without Cubist: sh DIR/check.sh (needs drat-trim); DIR/README.md gives the commands.
+Re-check the bundle without Cubist: sh DIR/check.sh (needs python3 and drat-trim): it re-derives formula.cnf from
+puzzle.txt with the bundle's encode.py, then checks every proof; DIR/README.md gives the commands.
 
 Exit codes: 0 written, 1 error (NOT_FOUND: no such run; FAILED_PRECONDITION: not a certified UNSAT run;
 unreachable coordinator; a file that cannot be written), 2 usage error.`,

@@ -3,7 +3,7 @@ import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import { checkBoardSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_FORMULA_MB, sizeLimits } from "../../core/limits.js";
-import { loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { inputLimitOf, loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions } from "../io.js";
 import { ENCODING_OPTIONS, encodeOptionsFrom } from "../encode-options.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
 import { defaultPortfolio, defaultThreads, solveLocal, type LocalSolveResult } from "../solve-local.js";
@@ -48,7 +48,7 @@ export const spec: CommandSpec = {
     concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
-    certificate: { type: "string", arg: "DIR", output: true, description: "with --certify: write the certificate bundle (formula, cubes, DRAT proofs, README, check.sh) into DIR" },
+    certificate: { type: "string", arg: "DIR", output: true, description: "with --certify: write the certificate bundle (formula, puzzle, cubes, DRAT proofs, README, check.sh, encode.py) into DIR" },
     "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
     "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
@@ -201,15 +201,15 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
-  const { text, triangle } = await readPuzzleText(path);
+  const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));
   if (triangle) {
     const { solveTriangle } = await import("../solve-triangle.js");
     return solveTriangle(triangle, values, (values.threads as number | undefined) ?? defaultThreads());
   }
-  const puzzle = await loadPuzzle(path, { format: values.format as string, hints: values.hints as string | undefined, text });
+  const puzzle = await loadPuzzle(path, { ...puzzleReadOptions(values), text });
   const maxFormulaMb = values["max-formula-mb"] as number | undefined;
   if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);
-  const limits = sizeLimits(values["max-cells"] as number | undefined, maxFormulaMb);
+  const limits = sizeLimits({ maxCells: values["max-cells"] as number | undefined, maxFormulaMb });
   checkBoardSize(puzzle, limits);
   if ((values.workers !== undefined || values.nats !== undefined) && values.all) {
     if (values["up-to-symmetry"] === true) throw new InvalidOptionError("up-to-symmetry", "folds boards on one machine only (not with --workers)");

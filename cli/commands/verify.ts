@@ -1,6 +1,6 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
-import { loadBoard, loadPuzzle, PUZZLE_OPTIONS } from "../io.js";
+import { inputLimitOf, loadBoard, loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions } from "../io.js";
 import { readPuzzleText, verifyTriangleCommand } from "../triangle-commands.js";
 import { scoreBoard, verifySolution, innerEdgeCount } from "../../core/verify.js";
 
@@ -17,10 +17,10 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [puzzlePath, boardPath]: string[]): Promise<number> {
-  const { text, triangle } = await readPuzzleText(puzzlePath);
+  const { text, triangle } = await readPuzzleText(puzzlePath, inputLimitOf(values));
   if (triangle) return verifyTriangleCommand(triangle, boardPath, values);
-  const puzzle = await loadPuzzle(puzzlePath, { format: values.format as string, hints: values.hints as string | undefined, text });
-  const board = await loadBoard(boardPath, puzzle);
+  const puzzle = await loadPuzzle(puzzlePath, { ...puzzleReadOptions(values), text });
+  const board = await loadBoard(boardPath, puzzle, inputLimitOf(values));
   const result = verifySolution(puzzle, board);
   const score = scoreBoard(puzzle, board);
   if (values.json) {

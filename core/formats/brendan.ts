@@ -26,7 +26,7 @@ function readSizeHeader(header: DataLine, file: string): { rows: number; cols: n
 
 /** Reads a puzzle in Brendan Owen's format; throws InvalidPuzzleError naming file:line. */
 export function readBrendan(text: string, file: string): Puzzle {
-  const { data, comments } = splitLines(text);
+  const { data, comments } = splitLines(text, file);
   if (data.length === 0) throw emptyFileError(file);
   const header = data[0];
   const { rows, cols } = readSizeHeader(header, file);
@@ -54,7 +54,7 @@ export function readBrendan(text: string, file: string): Puzzle {
  * cell), not that edges match.
  */
 export function readBrendanSolution(text: string, file: string, puzzle: Puzzle): Board {
-  const { data } = splitLines(text);
+  const { data } = splitLines(text, file);
   if (data.length === 0) throw emptyFileError(file);
   const header = data[0];
   const { rows, cols } = readSizeHeader(header, file);

@@ -20,7 +20,7 @@ import { emptyFileError, parseColour, parseIntField, puzzleName, splitLines } fr
 
 /** Reads a canonical puzzle; throws InvalidPuzzleError naming file:line. */
 export function readCanonical(text: string, file: string): Puzzle {
-  const { data, comments } = splitLines(text);
+  const { data, comments } = splitLines(text, file);
   if (data.length === 0) throw emptyFileError(file);
   // The `rows cols` header is optional (e2_pieces.txt has none): without it the size is inferred.
   const header = data[0].fields.length === 2 ? data[0] : undefined;

@@ -11,10 +11,10 @@
  * (official ids, rot as above), rows top to bottom.
  */
 
-import { InvalidPuzzleError } from "../errors.js";
+import { excerpt, InvalidPuzzleError } from "../errors.js";
 import { rotatedEdge, type Board, type Hint, type Puzzle } from "../puzzle.js";
 import { validateHints, validatePuzzle } from "../validate.js";
-import { parseIntField, splitLines } from "./text.js";
+import { parseIntField, splitLines, textLines } from "./text.js";
 
 function indexOfIds(puzzle: Puzzle): Map<number, number> {
   const m = new Map<number, number>();
@@ -32,7 +32,7 @@ export function parseE2Hints(text: string, file: string, puzzle: Puzzle): Hint[]
   const ids = indexOfIds(puzzle);
   const hints: Hint[] = [];
   const lines: number[] = [];
-  for (const d of splitLines(text).data) {
+  for (const d of splitLines(text, file).data) {
     if (d.fields.length !== FIELDS.length) {
       throw new InvalidPuzzleError(
         file, d.line, `expected \`${FIELDS.join(" ")}\` (${FIELDS.length} fields), found ${d.fields.length}`,
@@ -49,7 +49,7 @@ export function parseE2Hints(text: string, file: string, puzzle: Puzzle): Hint[]
     }
     const square = `${String.fromCharCode(64 + row)}${col}`;
     if (d.fields[1].toUpperCase() !== square) {
-      throw new InvalidPuzzleError(file, d.line, `square ${d.fields[1]} does not match row ${row}, col ${col} (${square})`);
+      throw new InvalidPuzzleError(file, d.line, `square ${excerpt(d.fields[1])} does not match row ${row}, col ${col} (${square})`);
     }
     const expectedCell = (row - 1) * puzzle.cols + (col - 1);
     if (cell !== expectedCell) {
@@ -96,18 +96,18 @@ export interface NamedBoard {
 export function readReferenceBoards(text: string, file: string, puzzle: Puzzle): NamedBoard[] {
   // First group the lines by board header, then read each board.
   const blocks: Array<{ header: string; line: number; rows: Array<{ line: number; cells: string[] }> }> = [];
-  text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/).forEach((raw, i) => {
+  for (const { line, text: raw } of textLines(text)) {
     const s = raw.trim();
     if (s.startsWith("##")) {
-      blocks.push({ header: s.slice(2).trim(), line: i + 1, rows: [] });
-      return;
+      blocks.push({ header: s.slice(2).trim(), line, rows: [] });
+      continue;
     }
     const body = s.replace(/#.*$/, "").trim();
-    if (body === "") return;
+    if (body === "") continue;
     const block = blocks[blocks.length - 1];
-    if (block === undefined) throw new InvalidPuzzleError(file, i + 1, "board row before any `## name` header");
-    block.rows.push({ line: i + 1, cells: body.split(/\s+/) });
-  });
+    if (block === undefined) throw new InvalidPuzzleError(file, line, "board row before any `## name` header");
+    block.rows.push({ line, cells: body.split(/\s+/) });
+  }
   return blocks.map((b) => readReferenceBoard(b, file, puzzle, indexOfIds(puzzle)));
 }
 
@@ -131,11 +131,11 @@ function readReferenceBoard(
     }
     for (const c of row) {
       const m = /^(\d+)\/(\d+)$/.exec(c);
-      if (!m) throw new InvalidPuzzleError(file, line, `cell '${c}' is not \`piece/rot\``);
+      if (!m) throw new InvalidPuzzleError(file, line, `cell '${excerpt(c)}' is not \`piece/rot\``);
       const id = Number(m[1]), rot = Number(m[2]);
       const piece = ids.get(id);
-      if (piece === undefined) throw new InvalidPuzzleError(file, line, `cell '${c}' names unknown piece ${id}`);
-      if (rot > 3) throw new InvalidPuzzleError(file, line, `cell '${c}' has rotation ${rot}, expected 0..3`);
+      if (piece === undefined) throw new InvalidPuzzleError(file, line, `cell '${excerpt(c)}' names unknown piece ${id}`);
+      if (rot > 3) throw new InvalidPuzzleError(file, line, `cell '${excerpt(c)}' has rotation ${rot}, expected 0..3`);
       const prev = used.get(piece);
       if (prev !== undefined) {
         throw new InvalidPuzzleError(file, line, `piece ${id} is used twice on board ${name} (also line ${prev})`);

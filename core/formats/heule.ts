@@ -23,7 +23,7 @@ import { emptyFileError, parseColour, parseIntField, puzzleName, splitLines } fr
 
 /** Reads a puzzle in Heule's format; throws InvalidPuzzleError naming file:line. */
 export function readHeule(text: string, file: string): Puzzle {
-  const { data, comments } = splitLines(text);
+  const { data, comments } = splitLines(text, file);
   if (data.length === 0) throw emptyFileError(file);
   const first = data[0];
   if (first.fields.length !== 1) {

@@ -38,7 +38,7 @@ export type FormatOption = FormatName | "auto";
 
 /** Detects the format of a puzzle text by the rules in this module's header. */
 export function detectFormat(text: string, file: string): FormatName {
-  const { data } = splitLines(text);
+  const { data } = splitLines(text, file);
   if (data.length === 0) throw emptyFileError(file);
   const [first, second] = data;
   // Every format opens with numbers (a header or a piece line): anything else is some other file (`package.json`).
@@ -68,8 +68,8 @@ export function detectFormat(text: string, file: string): FormatName {
 }
 
 /** The name a puzzle file declares in a `# name: ...` line (any format, triangles too), if it has one. */
-export function declaredPuzzleName(text: string): string | undefined {
-  return declaredName(splitLines(text).comments);
+export function declaredPuzzleName(text: string, file = "<text>"): string | undefined {
+  return declaredName(splitLines(text, file).comments);
 }
 
 /** Reads a puzzle from text; `file` is the label used in error messages and the default name. */

@@ -12,7 +12,8 @@
  * Every problem is an InvalidPuzzleError naming the file and line.
  */
 
-import { InvalidPuzzleError } from "../errors.js";
+import { excerpt, InvalidPuzzleError } from "../errors.js";
+import { textLines } from "../formats/text.js";
 import {
   cellAt, cellCount, MAX_LABEL, MAX_TRIANGLE_SIDE, placedLabel, posOfCell, rowOfCell, triangleCellName, triangleNeighbour,
   DIRECTION_NAMES, type TriangleBoard, type TriangleHint, type TrianglePiece, type TrianglePuzzle,
@@ -23,27 +24,38 @@ interface DataLine {
   fields: string[];
 }
 
-function dataLines(text: string): { lines: DataLine[]; name?: string } {
+/** The most data lines a triangle file has: the header, `rotate`, `frame`, N*N pieces and as many hints. */
+const MAX_DATA_LINES = 2 * MAX_TRIANGLE_SIDE * MAX_TRIANGLE_SIDE + 3;
+
+/**
+ * The data lines of `text` (comments dropped, blanks skipped) and its `# name:`; with `firstOnly`, stops at the first.
+ * A file with more than MAX_DATA_LINES is refused at the line past it, before its lines are all held.
+ */
+function dataLines(text: string, file: string, firstOnly = false): { lines: DataLine[]; name?: string } {
   const out: DataLine[] = [];
   let name: string | undefined;
-  const raw = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  raw.forEach((l, i) => {
+  for (const { line, text: l } of textLines(text)) {
     const nameMatch = /^\s*#\s*name:\s*(.*)$/i.exec(l);
     if (nameMatch && name === undefined) name = nameMatch[1].trim();
     const body = l.replace(/#.*$/, "").trim();
-    if (body !== "") out.push({ line: i + 1, fields: body.split(/\s+/) });
-  });
+    if (body === "") continue;
+    if (out.length === MAX_DATA_LINES) {
+      throw new InvalidPuzzleError(file, line, `more than ${MAX_DATA_LINES} data lines: no triangle puzzle has that many (side at most ${MAX_TRIANGLE_SIDE})`);
+    }
+    out.push({ line, fields: body.split(/\s+/) });
+    if (firstOnly) break;
+  }
   return { lines: out, name: name === "" ? undefined : name };
 }
 
 /** True when the first data line of `text` is a `triangle` header. */
 export function isTriangleText(text: string): boolean {
-  const first = dataLines(text).lines[0];
+  const first = dataLines(text, "<puzzle>", true).lines[0];
   return first !== undefined && first.fields[0].toLowerCase() === "triangle";
 }
 
 function integer(file: string, line: number, what: string, s: string, min: number, max: number): number {
-  if (!/^[+-]?\d+$/.test(s)) throw new InvalidPuzzleError(file, line, `${what} "${s}" is not an integer`);
+  if (!/^[+-]?\d+$/.test(s)) throw new InvalidPuzzleError(file, line, `${what} "${excerpt(s)}" is not an integer`);
   const n = Number(s);
   if (n < min || n > max) throw new InvalidPuzzleError(file, line, `${what} ${n} is outside ${min}..${max}`);
   return n;
@@ -51,7 +63,7 @@ function integer(file: string, line: number, what: string, s: string, min: numbe
 
 /** Parses and validates a triangle puzzle; throws InvalidPuzzleError with file:line. */
 export function parseTriangle(text: string, file: string): TrianglePuzzle {
-  const { lines, name } = dataLines(text);
+  const { lines, name } = dataLines(text, file);
   if (lines.length === 0) throw new InvalidPuzzleError(file, 0, "empty file: expected a `triangle N` header");
   const head = lines[0];
   if (head.fields[0].toLowerCase() !== "triangle" || head.fields.length !== 2) {

@@ -136,7 +136,7 @@ test("api - errors are status codes with clear messages, and the coordinator kee
     // A huge request: refused, not a crash.
     const huge = await codeOf(env.call("submitRun", { puzzleText: "1 ".repeat(1_500_000), puzzleName: "huge.txt" }));
     assert.equal(huge.code, Status.INVALID_ARGUMENT);
-    assert.match(huge.details, /larger than/);
+    assert.match(huge.details, /^the puzzle text is 2\.9 MB, above the input limit of 1\.0 MB \(raise it with cubist coordinator --max-puzzle-mb MB/);
     const bigBoard = await codeOf(env.call("submitRun", { puzzleText: CLUE, cubing: { targetCubes: 50_000_000 } }));
     assert.equal(bigBoard.code, Status.INVALID_ARGUMENT);
     // Counting runs the placement engine alone: a SAT solver or certify with it is refused, naming the option.

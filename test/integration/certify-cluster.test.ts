@@ -81,6 +81,7 @@ test("certify cluster - run submit --certify ends in a certified UNSAT; run show
   assert.equal(readdirSync(join(dir, "proofs")).length, n);
   const check = spawnSync("sh", [join(dir, "check.sh")], { encoding: "utf8" });
   assert.equal(check.status, 0, check.stdout + check.stderr);
+  assert.match(check.stdout, /^formula: VERIFIED: formula\.cnf is the cubist-placement encoding \(order paper\) of puzzle\.txt/);
   assert.match(check.stdout, new RegExp(`cubes: ${n}/${n} VERIFIED`));
 
   // A run without --certify has no certificate; an unknown run is NOT_FOUND. Neither writes anything.

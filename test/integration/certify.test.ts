@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnCubist } from "../helpers/processes.js";
@@ -15,10 +15,14 @@ import { checkProof } from "../../certify/drat-trim.js";
 import { openBaseCnf, writeCoverageCnf, writeCubeCnf } from "../../certify/cnf.js";
 import { runSolver } from "../../host/solver/index.js";
 import { solveOnLocalCluster, type LocalClusterResult } from "../../cli/local-cluster.js";
+import { generatePuzzle } from "../../core/generate.js";
+import { writeCanonical } from "../../core/formats/index.js";
 
 const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
 const SAT = "test/fixtures/brendan/pieces_04x04.txt";
 const LIAR = "test/fixtures/fake-solvers/lying-unsat.sh";
+/** Satisfiable (1820 solutions), canonical. */
+const SAT_CANONICAL = "test/fixtures/cluster/count-5x5-1820.txt";
 
 async function solve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: Record<string, unknown>; stderr: string }> {
   const p = spawnCubist(["solve", ...args, "--json"], { env });
@@ -42,6 +46,51 @@ async function withTemp<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 }
 
 const PIGEONS = "p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n";
+
+/** A copy of the bundle in `dir`/`name`, with some files replaced. */
+async function copyBundle(bundle: string, dir: string, name: string, replace: Record<string, string>): Promise<string> {
+  const copy = join(dir, name);
+  await cp(bundle, copy, { recursive: true });
+  for (const [file, text] of Object.entries(replace)) await writeFile(join(copy, file), text);
+  return copy;
+}
+
+/** Runs a bundle's check.sh: it must exit 1 with `formula: NOT VERIFIED` first and check no proof. */
+function assertFormulaRefused(copy: string, why: RegExp): void {
+  const r = spawnSync("sh", [join(copy, "check.sh")], { encoding: "utf8" });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^formula: NOT VERIFIED: /);
+  assert.match(r.stdout, why);
+  assert.doesNotMatch(r.stdout, /cubes: |coverage: /, "no proof is checked");
+}
+
+/**
+ * The forgeries of issue 23, finding 7, made from a genuine bundle: a satisfiable puzzle with a 2-variable UNSAT
+ * formula whose two cubes unit propagation refutes, with empty proofs (the old check.sh said "cubes: 2/2 VERIFIED"
+ * and exited 0); the genuine formula and proofs with another puzzle of the same size; the genuine formula said to
+ * be of another variable order or encoding.
+ */
+async function forgedBundlesFail(bundle: string, dir: string): Promise<void> {
+  const proofs = await readdir(join(bundle, "proofs"));
+  const emptied = Object.fromEntries(proofs.map((p) => [`proofs/${p}`, ""]));
+  const pigeons = await copyBundle(bundle, dir, "pigeons", {
+    "puzzle.txt": await readFile(SAT_CANONICAL, "utf8"), "formula.cnf": PIGEONS, "cubes.txt": "a 1 0\nb -1 0\n",
+    "proofs/a.drat": "", "proofs/b.drat": "", "coverage.drat": "", ...emptied,
+  });
+  assertFormulaRefused(pigeons, /formula\.cnf is not the cubist-placement encoding \(order paper\) of puzzle\.txt: it has 2 variables and 4 clauses, the puzzle's encoding \d+ and \d+/);
+  // The same forgery with the genuine puzzle kept.
+  assertFormulaRefused(await copyBundle(bundle, dir, "pigeons-own-puzzle", { "formula.cnf": PIGEONS, "coverage.drat": "", ...emptied }), /it has 2 variables and 4 clauses/);
+
+  // UNSAT's own source: the same generated 5x5 before its piece 7 was mirrored, so satisfiable, one piece apart.
+  const original = writeCanonical(generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 }).puzzle);
+  assert.notEqual(original.split("\n").filter((l) => !l.startsWith("#")).join("\n"), (await readFile(UNSAT, "utf8")).split("\n").filter((l) => !l.startsWith("#")).join("\n"));
+  const other = await copyBundle(bundle, dir, "other-puzzle", { "puzzle.txt": original });
+  assertFormulaRefused(other, /formula\.cnf is not the cubist-placement encoding \(order paper\) of puzzle\.txt: \d+ clauses of the encoding are missing \(e\.g\. -?\d+( -?\d+)* 0\), \d+ others are in their place/);
+  const order = await copyBundle(bundle, dir, "other-order", { "encoding.txt": "encoding cubist-placement\norder spiral\n" });
+  assertFormulaRefused(order, /not the cubist-placement encoding \(order spiral\)/);
+  const encoding = await copyBundle(bundle, dir, "other-encoding", { "encoding.txt": "encoding heule-all\norder paper\n" });
+  assertFormulaRefused(encoding, /the formula's encoding is heule-all; this encoder re-derives cubist-placement only/);
+}
 
 test("certify - drat-trim verifies Kissat's proof, and rejects a missing, empty, bogus or foreign proof without throwing", async () => {
   await withTemp(async (dir) => {
@@ -118,7 +167,8 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
     assert.equal(r.out.certificate, bundle);
 
     const files = (await readdir(bundle)).sort();
-    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "formula.cnf", "proofs", "puzzle.txt"]);
+    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "proofs", "puzzle.txt"]);
+    assert.equal(await readFile(join(bundle, "encoding.txt"), "utf8"), "encoding cubist-placement\norder paper\n");
     const lines = (await readFile(join(bundle, "cubes.txt"), "utf8")).trim().split("\n");
     assert.equal(lines.length, cubes);
     assert.equal((await readdir(join(bundle, "proofs"))).length, cubes);
@@ -130,8 +180,12 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
 
     const check = spawnSync("sh", [join(bundle, "check.sh")], { encoding: "utf8" });
     assert.equal(check.status, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, /^formula: VERIFIED: formula\.cnf is the cubist-placement encoding \(order paper\) of puzzle\.txt \(\d+ variables, \d+ clauses\)\n/);
     assert.match(check.stdout, new RegExp(`cubes: ${cubes}/${cubes} VERIFIED`));
     assert.match(check.stdout, /coverage: VERIFIED/);
+
+    // Issue 23, finding 7: a bundle whose formula is not its puzzle's fails before any proof is looked at.
+    await forgedBundlesFail(bundle, dir);
 
     // A tampered proof is caught by the bundle's own check. The cube with the largest proof: a cube that unit
     // propagation refutes alone is proved by the empty clause itself, which the tampering writes.

@@ -220,7 +220,7 @@ test("limits - a board above the cell limit is refused by run submit (coordinato
 
 test("limits - a formula above the coordinator's limit is refused before anything is uploaded", async () => {
   const names = createNames("limits");
-  const c = new Coordinator({ nc: nats.nc, jsm: nats.jsm, names, log: silentLogger, settings: { limits: sizeLimits(undefined, 0.01, COORDINATOR_LIMIT_FLAGS) } });
+  const c = new Coordinator({ nc: nats.nc, jsm: nats.jsm, names, log: silentLogger, settings: { limits: sizeLimits({ maxFormulaMb: 0.01 }, COORDINATOR_LIMIT_FLAGS) } });
   await c.start();
   try {
     await assert.rejects(

@@ -1,12 +1,15 @@
 /**
- * The Host and Origin checks of the coordinator's state-changing HTTP calls (coordinator/http-guard.ts), and the
- * token it makes up when bound to a non-loopback address without one.
+ * The Host and Origin checks of the coordinator's state-changing HTTP calls (coordinator/http-guard.ts), the
+ * token it makes up for a gRPC or HTTP server bound to a non-loopback address without one (coordinator/auth.ts),
+ * and which gRPC calls need the token (coordinator/grpc-server.ts).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
 import { createHostGuard, hostOfHeader, isLoopbackHost, parseAllowedHosts } from "../../coordinator/http-guard.js";
-import { httpTokenFor } from "../../coordinator/http-server.js";
+import { apiTokensFor } from "../../coordinator/auth.js";
+import { callNeedsToken, READ_CALLS } from "../../coordinator/grpc-server.js";
+import { CubistServiceService } from "../../proto/gen/cubist/v1/api.js";
 import { createLogger } from "../../cluster/log.js";
 import { InvalidOptionError } from "../../core/errors.js";
 
@@ -34,16 +37,31 @@ test("http guard - Host must be loopback, an IP literal, the bind host or allow-
   assert.throws(() => parseAllowedHosts("ok.example,bad host"), (e: unknown) => e instanceof InvalidOptionError && e.option === "--http-allow-host");
 });
 
-test("http guard - a token is made up and logged once only for a non-loopback bind without --auth-token", () => {
+test("api auth - a token is made up and logged once only for non-loopback binds without --auth-token, one for both servers", () => {
   const lines: string[] = [];
   const log = createLogger({ component: "test", level: "info", write: (l) => lines.push(l) });
-  assert.equal(httpTokenFor("127.0.0.1:9464", undefined, log), undefined);
-  assert.equal(httpTokenFor("[::1]:9464", undefined, log), undefined);
-  assert.equal(httpTokenFor("0.0.0.0:9464", "chosen-token", log), "chosen-token");
+  assert.deepEqual(apiTokensFor({ grpc: "127.0.0.1:50051", http: "[::1]:9464" }, undefined, log), {});
+  assert.deepEqual(apiTokensFor({ grpc: "localhost:50051", http: null }, undefined, log), {});
+  assert.deepEqual(apiTokensFor({ grpc: "0.0.0.0:50051", http: "0.0.0.0:9464" }, "chosen-token", log), { grpc: "chosen-token", http: "chosen-token" });
   assert.equal(lines.length, 0);
-  const made = httpTokenFor("0.0.0.0:9464", undefined, log)!;
-  assert.match(made, /^[A-Za-z0-9_-]{24}$/);
+  const both = apiTokensFor({ grpc: "0.0.0.0:50051", http: "10.1.2.3:9464" }, undefined, log);
+  assert.match(both.grpc!, /^[A-Za-z0-9_-]{24}$/);
+  assert.equal(both.http, both.grpc);
   assert.equal(lines.length, 1);
-  assert.ok(lines[0].includes(made));
-  assert.notEqual(httpTokenFor(":9464", undefined, log), made);
+  assert.ok(lines[0].includes(both.grpc!) && lines[0].includes("generated token"));
+  // Only the non-loopback server requires it; an empty host is every address.
+  const grpcOnly = apiTokensFor({ grpc: ":50051", http: "127.0.0.1:9464" }, undefined, log);
+  assert.ok(grpcOnly.grpc && grpcOnly.http === undefined && grpcOnly.grpc !== both.grpc);
+  const httpOnly = apiTokensFor({ grpc: "127.0.0.1:50051", http: "0.0.0.0:9464" }, undefined, log);
+  assert.ok(httpOnly.http && httpOnly.grpc === undefined);
+  assert.equal(lines.length, 3);
+});
+
+test("api auth - every gRPC call but the reads needs the token: priority and delete too, and any call added later", () => {
+  const calls = Object.keys(CubistServiceService);
+  for (const read of READ_CALLS) assert.ok(calls.includes(read), `${read} is a call of the service`);
+  const needing = calls.filter((c) => callNeedsToken(c, false)).sort();
+  assert.deepEqual(needing, ["cancelRun", "deleteRun", "pauseRun", "resplitCube", "resumeRun", "setRunPriority", "submitRun"]);
+  assert.ok(callNeedsToken("someNewCall", false));
+  assert.ok(calls.every((c) => callNeedsToken(c, true)), "--auth-reads: every call");
 });
