@@ -26,8 +26,13 @@ export function trackedEngine(dir: string, name: string, before = ""): { binary:
   };
 }
 
-/** Every pid, and its process group, is gone. */
-export function assertGone(pids: readonly number[]): void {
+/**
+ * Every pid, and its process group, is gone. A process killed as its group was stopped can still be listed for a
+ * moment after its pipes closed (dead, not yet reaped by init): it gets `graceMs` to disappear.
+ */
+export async function assertGone(pids: readonly number[], graceMs = 2000): Promise<void> {
+  const end = Date.now() + graceMs;
+  while (Date.now() < end && pids.some((pid) => processAlive(pid) || processGroupMembers(pid).length > 0)) await new Promise((r) => setTimeout(r, 20));
   for (const pid of pids) {
     assert.ok(!processAlive(pid), `engine process ${pid} is still running`);
     assert.deepEqual(processGroupMembers(pid), [], `engine process group ${pid} is not empty`);

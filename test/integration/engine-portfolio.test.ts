@@ -81,7 +81,7 @@ test("portfolio members - single and split engine members prove sat with a verif
         if (want === "sat") assertBoard(p, r.board, what);
         assert.ok(w.pids().length >= 1 && w.pids().length <= m.parts, `${what}: ${w.pids().length} processes for ${m.parts} parts`);
         if (want === "unsat") assert.equal(w.pids().length, m.parts, `${what}: every part ran to its end`);
-        assertGone(w.pids());
+        await assertGone(w.pids());
       }
     }
   }
@@ -112,7 +112,7 @@ test("portfolio race - the first proof wins; a slower member is stopped, a broke
   assert.deepEqual(entries[1].result, { kind: "unknown", reason: "aborted", nodes: 0, seconds: 0 });
   assert.ok(entries[2].error instanceof EngineNotFoundError, String(entries[2].error));
   assert.deepEqual([entries[3].result?.kind, entries[3].result?.reason], ["unknown", "time-limit"]);
-  for (const w of [fast, slow, slowParts, giveUp]) assertGone(w.pids());
+  for (const w of [fast, slow, slowParts, giveUp]) await assertGone(w.pids());
 });
 
 test("portfolio race - the caller's abort stops every member and every part promptly, and nobody wins", async () => {
@@ -141,7 +141,7 @@ test("portfolio race - the caller's abort stops every member and every part prom
   assert.ok(entries.every((e) => (e.result?.nodes ?? 0) > 0), "the stopped engines reported their work");
   assert.ok(took < 900, `settled ${took} ms after the abort (the kill grace period is 1000 ms)`);
   assert.equal(single.pids().length + parts.pids().length, 4);
-  assertGone([...single.pids(), ...parts.pids()]);
+  await assertGone([...single.pids(), ...parts.pids()]);
 });
 
 test("portfolio members - a split member stops its other parts once one finds a board, and a failing part fails an unfinished member", async () => {
@@ -150,7 +150,7 @@ test("portfolio members - a split member stops its other parts once one finds a 
   const won = await engineContender(engineMember("row:p3"), context(MANY, { binary: hang.binary })).run(new AbortController().signal);
   assert.equal(won.kind, "sat");
   assertBoard(MANY, won.board, "split member");
-  assertGone(hang.pids());
+  await assertGone(hang.pids());
 
   // One part fails on an unsat board: the others' "unsat" is not the whole space, so the member fails.
   const broken = wrapper('case "$*" in *"--part 1/3"*) echo "part 1 broke" >&2; exit 3;; esac');
@@ -158,13 +158,13 @@ test("portfolio members - a split member stops its other parts once one finds a 
     engineContender(engineMember("row:p3"), context(UNSAT5, { binary: broken.binary })).run(new AbortController().signal),
     (err: unknown) => err instanceof EngineCrashedError && /exit 3.*part 1 broke/.test(err.message),
   );
-  assertGone(broken.pids());
+  await assertGone(broken.pids());
 
   // Every part gives up: the member is unknown with the parts' reason.
   const tired = wrapper();
   const gaveUp = await engineContender(engineMember("short:p2"), context(E2, { binary: tired.binary, timeLimitMs: 100 })).run(new AbortController().signal);
   assert.deepEqual([gaveUp.kind, gaveUp.reason], ["unknown", "time-limit"]);
   assert.ok(gaveUp.nodes > 0);
-  assertGone(tired.pids());
+  await assertGone(tired.pids());
   assert.equal(memberName(engineMember("short:p2")), "short:p2");
 });

@@ -617,7 +617,7 @@ test("engine stop - an abort stops the run promptly as 'aborted' with its statis
   assert.ok(o.stats.nodes >= progress[2] && o.stats.depth > 0 && o.stats.of === 256);
   assert.deepEqual([...progress].sort((a, b) => a - b), progress, "progress only grows");
   assert.equal(tracked.pids().length, 1);
-  assertGone(tracked.pids());
+  await assertGone(tracked.pids());
 
   // Aborted before the start: no process at all.
   const pre = trackedEngine("pre-aborted");
@@ -639,7 +639,7 @@ test("engine stop - a process that ignores SIGTERM is killed after the grace per
   assert.deepEqual([o.kind, o.kind === "unknown" && o.reason], ["unknown", "aborted"]);
   assert.ok(took >= 450 && took < 5_000, `settled after ${took} ms`);
   const pids = readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number);
-  assertGone(pids);
+  await assertGone(pids);
 });
 
 test("engine signals - SIGTERM and SIGINT make the engine print its statistics and exit 0 with UNKNOWN", async () => {
@@ -685,7 +685,7 @@ test("engine runner - a SIGTERM from elsewhere is 'interrupted', a SIGKILL a cra
       const o = await run;
       assert.deepEqual([o.kind, o.kind === "unknown" && o.reason, o.stats.end], ["unknown", "interrupted", "stopped"]);
     }
-    assertGone(tracked.pids());
+    await assertGone(tracked.pids());
   }
   await assert.rejects(engine(UNSAT5, [], { binary: join(dir, "no-such-engine") }), EngineNotFoundError);
   assert.throws(() => locateEngine({ CUBIST_ENGINE: join(dir, "no-such-engine") }), /CUBIST_ENGINE names no executable file/);
