@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import type { ObjectStore } from "@nats-io/obj";
 import type { Logger } from "../cluster/log.js";
+import type { ProofStream } from "../cluster/proof-stream.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import type { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 
@@ -58,7 +59,7 @@ export async function releaseFormula(
  * open run also holds (identical cube and proof bytes); never throws.
  */
 export async function releaseProofs(
-  store: ObjectStore,
+  store: ProofStream,
   proofs: Iterable<string>,
   runId: string,
   runs: Iterable<{ readonly id: string; readonly state: RunState; readonly proofs: ReadonlyMap<string, string> }>,
@@ -85,7 +86,7 @@ export async function releaseProofs(
  * see their proofs. Never throws.
  */
 export async function releaseDeletedRun(
-  stores: { readonly formulas: ObjectStore; readonly proofs: ObjectStore },
+  stores: { readonly formulas: ObjectStore; readonly proofs: ProofStream },
   deleted: { readonly id: string; readonly sha: string; readonly proofs: readonly string[] },
   kept: Iterable<RunRecord>,
   load: (id: string) => Promise<{ readonly model: { readonly proofs: ReadonlyMap<string, string>; readonly coverageProof: string } } | undefined>,
