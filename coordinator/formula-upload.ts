@@ -80,7 +80,7 @@ export async function releaseProofs(
 }
 
 /**
- * A deleted run's base formula and DRAT proofs leave the Object Store, except what a run that is still kept (in any
+ * A deleted run's base formula and DRAT proofs leave their stores, except what a run that is still kept (in any
  * state: an ended run's answer is about its formula, its certificate needs its proofs) holds too. Objects are stored
  * by content, so only runs made from the same formula can share them; `load` rebuilds those (from their ledger) to
  * see their proofs. Never throws.

@@ -484,7 +484,7 @@ test("deploy files - the operations guide's cubist command lines and variables a
   for (const m of prose.matchAll(/`(--[a-z][a-z0-9-]*)/g)) assert.ok(flags.has(m[1].slice(2)), `docs/operations.md: ${m[1]} is not a cubist flag`);
   const envs = new Set(Object.values({ ...COMMON_OPTIONS, ...coordinatorSpec.options, ...workerSpec.options, ...CLIENT_OPTIONS }).map((o) => o.env).filter(Boolean));
   const names = createNames("cubist");
-  const streams = new Set([names.cubesStream, names.verdictsStream, names.ledgerStream]);
+  const streams = new Set([names.cubesStream, names.verdictsStream, names.ledgerStream, names.proofsStream]);
   // Workers' NATS passwords as nats-server reads them (`cubist nats users --password-env`).
   const workerPass = (v: string): boolean => /^CUBIST_WORKER_PASS_[A-Z0-9_]+$/.test(v);
   for (const m of doc.matchAll(/\bCUBIST_[A-Z0-9_]+/g)) {
