@@ -197,7 +197,7 @@ test("leadership - `kill` of the npx that launched a coordinator stops it too, a
     npx.kill("SIGTERM");
     await npx.exited;
     // The coordinator notices its parent is gone, stops as on SIGTERM, and deletes its lease on the way out.
-    assert.deepEqual(await waitNoMarked(s.marker.value, 10_000), []);
+    assert.deepEqual(await waitNoMarked(s.marker.value, 30_000), []);
     const next = await coordinator(t, s.marker.env);
     s.procs.push(next.proc);
     const h = await health(next);
