@@ -18,8 +18,8 @@ import { RUN_ID_RE } from "../proto/contract.js";
 export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_TARGET_CUBES,
-} from "./run-defaults.js";
-import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_TARGET_CUBES } from "./run-defaults.js";
+} from "./model/run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_TARGET_CUBES } from "./model/run-defaults.js";
 import { checkBoardSize, checkPuzzleSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -99,7 +99,7 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 /**
  * Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. A puzzle
- * text or a board above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/run.ts).
+ * text or a board above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/shell/run.ts).
  */
 export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: SizeLimits = DEFAULT_SIZE_LIMITS): { spec: RunSpec; puzzle: Puzzle | TrianglePuzzle } {
   if (typeof req.puzzleText !== "string" || req.puzzleText.trim() === "") throw new InvalidOptionError("puzzle", "is empty");

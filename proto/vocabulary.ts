@@ -86,7 +86,7 @@ export function isWorkersOwn(fault: Fault): boolean {
 }
 
 /**
- * Cube states as the API and the dashboard report them: the cube table's states (coordinator/cube-table.ts) plus
+ * Cube states as the API and the dashboard report them: the cube table's states (coordinator/model/cube-table.ts) plus
  * "running" (queued, and a worker reports it) and "purged" (queued or unknown when the run ended: never searched).
  */
 export const CUBE_STATE_NAMES = ["queued", "running", "unknown", "unsat", "sat", "failed", "resplit", "purged"] as const;

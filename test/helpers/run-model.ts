@@ -1,15 +1,15 @@
 /**
- * The run model (coordinator/run-model.ts) without NATS, for unit tests: a run built from a request as the
+ * The run model (coordinator/model/run-model.ts) without NATS, for unit tests: a run built from a request as the
  * coordinator builds it (buildRunSpec, then its shape with the base formula encoded), every effect recorded, the
  * ledger kept, and `replay()` for the model a restarted coordinator would rebuild from that ledger.
  */
 
 import { silentLogger } from "../../cluster/log.js";
-import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
-import { RunModel } from "../../coordinator/run-model.js";
+import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/model/run-effects.js";
+import { RunModel } from "../../coordinator/model/run-model.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { runShapeOf } from "../../coordinator/run-shape.js";
-import type { RunShape } from "../../coordinator/shape.js";
+import { runShapeOf } from "../../coordinator/model/run-shape.js";
+import type { RunShape } from "../../coordinator/model/shape.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";

@@ -2,13 +2,13 @@
  * Counting runs (mode all) in the run model without NATS: counted verdicts in, the ledger out. Each cube's count and
  * boards come from an independent brute-force counter (test/helpers/brute-force.ts), so the summed count is checked
  * against the whole puzzle's. Replaying the ledger rebuilds the count; a verdict for a closed cube (a redelivery after
- * a crash) adds nothing; forged counts are rejected by the coordinator's checks (coordinator/count-intake.ts).
+ * a crash) adds nothing; forged counts are rejected by the coordinator's checks (coordinator/model/count-intake.ts).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type RunRequest } from "../../coordinator/run-spec.js";
-import { RunModel } from "../../coordinator/run-model.js";
-import { checkCount } from "../../coordinator/count-intake.js";
+import { RunModel } from "../../coordinator/model/run-model.js";
+import { checkCount } from "../../coordinator/model/count-intake.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { rotateEdges, type Placement, type Puzzle } from "../../core/puzzle.js";

@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { checkVerdict } from "../../coordinator/leases.js";
-import { freeCells } from "../../coordinator/run-defaults.js";
+import { checkVerdict } from "../../coordinator/model/leases.js";
+import { freeCells } from "../../coordinator/model/run-defaults.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { runSteps } from "../../coordinator/run-effects.js";
-import { SCAN_MEMBER_ID, SCAN_MEMBER_SEC } from "../../coordinator/run-model.js";
+import { runSteps } from "../../coordinator/model/run-effects.js";
+import { SCAN_MEMBER_ID, SCAN_MEMBER_SEC } from "../../coordinator/model/run-model.js";
 import { scanSplit } from "../../core/cubes/scan-split.js";
 import { readBrendan, readBrendanSolution, writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { type RunRequest } from "../../coordinator/run-spec.js";
-import { RunModel } from "../../coordinator/run-model.js";
+import { RunModel } from "../../coordinator/model/run-model.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import type { Board } from "../../core/puzzle.js";

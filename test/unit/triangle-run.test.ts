@@ -1,5 +1,5 @@
 /**
- * Triangle runs in the run model without NATS (coordinator/run-model.ts through its triangle shape): the cubes'
+ * Triangle runs in the run model without NATS (coordinator/model/run-model.ts through its triangle shape): the cubes'
  * exact counts (each cube counted by the placement search with the cube fixed) sum to the brute-force count, replay
  * rebuilds it, a redelivered verdict adds nothing, forged counts and boards are rejected by the triangle verifier,
  * and a SAT model is decoded by the triangle encoding and verified. Run specs refuse what triangles do not have.

@@ -10,7 +10,7 @@ import {
 import type { Fault } from "../../core/errors.js";
 import { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { buildVerdict } from "../../worker/verdict.js";
-import { boardSize } from "../../coordinator/views.js";
+import { boardSize } from "../../coordinator/serve/views.js";
 
 test("vocabulary - every run state has a name and back; the terminal ones are sat, unsat, failed, cancelled", () => {
   const states = Object.values(RunState).filter((v): v is RunState => typeof v === "number" && v !== RunState.RUN_STATE_UNSPECIFIED);
