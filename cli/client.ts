@@ -58,7 +58,7 @@ function channelCredentials(values: ParsedValues): ChannelCredentials {
   return credentials.createSsl(read(ca, "--tls-ca"), read(key, "--tls-key"), read(cert, "--tls-cert"));
 }
 
-/** The trailer a standby coordinator names the leader's gRPC address in (coordinator/serve/api-errors.ts NotLeaderError). */
+/** The trailer a standby coordinator names the leader's gRPC address in (coordinator/errors.ts NotLeaderError). */
 const LEADER_METADATA_KEY = "cubist-leader-grpc";
 
 /** The leader's address a standby's refusal names, or null. */

@@ -25,8 +25,11 @@ import type { Placement } from "../../core/puzzle.js";
 import { weightOf } from "../../core/cubes/weight.js";
 import type { CubeStateName, VerdictLabel } from "../../proto/vocabulary.js";
 
-/** The states the table keeps; "running" and "purged" are views of queued cubes (coordinator/serve/views.ts). */
-export type CubeState = Exclude<CubeStateName, "running" | "purged">;
+/**
+ * The states the table keeps; "running" and "purged" are views of queued cubes (coordinator/serve/views.ts), which the
+ * API's CubeState (proto) names too.
+ */
+export type CubeEntryState = Exclude<CubeStateName, "running" | "purged">;
 
 /** Placements packed one number each (cell << 12 | piece << 2 | rot): 200,000 cubes stay small in memory. */
 function pack(p: Placement): number {
@@ -40,7 +43,7 @@ function unpack(x: number): Placement {
 export class CubeEntry {
   private readonly packed: number[];
   readonly weight: number;
-  state: CubeState = "queued";
+  state: CubeEntryState = "queued";
   /** Unknown verdicts so far (the re-split policy counts them). */
   unknowns = 0;
   /** Error verdicts so far (since it was last resumed from failed). */
@@ -110,7 +113,8 @@ export interface SubtreeStats {
   resplits: number;
 }
 
-export interface CubeCounts {
+/** The table's cubes by state (the API's CubeCounts, proto, adds the views "running" and "purged"). */
+export interface CubeEntryCounts {
   queued: number;
   unknown: number;
   unsat: number;
@@ -161,7 +165,7 @@ export class CubeTable {
   private readonly failedWeightSum = new Sum();
   private initialRefuted = 0;
   private readonly subtrees = new Map<string, SubtreeStats>();
-  private readonly counts: CubeCounts = { queued: 0, unknown: 0, unsat: 0, sat: 0, failed: 0, resplit: 0, refutedBySplit: 0 };
+  private readonly counts: CubeEntryCounts = { queued: 0, unknown: 0, unsat: 0, sat: 0, failed: 0, resplit: 0, refutedBySplit: 0 };
   /** Cubes the initial split made (its target is a goal, not a promise: 256 asked may give 258). */
   initialCubes = 0;
   /** Set once the initial split has been fully recorded. */
@@ -204,7 +208,7 @@ export class CubeTable {
   }
 
   /** Counts by state (a copy). */
-  snapshotCounts(): CubeCounts {
+  snapshotCounts(): CubeEntryCounts {
     return { ...this.counts };
   }
 
@@ -227,7 +231,7 @@ export class CubeTable {
     return this.counts.queued + this.counts.unknown;
   }
 
-  private setState(e: CubeEntry, next: CubeState): void {
+  private setState(e: CubeEntry, next: CubeEntryState): void {
     this.counts[e.state]--;
     e.state = next;
     this.counts[next]++;

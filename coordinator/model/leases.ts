@@ -3,7 +3,7 @@
  * when it answers a task that was actually delivered, and comes from the worker that says it sent it.
  *
  * - **Lease.** Every task message the coordinator publishes (the initial split, a re-split's children, every
- *   requeue) carries a fresh random lease token (`CubeTask.lease`, 128 bits), and the coordinator records it in the
+ *   requeue) carries a fresh random lease token (`CubeTask.lease`, 128 bits: coordinator/shell/lease-tokens.ts), and the coordinator records it in the
  *   ledger with the cube (`CubeDef.lease`, `CubeRequeued.lease`), so a restarted coordinator knows it too. Only the
  *   worker that pulled the message sees the token: workers may pull from a run's consumer but may not read the cube
  *   stream, the ledger or another worker's inbox (deploy/nats, `cubist nats-users`). A verdict must carry the
@@ -24,7 +24,6 @@
  * lease) accept a verdict without one, so a run started by an older coordinator still finishes.
  */
 
-import { randomBytes } from "node:crypto";
 import { WORKER_ID_RE, type Names } from "../../proto/contract.js";
 import type { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { CubeTable } from "./cube-table.js";
@@ -40,20 +39,6 @@ export type VerdictRejection =
   | "verdict_closed_cube"
   /** The lease is not the cube's current attempt's. */
   | "verdict_lease";
-
-const LEASE_BYTES = 16;
-let pool = Buffer.alloc(0);
-let used = 0;
-
-/** A fresh lease token: 128 random bits, base64url (22 characters). Drawn from a pooled buffer: 200,000 per split. */
-export function newLease(): string {
-  if (used + LEASE_BYTES > pool.length) {
-    pool = randomBytes(LEASE_BYTES * 1024);
-    used = 0;
-  }
-  used += LEASE_BYTES;
-  return pool.toString("base64url", used - LEASE_BYTES, used);
-}
 
 /**
  * The worker id in a verdict subject `<p>.verdicts.<run>.<worker>`, or null when the subject is not that run's or

@@ -13,7 +13,6 @@ import { runStateName } from "../../proto/vocabulary.js";
 import type { CubeEntry } from "./cube-table.js";
 import type { LedgerBody, PublishEffect, RunSteps, TaskMessage } from "./run-effects.js";
 import { InFlightTasks } from "./in-flight.js";
-import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
 import { bestBoardOf } from "./run-answers.js";
 import { isOpen, RunLedgerState } from "./run-ledger-state.js";
@@ -32,7 +31,7 @@ export class RunCore extends RunLedgerState {
   }
 
   protected taskFor(cube: { id: string; placements: readonly Placement[]; part?: CubePart; progress?: PartProgress }, attempt: number): TaskMessage {
-    return taskMessage(this.spec, this.shape, cube, attempt, this.opts.clock(), (this.opts.lease ?? newLease)());
+    return taskMessage(this.spec, this.shape, cube, attempt, this.opts.clock(), this.opts.lease());
   }
 
   /**

@@ -28,8 +28,8 @@ export interface RunModelOptions {
   readonly log: Logger;
   /** Resident memory in MB, for the split's log lines. @default none */
   readonly memoryMB?: () => number;
-  /** A fresh lease token for each task published. @default newLease (coordinator/model/leases.ts: 128 random bits) */
-  readonly lease?: () => string;
+  /** A fresh lease token for each task published (the shell's: coordinator/shell/lease-tokens.ts, 128 random bits). */
+  readonly lease: () => string;
   /** Tasks in flight were recorded (or abandoned): verdicts held for them can be looked at again (coordinator/model/in-flight.ts). */
   readonly settled?: () => void;
 }

@@ -11,7 +11,6 @@ import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { verdictLabel } from "../../proto/vocabulary.js";
 import type { RunSteps } from "./run-effects.js";
 import { CUBE_PART_DEPTH, MAX_MEMBER_SHARE, SCAN_MEMBER_ID } from "./run-defaults.js";
-import { newLease } from "./leases.js";
 import { taskMessage } from "./task-message.js";
 import { answerOfVerdict, closedOf } from "./run-answers.js";
 import { isOpen } from "./run-ledger-state.js";
@@ -64,7 +63,7 @@ export abstract class RunMemberCore extends RunCore {
     const part: CubePart = { k: 0, n: 1, depth: CUBE_PART_DEPTH, ...(from > 0 ? { from } : {}) };
     // Each attempt its own attempt number, so its own message id: JetStream drops a message whose id it has seen
     // within its duplicate window (2 minutes), and the member would never go on.
-    const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [], part }, attempts, this.opts.clock(), (this.opts.lease ?? newLease)(),
+    const task = taskMessage(this.spec, this.shape, { id: SCAN_MEMBER_ID, placements: [], part }, attempts, this.opts.clock(), this.opts.lease(),
       { order: SCAN_MEMBER_ORDER, timeLimitSec: budgetSec });
     yield* this.publishAndRecord({ type: "publish", tasks: [task], seqs: [], ...(front ? { front: true } : {}) },
       () => ({ $case: "member", value: { from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease, searchNodes: 0 } }));

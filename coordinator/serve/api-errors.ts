@@ -1,53 +1,13 @@
 /**
- * The one mapping between errors and gRPC status codes, at the API boundary (connect-es `ConnectError.from`
- * style): the API's own errors by class, every other expected error by its fault (core/errors.ts: the task's ->
- * INVALID_ARGUMENT, transient -> UNAVAILABLE), anything else INTERNAL. The CLI reads a status back as a fault
- * with faultOfStatus.
+ * The one mapping between errors and statuses, at the API boundary (connect-es `ConnectError.from` style): the
+ * coordinator's own errors (coordinator/errors.ts) by class, every other expected error by its fault (core/errors.ts:
+ * the task's -> INVALID_ARGUMENT, transient -> UNAVAILABLE), anything else INTERNAL. The dashboard's HTTP API answers
+ * with the HTTP status of that gRPC status (`httpErrorOf`), so both APIs fail alike. The CLI reads a status back as a
+ * fault with faultOfStatus.
  */
 import { status as Status, type ServiceError, Metadata } from "@grpc/grpc-js";
 import { CubistError, type Fault } from "../../core/errors.js";
-
-/** A call that names a run or cube that does not exist. */
-export class NotFoundError extends CubistError {
-  override readonly name = "NotFoundError";
-  override readonly fault = "task";
-}
-
-/** A call that is not allowed in the current state (resuming a finished run, re-splitting a closed cube). */
-export class FailedPreconditionError extends CubistError {
-  override readonly name = "FailedPreconditionError";
-  override readonly fault = "task";
-}
-
-/** A feature whose field exists in the API but which is not built yet (all-solutions mode). */
-export class UnimplementedError extends CubistError {
-  override readonly name = "UnimplementedError";
-  override readonly fault = "task";
-}
-
-/** A run id that is taken (also by a finished run: ids are never reused). */
-export class RunExistsError extends CubistError {
-  override readonly name = "RunExistsError";
-  override readonly fault = "task";
-  constructor(readonly runId: string) {
-    super(`a run with id "${runId}" already exists`);
-  }
-}
-
-/**
- * This coordinator does not lead (a standby, or one that just lost its lease): it changes nothing. The message names
- * the leader and its gRPC address when known, so that a client can go there (docs/operations.md "Leadership").
- * Transient: the call succeeds at the leader, or here once this coordinator leads.
- */
-export class NotLeaderError extends CubistError {
-  override readonly name = "NotLeaderError";
-  override readonly fault = "transient";
-  constructor(readonly leader: { id: string; grpc: string } | null) {
-    super(leader
-      ? `this coordinator is a standby; the leader is ${leader.id}${leader.grpc ? ` (gRPC ${leader.grpc})` : ""}`
-      : "this coordinator is a standby and no leader is known yet; try again in a few seconds");
-  }
-}
+import { FailedPreconditionError, NotFoundError, NotLeaderError, RunExistsError, UnimplementedError } from "../errors.js";
 
 const STATUS_OF_FAULT: Readonly<Record<Fault, Status>> = {
   task: Status.INVALID_ARGUMENT,
@@ -80,10 +40,48 @@ export function faultOfStatus(code: Status): Fault {
 /** The trailer that carries the leader's gRPC address on a NotLeaderError (the CLI follows it). */
 export const LEADER_METADATA_KEY = "cubist-leader-grpc";
 
-export function toServiceError(err: unknown): Partial<ServiceError> {
+/** A failed call's status and the message its client gets (an internal error's says so). */
+function statusOf(err: unknown): { code: Status; message: string } {
   const code = grpcStatusOf(err);
   const message = code === Status.INTERNAL ? `internal error: ${(err as Error)?.message ?? String(err)}` : (err as Error).message;
+  return { code, message };
+}
+
+export function toServiceError(err: unknown): Partial<ServiceError> {
+  const { code, message } = statusOf(err);
   const metadata = new Metadata();
   if (err instanceof NotLeaderError && err.leader?.grpc) metadata.set(LEADER_METADATA_KEY, err.leader.grpc);
   return { code, details: message, message, metadata };
+}
+
+/** Who is at fault for an HTTP answer other than 200: a 4xx the request's, a 503 a passing one, any other the server's. */
+function faultOfHttp(status: number): Fault {
+  if (status >= 400 && status < 500) return "task";
+  return status === 503 ? "transient" : "internal";
+}
+
+/** An HTTP answer other than 200 (the dashboard's API), with the message sent as `{"error": ...}`. */
+export class HttpError extends CubistError {
+  override readonly name = "HttpError";
+  override readonly fault: Fault;
+  constructor(readonly status: number, message: string) {
+    super(message);
+    this.fault = faultOfHttp(status);
+  }
+}
+
+const HTTP_OF_GRPC: Partial<Record<Status, number>> = {
+  [Status.INVALID_ARGUMENT]: 400,
+  [Status.NOT_FOUND]: 404,
+  [Status.ALREADY_EXISTS]: 409,
+  [Status.FAILED_PRECONDITION]: 409,
+  [Status.UNAUTHENTICATED]: 401,
+  [Status.UNIMPLEMENTED]: 501,
+};
+
+/** An error of an API call as the dashboard's HTTP API answers it: the HTTP status of its gRPC status, the same message. */
+export function httpErrorOf(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  const { code, message } = statusOf(err);
+  return new HttpError(HTTP_OF_GRPC[code] ?? 500, message);
 }

@@ -7,15 +7,9 @@ import { Metadata, status as Status } from "@grpc/grpc-js";
 import { CUBE_ID_RE, RUN_ID_RE } from "../../proto/contract.js";
 import type { CubistServiceServer } from "../../proto/gen/cubist/v1/api.js";
 import { runSummary, type RunSummary } from "./views.js";
+import { HttpError } from "./api-errors.js";
 import type { Coordinator } from "../shell/coordinator.js";
 
-/** An HTTP answer other than 200, with the message sent as `{"error": ...}`. */
-export class HttpError extends Error {
-  override readonly name = "HttpError";
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
 
 const HTTP_OF_GRPC: Partial<Record<Status, number>> = {
   [Status.INVALID_ARGUMENT]: 400,

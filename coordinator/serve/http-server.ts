@@ -41,8 +41,9 @@ import { buildSpaceMap, type SpaceMap } from "./space-map.js";
 import { boardView } from "./board-view.js";
 import { cubesView, listRuns, runDetail, RunHistory, type RunSummary } from "./views.js";
 import { WorkerSpeeds, workersView } from "./worker-views.js";
-import { HttpError, runAction } from "./http-actions.js";
-import { NotLeaderError } from "./api-errors.js";
+import { runAction } from "./http-actions.js";
+import { HttpError } from "./api-errors.js";
+import { NotLeaderError } from "../errors.js";
 import { bearerOk } from "./auth.js";
 import { createHostGuard } from "./http-guard.js";
 

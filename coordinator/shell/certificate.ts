@@ -8,7 +8,7 @@ import { createReadStream } from "node:fs";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { readProof } from "../../certify/proof-store.js";
 import { CHECK_SCRIPT, cubesText, formulaTieFiles, readmeText, textFile, type BundleFile } from "../../certify/bundle.js";
-import { FailedPreconditionError } from "../serve/api-errors.js";
+import { FailedPreconditionError } from "../errors.js";
 import type { RunController } from "./run.js";
 
 function proofFile(run: RunController, path: string, name: string): BundleFile {

@@ -27,7 +27,7 @@ import { releaseDeletedRun, releaseFormula, releaseProofs } from "./formula-uplo
 import { RunRecord, RunState } from "../../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../../proto/vocabulary.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "../config.js";
-import { NotLeaderError, RunExistsError } from "../serve/api-errors.js";
+import { NotLeaderError, RunExistsError } from "../errors.js";
 import { awaitsRecord, checkVerdict } from "../model/leases.js";
 import { Ledger, LedgerFencedError } from "./ledger.js";
 import { buildRunSpec, type RunRequest } from "../run-spec.js";

@@ -29,8 +29,9 @@ import { runShapeOf } from "../model/run-shape.js";
 import type { RunShape } from "../model/shape.js";
 import type { BestBoard } from "../../proto/gen/cubist/v1/run.js";
 import { checkFormulaSize, formulaBytes } from "../../core/limits.js";
-import { NotLeaderError } from "../serve/api-errors.js";
+import { NotLeaderError } from "../errors.js";
 import { LedgerFencedError } from "./ledger.js";
+import { newLease } from "./lease-tokens.js";
 
 export interface RunDeps {
   readonly layout: Layout;
@@ -61,15 +62,15 @@ export interface RunEvents {
   ended: [];
 }
 
-/** A cube a worker reports running: who runs it and since when. */
-export interface RunningCube {
+/** A cube a worker reports running (from the RunningCube entries of its heartbeats): who runs it and since when. */
+export interface WorkerOnCube {
   readonly worker: string;
   readonly since: number;
 }
 
 export class RunController extends EventEmitter<RunEvents> {
   readonly id: string;
-  private runningCubes: ReadonlyMap<string, RunningCube> = new Map();
+  private runningCubes: ReadonlyMap<string, WorkerOnCube> = new Map();
   private waitingFor = "";
   private readonly rate = new RateTracker();
   private splitting: Promise<void> | null = null;
@@ -101,6 +102,7 @@ export class RunController extends EventEmitter<RunEvents> {
       maxDeliver: deps.settings.maxDeliver,
       batchSize: deps.settings.batchSize,
       clock: Date.now,
+      lease: newLease,
       log: deps.log.child({ run: spec.runId }),
       memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
       settled: () => deps.settled?.(spec.runId),
@@ -130,7 +132,7 @@ export class RunController extends EventEmitter<RunEvents> {
   get stores(): Pick<Layout, "formulas" | "proofs"> { return this.deps.layout; }
 
   /** Cube id -> worker and start time, from worker heartbeats. */
-  get running(): ReadonlyMap<string, RunningCube> {
+  get running(): ReadonlyMap<string, WorkerOnCube> {
     return this.runningCubes;
   }
 
@@ -142,7 +144,7 @@ export class RunController extends EventEmitter<RunEvents> {
   }
 
   /** The cubes workers report running now (the coordinator's heartbeat table, once a status interval). */
-  setRunning(running: ReadonlyMap<string, RunningCube>): void {
+  setRunning(running: ReadonlyMap<string, WorkerOnCube>): void {
     this.runningCubes = running;
   }
 

@@ -7,7 +7,7 @@
 import { WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../../proto/contract.js";
 import type { WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
 import { checkHeartbeat, type Rejections } from "./heartbeats.js";
-import type { RunningCube } from "./run.js";
+import type { WorkerOnCube } from "./run.js";
 
 /** A worker's last heartbeat. */
 export interface WorkerInfo {
@@ -35,8 +35,8 @@ export class WorkerTable {
   }
 
   /** Per run, the cubes live workers report running; forgets workers silent for WORKER_FORGET_MS. */
-  runningByRun(now = Date.now()): Map<string, Map<string, RunningCube>> {
-    const byRun = new Map<string, Map<string, RunningCube>>();
+  runningByRun(now = Date.now()): Map<string, Map<string, WorkerOnCube>> {
+    const byRun = new Map<string, Map<string, WorkerOnCube>>();
     for (const [id, w] of this.workers) {
       if (now - w.seenMs > WORKER_FORGET_MS) {
         this.workers.delete(id);

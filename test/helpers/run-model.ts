@@ -10,6 +10,7 @@ import { RunModel } from "../../coordinator/model/run-model.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
 import { runShapeOf } from "../../coordinator/model/run-shape.js";
 import type { RunShape } from "../../coordinator/model/shape.js";
+import { newLease } from "../../coordinator/shell/lease-tokens.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
@@ -32,7 +33,7 @@ export function modelHarness(req: RunRequest, options: { maxDeliver?: number; ba
   const shape = runShapeOf(spec, puzzle);
   spec.numVars = shape.formula.numVars;
   let now = 1_000_000;
-  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger };
+  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease };
   const model = new RunModel(spec, shape, opts);
   const ledger: LedgerEntry[] = [];
   const effects: RunEffect[] = [];

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { checkVerdict, newLease, workerOfVerdictSubject } from "../../coordinator/model/leases.js";
+import { checkVerdict, workerOfVerdictSubject } from "../../coordinator/model/leases.js";
+import { newLease } from "../../coordinator/shell/lease-tokens.js";
 import { CUBE_FAIL_WORKERS, RunModel } from "../../coordinator/model/run-model.js";
 import { createNames } from "../../proto/contract.js";
 import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
