@@ -22,88 +22,8 @@
 
 import type { CubePart, PartProgress } from "../../core/cubes/types.js";
 import type { Placement } from "../../core/puzzle.js";
-import { weightOf } from "../../core/cubes/weight.js";
-import type { CubeStateName, VerdictLabel } from "../../proto/vocabulary.js";
-
-/**
- * The states the table keeps; "running" and "purged" are views of queued cubes (coordinator/serve/views.ts), which the
- * API's CubeState (proto) names too.
- */
-export type CubeEntryState = Exclude<CubeStateName, "running" | "purged">;
-
-/** Placements packed one number each (cell << 12 | piece << 2 | rot): 200,000 cubes stay small in memory. */
-function pack(p: Placement): number {
-  return p.cell * 4096 + p.piece * 4 + p.rot;
-}
-
-function unpack(x: number): Placement {
-  return { cell: Math.floor(x / 4096), piece: (x >> 2) & 1023, rot: x & 3 };
-}
-
-export class CubeEntry {
-  private readonly packed: number[];
-  readonly weight: number;
-  state: CubeEntryState = "queued";
-  /** Unknown verdicts so far (the re-split policy counts them). */
-  unknowns = 0;
-  /** Error verdicts so far (since it was last resumed from failed). */
-  errors = 0;
-  /** The distinct workers those error verdicts came from (a cube fails on several, not on one bad worker). */
-  errorWorkers?: string[];
-  /** Stream sequence of its current task message (0 when unknown), to delete it when the cube is given up. */
-  seq: number;
-  /** The lease its current task carries (coordinator/model/leases.ts); "" when recorded before leases. */
-  lease: string;
-  /**
-   * How far its searches got (scan cubes; the furthest an unknown verdict reported): its re-split's parts and its
-   * next attempt start there (docs/cubing.md "Resuming").
-   */
-  progress?: PartProgress;
-  /** Who closed it, and how long the deciding solver ran. */
-  worker?: string;
-  wallMs?: number;
-  reason?: string;
-
-  constructor(
-    readonly id: string,
-    placements: readonly Placement[],
-    readonly branching: readonly number[],
-    seq: number,
-    lease = "",
-    /** A part of the placements' subtree (scan cubes in parts); undefined: all of it. */
-    readonly part?: CubePart,
-  ) {
-    for (const p of placements) {
-      if (p.cell >= 1 << 19 || p.piece >= 1024 || p.rot > 3) throw new Error(`cube ${id}: placement out of range`);
-    }
-    this.packed = placements.map(pack);
-    this.weight = weightOf(branching);
-    this.seq = seq;
-    this.lease = lease;
-  }
-
-  /** The cube's placements (decoded on each call). */
-  get placements(): Placement[] {
-    return this.packed.map(unpack);
-  }
-
-  get placementCount(): number {
-    return this.packed.length;
-  }
-}
-
-/** The initial cube a cube descends from: its id up to the first ".". */
-export function subtreeOf(id: string): string {
-  const dot = id.indexOf(".");
-  return dot < 0 ? id : id.slice(0, dot);
-}
-
-/** Re-split generations above a cube (0: an initial cube). */
-export function resplitDepth(id: string): number {
-  let n = 0;
-  for (let i = id.indexOf("."); i >= 0; i = id.indexOf(".", i + 1)) n++;
-  return n;
-}
+import type { VerdictLabel } from "../../proto/vocabulary.js";
+import { CubeRecord, subtreeOf, type CubeEntry, type CubeEntryState } from "./cube-entry.js";
 
 /** What a subtree has cost so far. */
 export interface SubtreeStats {
@@ -135,12 +55,45 @@ export type RecordOutcome =
  * A portfolio member of a scan run: the whole board searched by the engine in another scan order for a budget of its
  * own (docs/cubing.md "Scan cubes"). It is no cube: it carries no weight, and the run never waits for it. Its board
  * ends the run like any other; its exhausted space refutes every open cube. Each attempt is in the ledger (MemberState,
- * coordinator/model/run-ledger-state.ts), so a coordinator that replays it takes the answer of the attempt in flight.
+ * coordinator/model/scan-member.ts), so a coordinator that replays it takes the answer of the attempt in flight.
  */
 export interface MemberEntry {
   readonly id: string;
+  /** The lease of the attempt in flight. */
   readonly lease: string;
-  open: boolean;
+  /** Its verdict is still to come (false once one was taken, or the attempt came back). */
+  readonly open: boolean;
+}
+
+/**
+ * The table as its readers see it (the run model's decisions, the shell, the views): every read, no change. The run
+ * model's cubes part (coordinator/model/run-cubes.ts) owns the table and changes it only as ledger entries say.
+ */
+export interface CubeTableView {
+  readonly size: number;
+  /** Cubes the initial split made (its target is a goal, not a promise: 256 asked may give 258). */
+  readonly initialCubes: number;
+  /** Set once the initial split has been fully recorded. */
+  readonly initialSplitDone: boolean;
+  /** Weight the initial split refuted by itself (it arrives at once, so rates leave it out). */
+  readonly initialRefutedWeight: number;
+  /** Closed (refuted) weight: unsat cubes plus branches the splitter refuted. 0..1. */
+  readonly refutedWeight: number;
+  readonly failedWeight: number;
+  /** Cubes still to be decided: queued or unknown. */
+  readonly open: number;
+  /** Every cube is decided and none failed: together with no solution this means UNSAT. */
+  readonly complete: boolean;
+  get(id: string): CubeEntry | undefined;
+  member(id: string): MemberEntry | undefined;
+  entries(): IterableIterator<CubeEntry>;
+  /** Solver time and re-splits of the subtree `id` belongs to (zeros when nothing was recorded yet). */
+  subtree(id: string): Readonly<SubtreeStats>;
+  /** Counts by state (a copy). */
+  snapshotCounts(): CubeEntryCounts;
+  queued(): IterableIterator<CubeEntry>;
+  failed(): IterableIterator<CubeEntry>;
+  unknowns(): IterableIterator<CubeEntry>;
 }
 
 /** Kahan-compensated running sum: 200,000 small weights must add up to 1 within 1e-12. */
@@ -158,9 +111,9 @@ export class Sum {
   }
 }
 
-export class CubeTable {
-  private readonly cubes = new Map<string, CubeEntry>();
-  private readonly members = new Map<string, MemberEntry>();
+export class CubeTable implements CubeTableView {
+  private readonly cubes = new Map<string, CubeRecord>();
+  private readonly members = new Map<string, { id: string; lease: string; open: boolean }>();
   private readonly refuted = new Sum();
   private readonly failedWeightSum = new Sum();
   private initialRefuted = 0;
@@ -182,9 +135,15 @@ export class CubeTable {
   /** Records a portfolio member sent out with this lease (no weight, not counted among the cubes); replaces an earlier attempt. */
   addMember(id: string, lease: string): MemberEntry {
     if (this.cubes.has(id)) throw new Error(`member ${id}: a cube has that id`);
-    const m: MemberEntry = { id, lease, open: true };
+    const m = { id, lease, open: true };
     this.members.set(id, m);
     return m;
+  }
+
+  /** The member's attempt is answered: no verdict of it is taken after this one. */
+  closeMember(id: string): void {
+    const m = this.members.get(id);
+    if (m) m.open = false;
   }
 
   member(id: string): MemberEntry | undefined {
@@ -231,7 +190,7 @@ export class CubeTable {
     return this.counts.queued + this.counts.unknown;
   }
 
-  private setState(e: CubeEntry, next: CubeEntryState): void {
+  private setState(e: CubeRecord, next: CubeEntryState): void {
     this.counts[e.state]--;
     e.state = next;
     this.counts[next]++;
@@ -257,7 +216,7 @@ export class CubeTable {
     }
     for (const c of cubes) {
       if (this.cubes.has(c.id)) continue;
-      const e = new CubeEntry(c.id, c.placements, c.branching, c.seq ?? 0, c.lease ?? "", c.part ? { k: c.part.k, n: c.part.n, depth: c.part.depth, ...(c.part.from ? { from: c.part.from } : {}) } : undefined);
+      const e = new CubeRecord(c.id, c.placements, c.branching, c.seq ?? 0, c.lease ?? "", c.part ? { k: c.part.k, n: c.part.n, depth: c.part.depth, ...(c.part.from ? { from: c.part.from } : {}) } : undefined);
       this.cubes.set(c.id, e);
       this.counts.queued++;
       if (parent === undefined) this.initialCubes++;

@@ -26,7 +26,7 @@
 
 import { WORKER_ID_RE, type Names } from "../../proto/contract.js";
 import type { Verdict } from "../../proto/gen/cubist/v1/cube.js";
-import type { CubeTable } from "./cube-table.js";
+import type { CubeTableView } from "./cube-table.js";
 import type { InFlightTasks } from "./in-flight.js";
 
 /** Why a verdict was dropped: its `kind` label in `cubist_coordinator_rejected_messages_total` (coordinator/shell/heartbeats.ts). */
@@ -52,7 +52,7 @@ export function workerOfVerdictSubject(names: Names, run: string, subject: strin
 }
 
 /** Null when the verdict may be recorded; else why it is dropped. */
-export function checkVerdict(names: Names, table: CubeTable, v: Verdict, subject: string): VerdictRejection | null {
+export function checkVerdict(names: Names, table: CubeTableView, v: Verdict, subject: string): VerdictRejection | null {
   const worker = workerOfVerdictSubject(names, v.runId, subject);
   if (worker === null || worker !== v.workerId) return "verdict_identity";
   const m = table.member(v.cubeId);
@@ -70,7 +70,7 @@ export function checkVerdict(names: Names, table: CubeTable, v: Verdict, subject
  * coordinator that took over a run mid-split publishes the split again, and records each cube once JetStream
  * answers). The coordinator holds such a verdict and looks at it again once the run has recorded more.
  */
-export function awaitsRecord(rejection: VerdictRejection, v: Verdict, run: { readonly inFlight: InFlightTasks; readonly table: CubeTable }): boolean {
+export function awaitsRecord(rejection: VerdictRejection, v: Verdict, run: { readonly inFlight: Pick<InFlightTasks, "has">; readonly table: CubeTableView }): boolean {
   if (rejection !== "verdict_unknown_cube" && rejection !== "verdict_lease") return false;
   if (run.inFlight.has(v.cubeId, v.lease)) return true;
   return rejection === "verdict_unknown_cube" && !run.table.initialSplitDone && v.lease !== "";

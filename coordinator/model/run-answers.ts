@@ -1,21 +1,20 @@
 /**
  * What a worker's verdict carries, read against the run's own puzzle and spec for the run model
- * (coordinator/model/run-model.ts): the cube's closed record, the board or model of a SAT answer, and a reported best
- * board checked and scored by the verifier's rules (core/score.ts). Pure: nothing here records or changes state.
+ * (coordinator/model/run-model.ts): the cube's closed record, its progress report, and the board or model of a SAT
+ * answer (a reported best board: coordinator/model/run-best.ts). Pure: nothing here records or changes state.
  */
 
 import { bitsetValue } from "../../core/accept.js";
 import { progressProblem } from "../../core/cubes/parts.js";
 import type { CubePart, PartProgress } from "../../core/cubes/types.js";
-import type { Puzzle } from "../../core/puzzle.js";
-import { acceptScored, betterScored } from "../../core/score.js";
 import type { Logger } from "../../cluster/log.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { CubeClosed } from "../../proto/gen/cubist/v1/ledger.js";
-import type { BestBoard, RunSpec } from "../../proto/gen/cubist/v1/run.js";
+import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import type { BoardCheck, RunShape } from "./shape.js";
 import { taskPart } from "./task-message.js";
 
+/** The closed record of a verdict's cube, as `kind` with `reason` (an UNSAT keeps its proof's name). */
 export function closedOf(v: Verdict, kind: VerdictKind, reason: string): CubeClosed {
   return {
     id: v.cubeId, kind, workerId: v.workerId, wallMs: v.stats?.wallMs ?? 0, conflicts: v.stats?.conflicts ?? 0, reason,
@@ -53,20 +52,4 @@ export function answerOfVerdict(shape: RunShape, spec: RunSpec, v: Verdict, log:
     return null;
   }
   return shape.checkModel(bitsetValue(v.model));
-}
-
-/**
- * A worker's best board (the deepest partial board its search reached), checked and scored; null when it does not
- * beat the run's `best`. A refused one is logged and dropped. `clock` stamps the board found.
- */
-export function bestBoardOf(puzzle: Puzzle, best: BestBoard | null, v: Verdict, log: Logger, clock: () => number): BestBoard | null {
-  if (v.best.length > puzzle.rows * puzzle.cols) return null;
-  const a = acceptScored(puzzle, v.best);
-  if (!a.ok) {
-    log.warn("best board refused by the verifier", { cube: v.cubeId, worker: v.workerId, violation: a.reason });
-    return null;
-  }
-  if (best && !betterScored({ ...a.scored, score: best.score, placed: best.placed }, a.scored)) return null;
-  const cells = v.best.filter((p, i, all) => all.findIndex((q) => q.cell === p.cell) === i).map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot }));
-  return { score: a.scored.score, maxScore: a.scored.maxScore, placed: a.scored.placed, cells, cubeId: v.cubeId, workerId: v.workerId, foundUnixMs: clock() };
 }

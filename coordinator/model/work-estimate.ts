@@ -12,7 +12,7 @@
  * BENCHMARKS.md "Work estimates"), so the standard error is reported beside it and the CLI shows a range.
  */
 
-import type { CubeEntry } from "./cube-table.js";
+import type { CubeEntry } from "./cube-entry.js";
 
 const WINDOW_MS = 10 * 60 * 1000;
 
@@ -25,20 +25,27 @@ export interface WorkView {
   workEtaSeconds: number;
 }
 
+/** The estimate as the run's readers see it (only the cubes part records into it: coordinator/model/run-cubes.ts). */
+export type WorkEstimateView = Pick<WorkEstimate, "placements" | "rate" | "view">;
+
 export class WorkEstimate {
-  /** Placements made for the run by every verdict. */
-  placements = 0;
+  private made = 0;
   private readonly estimates = new Map<string, { nodes: number; stderr: number }>();
   private samples: Array<{ t: number; placements: number }> = [];
 
   /** A closed verdict's numbers (live and on replay). */
   record(cube: string, atUnixMs: number, searchNodes: number, estNodes: number, estStderr: number): void {
-    if (Number.isFinite(searchNodes) && searchNodes > 0) this.placements += searchNodes;
+    if (Number.isFinite(searchNodes) && searchNodes > 0) this.made += searchNodes;
     if (Number.isFinite(estNodes) && estNodes > 0) this.estimates.set(cube, { nodes: estNodes, stderr: Number.isFinite(estStderr) && estStderr > 0 ? estStderr : 0 });
     const last = this.samples[this.samples.length - 1];
-    if (last && atUnixMs - last.t < 2500) last.placements = this.placements;
-    else this.samples.push({ t: atUnixMs, placements: this.placements });
+    if (last && atUnixMs - last.t < 2500) last.placements = this.made;
+    else this.samples.push({ t: atUnixMs, placements: this.made });
     while (this.samples.length > 2 && atUnixMs - this.samples[0].t > WINDOW_MS) this.samples.shift();
+  }
+
+  /** Placements made for the run by every verdict. */
+  get placements(): number {
+    return this.made;
   }
 
   rate(now: number): number {

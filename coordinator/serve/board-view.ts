@@ -8,7 +8,7 @@
 import { bucasLink } from "../../core/render/index.js";
 import { boardFromPlacements, type Placement } from "../../core/puzzle.js";
 import { isTerminal } from "../../proto/vocabulary.js";
-import type { CubeEntry } from "../model/cube-table.js";
+import type { CubeEntry } from "../model/cube-entry.js";
 import type { RunController } from "../shell/run.js";
 import type { RunShape } from "../model/shape.js";
 

@@ -10,7 +10,7 @@
  * Pure: a function of the cube entries and which cubes are running.
  */
 
-import type { CubeEntry } from "../model/cube-table.js";
+import type { CubeEntry } from "../model/cube-entry.js";
 
 /** One letter per cell state. */
 export const MAP_CODES = {

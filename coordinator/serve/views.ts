@@ -11,7 +11,7 @@ import type { CubeCounts, RunRecord, RunStatus } from "../../proto/gen/cubist/v1
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
 import { cubeStateOf, CubeState, isTerminal, runStateName, type CubeStateName } from "../../proto/vocabulary.js";
 import type { Coordinator } from "../shell/coordinator.js";
-import { resplitDepth, subtreeOf, type CubeEntry } from "../model/cube-table.js";
+import { resplitDepth, subtreeOf, type CubeEntry } from "../model/cube-entry.js";
 import type { RunController } from "../shell/run.js";
 import { workersView, type WorkerSpeeds } from "./worker-views.js";
 

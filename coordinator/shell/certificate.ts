@@ -25,12 +25,13 @@ function proofFile(run: RunController, path: string, name: string): BundleFile {
 /** The bundle's files, in the order they are sent. Throws FailedPreconditionError when the run has none. */
 export async function certificateFiles(run: RunController): Promise<BundleFile[]> {
   const model = run.model;
+  const certification = model.certification;
   if (!run.spec.certify) throw new FailedPreconditionError(`run ${run.id} was not certified (submit it with --certify)`);
-  if (run.state !== RunState.RUN_STATE_UNSAT || model.coverage !== "checked" || run.certifier === null) {
+  if (run.state !== RunState.RUN_STATE_UNSAT || certification.coverage !== "checked" || run.certifier === null) {
     throw new FailedPreconditionError(`run ${run.id} has no certificate: it is not a certified UNSAT (yet)`);
   }
   const cubes = model.refutedCubes();
-  const missing = cubes.find((c) => !model.proofs.has(c.id));
+  const missing = cubes.find((c) => !certification.proofs.has(c.id));
   if (missing) throw new FailedPreconditionError(`run ${run.id}: cube ${missing.id} has no recorded proof`);
   const base = await run.certifier.baseFormula();
   const files: BundleFile[] = [
@@ -44,8 +45,8 @@ export async function certificateFiles(run: RunController): Promise<BundleFile[]
     // The base file as downloaded and hash-checked: the exact bytes of the run's formula.
     { path: "formula.cnf", chunks: () => createReadStream(base.path, { highWaterMark: 1 << 20 }) },
     textFile("cubes.txt", cubesText(cubes)),
-    proofFile(run, "coverage.drat", model.coverageProof),
+    proofFile(run, "coverage.drat", certification.coverageProof),
   ];
-  for (const c of cubes) files.push(proofFile(run, `proofs/${c.id}.drat`, model.proofs.get(c.id)!));
+  for (const c of cubes) files.push(proofFile(run, `proofs/${c.id}.drat`, certification.proofs.get(c.id)!));
   return files;
 }

@@ -20,7 +20,6 @@ import { downloadProof, SHA256_NAME_RE, uploadProof } from "../../certify/proof-
 import { FormulaCache } from "../../host/formula-cache.js";
 import { objectStoreSource } from "../../cluster/formula-source.js";
 import { runSolver } from "../../host/solver/index.js";
-import type { Certification } from "../../proto/gen/cubist/v1/run.js";
 
 export interface CertifySettings {
   /** drat-trim's path or name. @default "drat-trim" */
@@ -31,23 +30,6 @@ export interface CertifySettings {
   checkTimeSec?: number;
   /** Proof checks at a time. @default 2 */
   concurrency?: number;
-}
-
-/** What `run show` and the API report about a run's certificate (undefined for a run without --certify). */
-export function certificationOf(
-  model: { spec: { certify: boolean }; rejectedProofs: number; coverage: string; coverageProof: string },
-  checked: number,
-  pending: number,
-): Certification | undefined {
-  if (!model.spec.certify) return undefined;
-  return {
-    enabled: true,
-    cubeProofsChecked: checked,
-    cubeProofsRejected: model.rejectedProofs,
-    cubeProofsPending: pending,
-    coverage: model.coverage,
-    coverageProofSha256: model.coverageProof,
-  };
 }
 
 export type CheckResult = { ok: true } | { ok: false; reason: string };

@@ -245,7 +245,7 @@ export class Coordinator {
       settled: (run: string) => this.intake?.requeue(this.held.take(run)),
       releaseFormula: (sha: string, runId: string) => releaseFormula(this.layout.formulas, sha, runId, this.runs.values(), this.opts.log),
       releaseProofs: (proofs: Iterable<string>, runId: string) =>
-        releaseProofs(this.layout.proofs, proofs, runId, [...this.runs.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.proofs })), this.opts.log),
+        releaseProofs(this.layout.proofs, proofs, runId, [...this.runs.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.certification.proofs })), this.opts.log),
     };
   }
 
@@ -331,8 +331,8 @@ export class Coordinator {
     this.requireLeading();
     const { jsm, names } = this.opts;
     const sha = (await this.runRecord(id))?.spec?.formulaSha256 ?? "";
-    const model = this.runs.get(id)?.model;
-    const proofs = model ? [...model.proofs.values(), model.coverageProof].filter((p) => p !== "") : [];
+    const certification = this.runs.get(id)?.model.certification;
+    const proofs = certification ? [...certification.proofs.values(), certification.coverageProof].filter((p) => p !== "") : [];
     this.runs.delete(id);
     await deleteRunConsumer(jsm, names, id).catch(() => undefined);
     await purgeRunTasks(jsm, names, id).catch(() => undefined);

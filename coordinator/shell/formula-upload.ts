@@ -88,7 +88,7 @@ export async function releaseDeletedRun(
   stores: { readonly formulas: ObjectStore; readonly proofs: ObjectStore },
   deleted: { readonly id: string; readonly sha: string; readonly proofs: readonly string[] },
   kept: Iterable<RunRecord>,
-  load: (id: string) => Promise<{ readonly model: { readonly proofs: ReadonlyMap<string, string>; readonly coverageProof: string } } | undefined>,
+  load: (id: string) => Promise<{ readonly model: { readonly certification: { readonly proofs: ReadonlyMap<string, string>; readonly coverageProof: string } } } | undefined>,
   log: Logger,
 ): Promise<void> {
   if (deleted.sha === "") return;
@@ -99,8 +99,8 @@ export async function releaseDeletedRun(
     if (other === deleted.id || rec.spec?.formulaSha256 !== deleted.sha) continue;
     shared = true;
     const run = await load(other).catch(() => undefined);
-    for (const proof of run?.model.proofs.values() ?? []) held.add(proof);
-    if (run) held.add(run.model.coverageProof);
+    for (const proof of run?.model.certification.proofs.values() ?? []) held.add(proof);
+    if (run) held.add(run.model.certification.coverageProof);
   }
   if (!shared) await releaseFormula(stores.formulas, deleted.sha, deleted.id, [], log);
   await releaseProofs(stores.proofs, deleted.proofs.filter((p) => !held.has(p)), deleted.id, [], log);

@@ -17,10 +17,13 @@ import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../../proto/vocabulary.js";
 import type { CoordinatorSettings } from "../config.js";
-import type { CubeEntry, CubeTable } from "../model/cube-table.js";
+import type { CubeEntry } from "../model/cube-entry.js";
+import type { CubeTableView } from "../model/cube-table.js";
+import type { BestPoint } from "../model/run-best.js";
+import { certificationOf } from "../model/run-certification.js";
 import type { Ledger } from "./ledger.js";
 import { publishTasks } from "./task-publisher.js";
-import { certificationOf, RunCertifier } from "./certify.js";
+import { RunCertifier } from "./certify.js";
 import { uploadFormula } from "./formula-upload.js";
 import { decidedCount, RateTracker } from "../model/rate.js";
 import { runSteps, type RunEffect, type RunSteps } from "../model/run-effects.js";
@@ -115,17 +118,17 @@ export class RunController extends EventEmitter<RunEvents> {
   get spec(): RunSpec { return this.model.spec; }
   /** The run's puzzle, square or triangle, as the coordinator handles it (coordinator/model/shape.ts). */
   get shape(): RunShape { return this.model.shape; }
-  get table(): CubeTable { return this.model.table; }
-  get solutions(): readonly Solution[] { return this.model.solutions; }
+  get table(): CubeTableView { return this.model.table; }
+  get solutions(): readonly Solution[] { return this.model.solutions.list; }
   get state(): RunState { return this.model.state; }
   get message(): string { return this.model.message; }
-  get rejected(): number { return this.model.rejected; }
+  get rejected(): number { return this.model.solutions.rejected; }
   /** Counting run: solutions counted so far (exact counts of closed cubes). */
-  get counted(): number { return this.model.counted; }
+  get counted(): number { return this.model.count.counted; }
   /** The closed weight: refuted, plus counted cubes in a counting run. */
   get coveredWeight(): number { return this.model.coveredWeight; }
-  get best(): BestBoard | null { return this.model.best; }
-  get bestHistory(): ReadonlyArray<{ atUnixMs: number; score: number; placed: number }> { return this.model.bestHistory; }
+  get best(): BestBoard | null { return this.model.best.board; }
+  get bestHistory(): readonly BestPoint[] { return this.model.best.history; }
   get startedAt(): number { return this.model.startedAt; }
   get finishedAt(): number { return this.model.finishedAt; }
   /** The Object Stores of formulas and proofs (certificate bundles). */
@@ -331,7 +334,8 @@ export class RunController extends EventEmitter<RunEvents> {
   async cancel(reason: string): Promise<void> {
     await this.carryOut(this.model.cancel(reason));
     await this.deps.releaseFormula?.(this.spec.formulaSha256, this.id);
-    if (this.model.proofs.size > 0) await this.deps.releaseProofs?.(this.model.proofs.values(), this.id);
+    const proofs = this.model.certification.proofs;
+    if (proofs.size > 0) await this.deps.releaseProofs?.(proofs.values(), this.id);
   }
 
   /** Waits for the initial split (tests, the embedded cluster). */
@@ -381,12 +385,12 @@ export class RunController extends EventEmitter<RunEvents> {
       priority: this.model.priority,
       message: this.message,
       generation: 0,
-      certification: certificationOf(this.model, c.unsat, this.certifier?.pending ?? 0),
+      certification: certificationOf(this.spec, this.model.certification, c.unsat, this.certifier?.pending ?? 0),
       best: this.best ?? undefined,
-      ...this.model.work.view(this.table.entries(), now, this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT, isTerminal(this.state)),
+      ...this.model.cubes.work.view(this.table.entries(), now, this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT, isTerminal(this.state)),
       waiting: this.state === RunState.RUN_STATE_RUNNING ? this.waitingFor : "",
       initialCubes: this.table.initialCubes,
-      ...(this.model.counting ? { solutionCount: this.model.counted, countComplete: this.model.countComplete } : {}),
+      ...(this.model.counting ? { solutionCount: this.model.count.counted, countComplete: this.model.countComplete } : {}),
     };
   }
 
