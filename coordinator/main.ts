@@ -83,7 +83,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
     }
     let http: HttpServer | null = null;
     try {
-      if (config.http !== null) http = await (await import("./serve/http-server.js")).startObservability({ ...config, authToken: tokens.http }, coordinator, jsm, logger);
+      if (config.http !== null) http = await (await import("./serve/observability.js")).startObservability({ ...config, authToken: tokens.http }, coordinator, jsm, logger);
     } catch (err) {
       await grpc?.close();
       await coordinator.close();

@@ -9,7 +9,7 @@ import { bucasLink } from "../../core/render/index.js";
 import { boardFromPlacements, type Placement } from "../../core/puzzle.js";
 import { isTerminal } from "../../proto/vocabulary.js";
 import type { CubeEntry } from "../model/cube-entry.js";
-import type { RunController } from "../shell/run.js";
+import type { RunView } from "./coordinator-view.js";
 import type { RunShape } from "../model/shape.js";
 
 export interface BoardView {
@@ -38,7 +38,7 @@ function viewerLink(shape: RunShape, cells: readonly Placement[]): string {
 }
 
 /** The deepest cube being worked on (running first, else the deepest open cube), or null. */
-export function deepestOpenCube(run: RunController): CubeEntry | null {
+export function deepestOpenCube(run: RunView): CubeEntry | null {
   let best: CubeEntry | null = null;
   let bestRunning = false;
   for (const e of run.table.entries()) {
@@ -53,7 +53,7 @@ export function deepestOpenCube(run: RunController): CubeEntry | null {
 }
 
 /** The board to show now: the solution (index `solution`, default the first), else the best partial board. */
-export function boardView(run: RunController, solution = 0): BoardView {
+export function boardView(run: RunView, solution = 0): BoardView {
   const shape = run.shape;
   const cells = shape.cells;
   const sol = run.solutions[solution];

@@ -1,6 +1,6 @@
 /**
- * The read model: what the gRPC API (api.ts) and the dashboard's JSON endpoints (http-server.ts) return, built
- * from the coordinator's state in one place: runs, one run in detail, its cubes. Plain objects; nothing here
+ * The read model: what the gRPC API (serve/run-calls.ts) and the dashboard's JSON endpoints (serve/http-routes.ts)
+ * return, built from the coordinator's reads (serve/coordinator-view.ts) in one place: runs, one run in detail, its cubes. Plain objects; nothing here
  * changes state. The board shown (coordinator/serve/board-view.ts) and the workers (coordinator/serve/worker-views.ts) have
  * their own modules.
  */
@@ -10,9 +10,8 @@ import type { CubeInfo, RunInfo } from "../../proto/gen/cubist/v1/api.js";
 import type { CubeCounts, RunRecord, RunStatus } from "../../proto/gen/cubist/v1/run.js";
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
 import { cubeStateOf, CubeState, isTerminal, runStateName, type CubeStateName } from "../../proto/vocabulary.js";
-import type { Coordinator } from "../shell/coordinator.js";
 import { resplitDepth, subtreeOf, type CubeEntry } from "../model/cube-entry.js";
-import type { RunController } from "../shell/run.js";
+import type { CoordinatorView, RunView } from "./coordinator-view.js";
 import { workersView, type WorkerSpeeds } from "./worker-views.js";
 
 /** A run as the runs list shows it. */
@@ -126,10 +125,10 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
 }
 
 /** Every run: the ones in memory plus finished ones only in the runs bucket; newest first. */
-export async function listRuns(c: Coordinator): Promise<RunSummary[]> {
+export async function runSummaries(c: CoordinatorView): Promise<RunSummary[]> {
   const records = await c.listRunRecords();
   return records
-    .map((r) => runSummary(r, c.runs.has(r.spec!.runId)))
+    .map((r) => runSummary(r, c.getRun(r.spec!.runId) !== undefined))
     .sort((a, b) => b.createdUnixMs - a.createdUnixMs || a.runId.localeCompare(b.runId));
 }
 
@@ -137,7 +136,7 @@ export async function listRuns(c: Coordinator): Promise<RunSummary[]> {
  * A cube's state as the API and the dashboard report it: queued cubes a worker reports are "running"; once the run
  * has ended, queued cubes are "purged" (removed from the queue, never searched).
  */
-export function cubeState(run: RunController, e: CubeEntry): CubeStateName {
+export function cubeState(run: RunView, e: CubeEntry): CubeStateName {
   if (e.state !== "queued" && e.state !== "unknown") return e.state;
   if (isTerminal(run.state)) return "purged";
   return e.state === "queued" && run.running.has(e.id) ? "running" : e.state;
@@ -156,7 +155,7 @@ export interface RunningCubeView {
 }
 
 /** Cubes being worked on, oldest first. */
-export function runningCubes(run: RunController, now = Date.now()): RunningCubeView[] {
+export function runningCubes(run: RunView, now = Date.now()): RunningCubeView[] {
   const out: RunningCubeView[] = [];
   if (isTerminal(run.state)) return out;
   for (const [id, r] of run.running) {
@@ -206,7 +205,7 @@ export interface CubeFilter {
 }
 
 /** Seconds each subtree's running cubes have run so far. */
-function runningBySubtree(run: RunController, now: number): Map<string, number> {
+function runningBySubtree(run: RunView, now: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const [id, r] of run.running) {
     if (run.table.get(id)?.state !== "queued") continue;
@@ -217,7 +216,7 @@ function runningBySubtree(run: RunController, now: number): Map<string, number> 
 }
 
 /** Cubes of a run that pass the filter; `total` counts them all, `cubes` holds at most `limit`. */
-export function listCubes(run: RunController, filter: CubeFilter = {}, now = Date.now()): { total: number; cubes: Array<CubeView & { entry: CubeEntry }> } {
+export function selectCubes(run: RunView, filter: CubeFilter = {}, now = Date.now()): { total: number; cubes: Array<CubeView & { entry: CubeEntry }> } {
   const limit = Math.max(1, Math.min(filter.limit || DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT));
   let picked: Array<{ entry: CubeEntry; state: CubeStateName; runningSec: number }> = [];
   let total = 0;
@@ -251,8 +250,8 @@ export function listCubes(run: RunController, filter: CubeFilter = {}, now = Dat
 }
 
 /** The dashboard's cube list (`cubes` without the table entries). */
-export function cubesView(run: RunController, filter: CubeFilter): { total: number; cubes: CubeView[] } {
-  const { total, cubes } = listCubes(run, filter);
+export function cubesView(run: RunView, filter: CubeFilter): { total: number; cubes: CubeView[] } {
+  const { total, cubes } = selectCubes(run, filter);
   return { total, cubes: cubes.map(({ entry: _entry, ...view }) => view) };
 }
 
@@ -296,7 +295,7 @@ export class RunHistory {
 
   constructor(private readonly max = 600) {}
 
-  sample(run: RunController, now = Date.now()): void {
+  sample(run: RunView, now = Date.now()): void {
     let list = this.samples.get(run.id);
     if (!list) this.samples.set(run.id, (list = []));
     const last = list[list.length - 1];
@@ -316,7 +315,7 @@ export class RunHistory {
 }
 
 /** Everything the run page shows, except the map and the board (sent separately, when they change). */
-export function runDetail(c: Coordinator, run: RunController, speeds: WorkerSpeeds, now = Date.now()) {
+export function runDetail(c: CoordinatorView, run: RunView, speeds: WorkerSpeeds, now = Date.now()) {
   const status = run.status(now);
   const spec = run.spec;
   return {

@@ -5,7 +5,7 @@
 
 import type { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { verdictLabel } from "../../proto/vocabulary.js";
-import type { Coordinator } from "../shell/coordinator.js";
+import type { CoordinatorView } from "./coordinator-view.js";
 
 /** Per-worker solver speed over the last minute, from the verdicts the coordinator receives. */
 export class WorkerSpeeds {
@@ -70,7 +70,7 @@ export interface WorkerView {
   quarantined: string;
 }
 
-export function workersView(c: Coordinator, speeds: WorkerSpeeds, now = Date.now()): WorkerView[] {
+export function workersView(c: Pick<CoordinatorView, "liveWorkers">, speeds: WorkerSpeeds, now = Date.now()): WorkerView[] {
   return c.liveWorkers(now)
     .map((w) => {
       const s = w.status;

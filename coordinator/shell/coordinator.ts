@@ -60,11 +60,26 @@ export interface CoordinatorOptions {
   addresses?: { grpc?: string; http?: string };
 }
 
+/** What the coordinator counts for its metrics. */
+export interface CoordinatorCounters {
+  /** Messages read from the verdict stream (a held message is counted once). */
+  verdicts: number;
+  /** Messages terminated as malformed. */
+  badVerdicts: number;
+  /** Well-formed verdicts for runs the coordinator does not hold. */
+  foreignVerdicts: number;
+  /** Verdicts that arrived before their task was recorded: held, then taken. */
+  heldVerdicts: number;
+  /** Times this coordinator took the lead. */
+  takeovers: number;
+}
+
 /** "taking-over": the lease is held, and the runs are being resumed; its effects may be written, the API waits. */
 type State = "created" | "starting" | "standby" | "taking-over" | "leading" | "closing" | "closed";
 
 export class Coordinator {
-  readonly runs = new Map<string, RunController>();
+  /** The runs in memory, by id: every open run while it leads, and finished ones loaded on demand. */
+  private readonly byId = new Map<string, RunController>();
   /** This process's instance id, in its lease entry and takeover notes. */
   readonly id = `${randomBytes(4).toString("hex")}`;
   private state: State = "created";
@@ -88,7 +103,7 @@ export class Coordinator {
   private stalls = new StallWatch();
   private closing: Promise<void> | null = null;
   /** Counters for metrics. `heldVerdicts`: verdicts that arrived before their task was recorded, held, not dropped. */
-  readonly counters = { verdicts: 0, badVerdicts: 0, foreignVerdicts: 0, heldVerdicts: 0, takeovers: 0 };
+  readonly counters: CoordinatorCounters = { verdicts: 0, badVerdicts: 0, foreignVerdicts: 0, heldVerdicts: 0, takeovers: 0 };
   /** Every accepted verdict as it arrives, before it is recorded (metrics, the dashboard). */
   readonly verdictTap = new EventEmitter<{ verdict: [Verdict] }>();
   /** Messages dropped as impossible or forged, by kind (metrics). */
@@ -144,7 +159,7 @@ export class Coordinator {
     await this.leadership.start();
     await this.takingOver;
     if (this.role === "standby") log.info("coordinator started as a standby", { prefix: names.prefix, leader: this.leader?.id ?? "unknown", grpc: this.leader?.grpc ?? "" });
-    else log.info("coordinator started", { prefix: names.prefix, runs: this.runs.size, term: this.leadership.term });
+    else log.info("coordinator started", { prefix: names.prefix, runs: this.byId.size, term: this.leadership.term });
   }
 
   /** Takes the lead for `term`: the verdict consumer of the term, every open run resumed and fenced, then the loops. */
@@ -179,7 +194,7 @@ export class Coordinator {
       process: (batch) => this.processVerdicts(batch),
     });
     this.intake.start();
-    this.opts.log.info("coordinator leads", { term, runs: this.runs.size, ms: Math.round(performance.now() - t0) });
+    this.opts.log.info("coordinator leads", { term, runs: this.byId.size, ms: Math.round(performance.now() - t0) });
   }
 
   /** Stops acting at once (the lease is lost): no loops, no runs in memory; a standby from now on. */
@@ -195,8 +210,8 @@ export class Coordinator {
     await intake?.close();
     // The consumer is the next leader's business now: held verdicts go back to JetStream unacked.
     for (const m of this.held.takeAll()) m.nak();
-    const runs = [...this.runs.values()];
-    this.runs.clear();
+    const runs = [...this.byId.values()];
+    this.byId.clear();
     this.stalls = new StallWatch();
     this.ledger.forget();
     this.verdictConsumer = "";
@@ -243,9 +258,9 @@ export class Coordinator {
       fence: () => this.whenLeading(),
       publishCancel: (run: string, cube: string, reason: string) => this.publishCancel(run, cube, reason),
       settled: (run: string) => this.intake?.requeue(this.held.take(run)),
-      releaseFormula: (sha: string, runId: string) => releaseFormula(this.layout.formulas, sha, runId, this.runs.values(), this.opts.log),
+      releaseFormula: (sha: string, runId: string) => releaseFormula(this.layout.formulas, sha, runId, this.byId.values(), this.opts.log),
       releaseProofs: (proofs: Iterable<string>, runId: string) =>
-        releaseProofs(this.layout.proofs, proofs, runId, [...this.runs.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.certification.proofs })), this.opts.log),
+        releaseProofs(this.layout.proofs, proofs, runId, [...this.byId.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.certification.proofs })), this.opts.log),
     };
   }
 
@@ -269,13 +284,13 @@ export class Coordinator {
       try {
         const entries = await this.ledger.replay(id, (seq, err) => this.opts.log.warn("undecodable ledger entry skipped", { run: id, seq, err: err.message }));
         const run = await RunController.resume(this.deps(), entries, { actor: this.id, term });
-        if (run) this.runs.set(id, run);
+        if (run) this.byId.set(id, run);
       } catch (err) {
         if (err instanceof LedgerFencedError || err instanceof NotLeaderError) throw err;
         this.opts.log.error("cannot resume run", { run: id, err: (err as Error).message });
       }
     }
-    if (this.runs.size > 0) this.opts.log.info("runs resumed", { runs: this.runs.size, ms: Math.round(performance.now() - t0) });
+    if (this.byId.size > 0) this.opts.log.info("runs resumed", { runs: this.byId.size, ms: Math.round(performance.now() - t0) });
   }
 
   // ---- API --------------------------------------------------------------------------------------------------
@@ -284,34 +299,39 @@ export class Coordinator {
     this.requireLeading();
     const { spec, puzzle } = buildRunSpec(req, Date.now(), this.settings.limits);
     // Ids are never reused, also those of finished runs that are not in memory (their ledger and tasks remain).
-    if (this.runs.has(spec.runId) || (await this.runRecord(spec.runId)) !== null || (await this.ledger.runs()).includes(spec.runId)) {
+    if (this.byId.has(spec.runId) || (await this.runRecord(spec.runId)) !== null || (await this.ledger.runs()).includes(spec.runId)) {
       throw new RunExistsError(spec.runId);
     }
     const run = await RunController.create(this.deps(), spec, puzzle);
-    this.runs.set(spec.runId, run);
+    this.byId.set(spec.runId, run);
     return run;
   }
 
+  /** The runs in memory. */
+  runs(): IterableIterator<RunController> {
+    return this.byId.values();
+  }
+
   getRun(id: string): RunController | undefined {
-    return this.runs.get(id);
+    return this.byId.get(id);
   }
 
   /** A run by id: in memory, or rebuilt from its ledger (finished runs after a restart); the leader's only. */
   async loadRun(id: string): Promise<RunController | undefined> {
-    const live = this.runs.get(id);
+    const live = this.byId.get(id);
     if (live) return live;
     this.requireLeading();
     const entries = await this.ledger.replay(id);
     if (entries.length === 0) return undefined;
     const run = await RunController.resume(this.deps(), entries);
     if (!run) return undefined;
-    this.runs.set(id, run);
+    this.byId.set(id, run);
     return run;
   }
 
   /** The run's record in the KV bucket (every run, also finished ones not in memory). */
   async runRecord(id: string): Promise<RunRecord | null> {
-    const live = this.runs.get(id);
+    const live = this.byId.get(id);
     if (live) return live.record();
     const e = await this.layout.runs.get(id).catch(() => null);
     if (!e || e.value.length === 0) return null;
@@ -331,9 +351,9 @@ export class Coordinator {
     this.requireLeading();
     const { jsm, names } = this.opts;
     const sha = (await this.runRecord(id))?.spec?.formulaSha256 ?? "";
-    const certification = this.runs.get(id)?.model.certification;
+    const certification = this.byId.get(id)?.model.certification;
     const proofs = certification ? [...certification.proofs.values(), certification.coverageProof].filter((p) => p !== "") : [];
-    this.runs.delete(id);
+    this.byId.delete(id);
     await deleteRunConsumer(jsm, names, id).catch(() => undefined);
     await purgeRunTasks(jsm, names, id).catch(() => undefined);
     await jsm.streams.purge(names.ledgerStream, { filter: names.ledgerSubject(id) });
@@ -344,7 +364,7 @@ export class Coordinator {
   }
 
   async listRunRecords(): Promise<RunRecord[]> {
-    const ids = new Set<string>(this.runs.keys());
+    const ids = new Set<string>(this.byId.keys());
     for await (const k of await this.layout.runs.keys()) ids.add(k);
     const out: RunRecord[] = [];
     for (const id of ids) {
@@ -381,7 +401,7 @@ export class Coordinator {
         m.term();
         continue;
       }
-      const run = this.runs.get(v.runId);
+      const run = this.byId.get(v.runId);
       if (!run || isTerminal(run.state)) {
         if (!run) this.counters.foreignVerdicts++;
         m.ack();
@@ -406,7 +426,7 @@ export class Coordinator {
     }
     for (const [id, g] of byRun) {
       try {
-        await this.runs.get(id)!.handleVerdicts(g.verdicts);
+        await this.byId.get(id)!.handleVerdicts(g.verdicts);
       } catch (err) {
         // Not acked: JetStream redelivers them after ack_wait (or to the next leader), and recording is idempotent.
         const fenced = err instanceof LedgerFencedError || err instanceof NotLeaderError;
@@ -431,7 +451,7 @@ export class Coordinator {
       const sm = await this.opts.jsm.streams.getMessage(adv.stream, { seq: adv.stream_seq });
       if (!sm) return;
       const task = CubeTask.decode(sm.data);
-      const run = this.runs.get(task.runId);
+      const run = this.byId.get(task.runId);
       if (run) await run.onMaxDeliveries(task.cubeId);
     } catch (err) {
       this.opts.log.debug("max-deliveries advisory not handled", { err: (err as Error).message });
@@ -443,7 +463,7 @@ export class Coordinator {
   /** A heartbeat, believed only as far as coordinator/shell/heartbeats.ts finds it possible. */
   private onWorkerStatus(data: Uint8Array, subject: string): void {
     this.workerTable.record(data, subject, (id: string) => {
-      const run = this.runs.get(id);
+      const run = this.byId.get(id);
       // A scan run's portfolio member runs like a cube but is none (coordinator/model/cube-table.ts MemberEntry).
       return run && { createdUnixMs: run.spec.createdUnixMs, hasCube: (cube: string) => run.table.get(cube) !== undefined || run.table.member(cube) !== undefined };
     });
@@ -462,10 +482,10 @@ export class Coordinator {
   /** Tells each run which of its cubes live workers report running, and why its queued cubes wait. */
   private refreshRunning(now: number): void {
     const byRun = this.workerTable.runningByRun(now);
-    for (const [id, run] of this.runs) run.setRunning(byRun.get(id) ?? new Map());
+    for (const [id, run] of this.byId) run.setRunning(byRun.get(id) ?? new Map());
     const live = this.liveWorkers(now).map((w) => ({ slots: w.status.slots, runs: w.status.running.map((r) => r.runId) }));
-    const briefs = new Map([...this.runs].map(([id, r]) => [id, { name: id, priority: r.priority }]));
-    for (const run of this.runs.values()) {
+    const briefs = new Map([...this.byId].map(([id, r]) => [id, { name: id, priority: r.priority }]));
+    for (const run of this.byId.values()) {
       const c = run.table.snapshotCounts();
       run.setWaiting(waitingReason({ id: run.id, queued: c.queued, running: run.running.size }, live, briefs));
     }
@@ -475,7 +495,7 @@ export class Coordinator {
     if ((this.state !== "leading" && this.state !== "closing") || !this.leadership.held()) return;
     const now = Date.now();
     this.refreshRunning(now);
-    for (const run of this.runs.values()) {
+    for (const run of this.byId.values()) {
       if (!isTerminal(run.state)) run.markDirty();
       try {
         await run.publishRecord(false);
@@ -498,7 +518,7 @@ export class Coordinator {
       return info ? info.num_pending + info.num_ack_pending : 0;
     };
     let verdictsWaiting: number | null = null;
-    for (const run of this.runs.values()) {
+    for (const run of this.byId.values()) {
       const queued = run.table.snapshotCounts().queued;
       if (run.state !== RunState.RUN_STATE_RUNNING || queued === 0 || !run.table.initialSplitDone) {
         this.stalls.forget(run.id);
@@ -526,8 +546,8 @@ export class Coordinator {
       await this.intake?.close();
       // Held verdicts go back to JetStream at once: whoever coordinates next takes them.
       for (const m of this.held.takeAll()) m.nak();
-      for (const run of this.runs.values()) await run.splitDone().catch(() => undefined);
-      for (const run of this.runs.values()) await run.certifier?.close();
+      for (const run of this.byId.values()) await run.splitDone().catch(() => undefined);
+      for (const run of this.byId.values()) await run.certifier?.close();
       await this.writeStatus().catch(() => undefined);
       // Last: the lease is deleted, so a standby takes over at once and finds everything written.
       await this.leadership?.stop();
