@@ -9,7 +9,7 @@ import type { RunRecord } from "../../proto/gen/cubist/v1/run.js";
 import type { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LeaderRecord } from "../model/leader-lease.js";
 import type { RunRequest } from "../run-spec.js";
-import type { CoordinatorCounters } from "../shell/coordinator.js";
+import type { CoordinatorCounters } from "../shell/verdict-router.js";
 import type { RejectKind } from "../shell/heartbeats.js";
 import type { RunController } from "../shell/run.js";
 import type { WorkerInfo } from "../shell/worker-table.js";

@@ -8,7 +8,7 @@ import { Counter, Histogram, type Registry } from "prom-client";
 import type { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { VERDICT_LABELS, verdictLabel } from "../../proto/vocabulary.js";
 import { REJECT_KINDS } from "../shell/heartbeats.js";
-import type { CoordinatorCounters } from "../shell/coordinator.js";
+import type { CoordinatorCounters } from "../shell/verdict-router.js";
 import type { CoordinatorView } from "./coordinator-view.js";
 
 /** Buckets of solve and cube times, in seconds: from trivial cubes to hour-long ones. */

@@ -15,12 +15,12 @@ import type { Names } from "../../proto/contract.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../../proto/gen/cubist/v1/run.js";
-import { isTerminal, runStateName } from "../../proto/vocabulary.js";
+import { runStateName } from "../../proto/vocabulary.js";
 import type { CoordinatorSettings } from "../config.js";
 import type { CubeEntry } from "../model/cube-entry.js";
 import type { CubeTableView } from "../model/cube-table.js";
 import type { BestPoint } from "../model/run-best.js";
-import { certificationOf } from "../model/run-certification.js";
+import { runStatus } from "../model/run-status.js";
 import type { Ledger } from "./ledger.js";
 import { publishTasks } from "./task-publisher.js";
 import { RunCertifier } from "./certify.js";
@@ -346,52 +346,7 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- status ----------------------------------------------------------------------------------------------
 
   status(now = Date.now()): RunStatus {
-    const c = this.table.snapshotCounts();
-    let running = 0;
-    for (const id of this.running.keys()) if (this.table.get(id)?.state === "queued") running++;
-    let purged = 0;
-    if (isTerminal(this.state)) {
-      // The run is over: cubes still open were purged (a solution was found, or the run was cancelled).
-      purged = c.queued + c.unknown;
-      c.queued = 0;
-      c.unknown = 0;
-      running = 0;
-    }
-    // Closed weight: refuted, plus counted cubes in a counting run.
-    const progress = Math.min(1, this.model.coveredWeight);
-    const eta = isTerminal(this.state) ? 0 : this.rate.eta(now, progress - this.table.initialRefutedWeight, 1 - this.table.initialRefutedWeight);
-    return {
-      runId: this.id,
-      state: this.state,
-      cubes: {
-        queued: c.queued - running,
-        running,
-        sat: c.sat,
-        unsat: c.unsat,
-        unknown: c.unknown,
-        failed: c.failed,
-        resplit: c.resplit,
-        refutedBySplit: c.refutedBySplit,
-        purged,
-      },
-      progress,
-      etaSeconds: eta,
-      cubesPerSecond: this.rate.cubesPerSecond(now),
-      solutions: this.solutions.length,
-      rejectedModels: this.rejected,
-      startedUnixMs: this.startedAt,
-      finishedUnixMs: this.finishedAt,
-      updatedUnixMs: now,
-      priority: this.model.priority,
-      message: this.message,
-      generation: 0,
-      certification: certificationOf(this.spec, this.model.certification, c.unsat, this.certifier?.pending ?? 0),
-      best: this.best ?? undefined,
-      ...this.model.cubes.work.view(this.table.entries(), now, this.state === RunState.RUN_STATE_SAT || this.state === RunState.RUN_STATE_UNSAT, isTerminal(this.state)),
-      waiting: this.state === RunState.RUN_STATE_RUNNING ? this.waitingFor : "",
-      initialCubes: this.table.initialCubes,
-      ...(this.model.counting ? { solutionCount: this.model.count.counted, countComplete: this.model.countComplete } : {}),
-    };
+    return runStatus(this.model, { running: this.running, rate: this.rate, waiting: this.waitingFor, proofsPending: this.certifier?.pending ?? 0 }, now);
   }
 
   record(): RunRecord {
