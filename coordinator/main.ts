@@ -1,5 +1,5 @@
 /**
- * The coordinator process: the one place that wires NATS, the coordinator and (later) its servers together.
+ * The coordinator process: the one place that wires NATS, the coordinator (shell/) and its servers (serve/) together.
  * The gRPC and HTTP servers' modules (gRPC, prom-client, the dashboard) are loaded only when configured: the
  * embedded cluster of `cubist solve --workers` has neither, and loading them cost it ~45 ms of start.
  */

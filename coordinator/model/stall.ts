@@ -1,5 +1,5 @@
 /**
- * The stall check's decision (coordinator/shell/coordinator.ts carries it out): a run whose queued cubes no consumer holds
+ * The stall check's decision (coordinator/shell/run-upkeep.ts carries it out): a run whose queued cubes no consumer holds
  * any more (a task lost with a dropped verdict, given up by JetStream while no coordinator listened, purged by
  * hand) would wait forever, so those cubes are published again. "No consumer holds them" must be seen twice, at
  * least `confirmMs` apart, with nothing recorded for the run in between, no task in flight and no verdict waiting

@@ -20,7 +20,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendJson, sendText } from "../../cluster/http.js";
 import { RUN_ID_RE } from "../../proto/contract.js";
-import { CUBE_STATE_NAMES, cubeStateOf, isTerminal, type CubeStateName } from "../../proto/vocabulary.js";
+import { cubeStateOf } from "../../proto/api-vocabulary.js";
+import { CUBE_STATE_NAMES, isTerminal, type CubeStateName } from "../../proto/vocabulary.js";
 import { NotLeaderError } from "../errors.js";
 import type { RunController } from "../shell/run.js";
 import { HttpError } from "./api-errors.js";

@@ -14,7 +14,8 @@ import type {
   SubmitRunResponse,
 } from "../../proto/gen/cubist/v1/api.js";
 import { RunMode, RunState } from "../../proto/gen/cubist/v1/run.js";
-import { cubeStateName, isTerminal, runStateName } from "../../proto/vocabulary.js";
+import { cubeStateName } from "../../proto/api-vocabulary.js";
+import { isTerminal, runStateName } from "../../proto/vocabulary.js";
 import { FailedPreconditionError, NotFoundError } from "../errors.js";
 import type { RunRequest } from "../run-spec.js";
 import type { RunController } from "../shell/run.js";

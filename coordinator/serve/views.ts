@@ -1,15 +1,16 @@
 /**
  * The read model: what the gRPC API (serve/run-calls.ts) and the dashboard's JSON endpoints (serve/http-routes.ts)
- * return, built from the coordinator's reads (serve/coordinator-view.ts) in one place: runs, one run in detail, its cubes. Plain objects; nothing here
- * changes state. The board shown (coordinator/serve/board-view.ts) and the workers (coordinator/serve/worker-views.ts) have
- * their own modules.
+ * return, built from the coordinator's reads (serve/coordinator-view.ts) in one place: runs, one run in detail, its
+ * cubes. Plain objects; nothing here changes state. The board shown (serve/board-view.ts) and the workers
+ * (serve/worker-views.ts) have their own modules.
  */
 
 import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../../proto/contract.js";
 import type { CubeInfo, RunInfo } from "../../proto/gen/cubist/v1/api.js";
 import type { CubeCounts, RunRecord, RunStatus } from "../../proto/gen/cubist/v1/run.js";
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
-import { cubeStateOf, CubeState, isTerminal, runStateName, type CubeStateName } from "../../proto/vocabulary.js";
+import { cubeStateOf, CubeState } from "../../proto/api-vocabulary.js";
+import { isTerminal, runStateName, type CubeStateName } from "../../proto/vocabulary.js";
 import { resplitDepth, subtreeOf, type CubeEntry } from "../model/cube-entry.js";
 import type { CoordinatorView, RunView } from "./coordinator-view.js";
 import { workersView, type WorkerSpeeds } from "./worker-views.js";

@@ -1,17 +1,19 @@
 /**
- * The coordinator: owns the JetStream layout, the runs, and the verdict consumer. It keeps no state of its own: on
- * taking the lead it replays every unfinished run's ledger (coordinator/shell/ledger.ts) and continues.
+ * The coordinator: owns the JetStream layout, the runs (coordinator/shell/run-store.ts) and the verdict consumer. It
+ * keeps no state of its own: on taking the lead it replays every unfinished run's ledger (coordinator/shell/ledger.ts)
+ * and continues.
  *
  * One coordinator per prefix leads; any other is a standby (coordinator/shell/leadership.ts: a lease in JetStream KV).
- * States: created -> starting -> standby <-> taking-over -> leading -> closing -> closed. A standby serves what it can read (run
- * records, its workers table) and refuses every change (NotLeaderError, naming the leader); it takes the lead when
- * the lease is free or has lapsed (after a kill -9: within the lease, 6 s by default). The leader stops acting the
- * moment its lease is not held: every effect checks it first (`fence`), and its ledger writes are fenced by
- * JetStream, so a leader frozen past its lease writes nothing after it wakes (docs/operations.md "Leadership").
+ * States: created -> starting -> standby <-> taking-over -> leading -> closing -> closed. A standby serves what it can
+ * read (run records, its workers table) and refuses every change (NotLeaderError, naming the leader); it takes the
+ * lead when the lease is free or has lapsed (after a kill -9: within the lease, 6 s by default). The leader stops
+ * acting the moment its lease is not held: every effect checks it first (`fence`), and its ledger writes are fenced
+ * by JetStream, so a leader frozen past its lease writes nothing after it wakes (docs/operations.md "Leadership").
  *
- * Loops while leading: the verdict consumer of its term (coordinator/shell/verdict-intake.ts; group by run, record, then
- * ack), the MAX_DELIVERIES advisory (cubes JetStream gave up on), a status writer (run records to KV once a second)
- * and a stall check (coordinator/model/stall.ts). Worker heartbeats are read in every state.
+ * Loops while leading: the verdict consumer of its term (coordinator/shell/verdict-intake.ts, then
+ * coordinator/shell/verdict-router.ts: group by run, record, then ack), the MAX_DELIVERIES advisory (cubes JetStream
+ * gave up on), a status writer (run records to KV once a second) and a stall check (coordinator/shell/run-upkeep.ts).
+ * Worker heartbeats are read in every state.
  */
 
 import { randomBytes } from "node:crypto";

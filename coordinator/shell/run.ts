@@ -44,7 +44,7 @@ export interface RunDeps {
   readonly settings: CoordinatorSettings;
   readonly log: Logger;
   readonly publishCancel: (run: string, cube: string, reason: string) => void;
-  /** Deletes a formula object no open run needs any more (coordinator.ts). */
+  /** Deletes a formula object no open run needs any more (coordinator/shell/run-store.ts). */
   readonly releaseFormula?: (sha256: string, runId: string) => Promise<void>;
   /** Deletes a cancelled run's DRAT proofs unless an open run shares them (coordinator/shell/formula-upload.ts). */
   readonly releaseProofs?: (proofs: Iterable<string>, runId: string) => Promise<void>;

@@ -1,7 +1,7 @@
 /**
  * How verdict messages reach the coordinator (coordinator/shell/coordinator.ts): the loop over the single durable
  * consumer of verdicts, and the checks a message passes before it counts as a verdict at all (never trusted).
- * What a verdict then means for its run (leases, recording, acks) is the coordinator's and the run's business.
+ * What a verdict then means for its run (leases, recording, acks) is coordinator/shell/verdict-router.ts's business.
  */
 
 import type { ConsumerMessages, JetStreamClient, JsMsg } from "@nats-io/jetstream";
