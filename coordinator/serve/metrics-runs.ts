@@ -76,30 +76,18 @@ function nonNegative(x: number): number | undefined {
 }
 
 function registerPerRun(registers: Registry[], src: RunMetricsSource, f: PerRunFamily): void {
-  const labelNames = ["run"];
+  const family = { name: f.name, help: f.help, labelNames: ["run"], registers };
+  const each = (put: (run: string, v: number) => void): void => {
+    for (const r of src.labelled()) {
+      const v = f.value(r);
+      if (v !== undefined) put(r.id, v);
+    }
+  };
   if (f.counter) {
-    new Counter({
-      name: f.name, help: f.help, labelNames, registers,
-      collect() {
-        this.reset();
-        for (const r of src.labelled()) {
-          const v = f.value(r);
-          if (v !== undefined) this.inc({ run: r.id }, v);
-        }
-      },
-    });
-    return;
+    new Counter({ ...family, collect() { this.reset(); each((run, v) => this.inc({ run }, v)); } });
+  } else {
+    new Gauge({ ...family, collect() { this.reset(); each((run, v) => this.set({ run }, v)); } });
   }
-  new Gauge({
-    name: f.name, help: f.help, labelNames, registers,
-    collect() {
-      this.reset();
-      for (const r of src.labelled()) {
-        const v = f.value(r);
-        if (v !== undefined) this.set({ run: r.id }, v);
-      }
-    },
-  });
 }
 
 /** Runs by state, and each run's state as 0/1 series. */

@@ -4,30 +4,20 @@
  * coordinator (coordinator/shell/coordinator.ts) decides who may do what; this file does it.
  */
 
-import type { JetStreamManager } from "@nats-io/jetstream";
-import { deleteRunConsumer, purgeRunTasks, type Layout } from "../../cluster/layout.js";
-import type { Logger } from "../../cluster/log.js";
-import { RUN_ID_RE, type Names } from "../../proto/contract.js";
+import { deleteRunConsumer, purgeRunTasks } from "../../cluster/layout.js";
+import { RUN_ID_RE } from "../../proto/contract.js";
 import { RunRecord } from "../../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../../proto/vocabulary.js";
-import type { CoordinatorSettings } from "../config.js";
 import { NotLeaderError, RunExistsError } from "../errors.js";
 import { buildRunSpec, type RunRequest } from "../run-spec.js";
 import { releaseDeletedRun, releaseFormula, releaseProofs } from "./formula-upload.js";
-import { LedgerFencedError, type Ledger } from "./ledger.js";
+import { LedgerFencedError } from "./ledger.js";
 import { RunController, type RunDeps } from "./run.js";
 
-/** What the store needs: where runs live, and the coordinator's part in every run's effects. */
-export interface RunStoreOptions {
-  readonly layout: Layout;
-  readonly jsm: JetStreamManager;
-  readonly ledger: Ledger;
-  readonly names: Names;
-  readonly settings: CoordinatorSettings;
-  readonly log: Logger;
+/** What the store needs: where runs live, and the coordinator's part in every run's effects (RunDeps, coordinator/shell/run.ts). */
+export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel"> {
   /** Before every effect of a run: resolves while this coordinator leads (coordinator/shell/coordinator.ts whenLeading). */
   readonly fence: () => Promise<void>;
-  readonly publishCancel: (run: string, cube: string, reason: string) => void;
   /** A run recorded tasks that were in flight: the verdicts held for them are looked at again. */
   readonly settled: (run: string) => void;
 }
