@@ -1,17 +1,19 @@
 /**
- * DRAT proofs in the JetStream Object Store (`layout.proofs`), content-addressed like the formulas: the object
- * name is the SHA-256 of the proof's bytes. Whoever reads a proof hashes it again and refuses one whose bytes do
- * not match its name (the coordinator never trusts a worker), and a proof larger than the limit is refused before
- * it is stored or read.
+ * DRAT proofs of certified runs, whole, in the proofs stream (cluster/proof-stream.ts), content-addressed like the
+ * formulas: a proof's name is the SHA-256 of its bytes. Workers store them; the coordinator reads them, and never
+ * trusts one: it takes the first complete upload under the name whose bytes hash to it (certify/proof-uploads.ts),
+ * whatever else anyone added beside it. A proof larger than the limit is refused before it is stored or read.
  */
 
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { rm, stat } from "node:fs/promises";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ObjectStore } from "@nats-io/obj";
+import { createReadStream } from "node:fs";
+import { mkdtemp, open, rm, stat, type FileHandle } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CubistError } from "../core/errors.js";
+import type { ProofStream } from "../cluster/proof-stream.js";
+import { PROOF_CHUNK_BYTES } from "../proto/contract.js";
+import { parseChunk, UploadFollower, type ChunkStep } from "./proof-uploads.js";
 
 /** Largest proof accepted. @default 4 GiB */
 export const DEFAULT_MAX_PROOF_BYTES = 4 * 1024 ** 3;
@@ -30,55 +32,80 @@ async function fileSha256(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/** Stores the proof file under its SHA-256 (once: the same bytes are not uploaded twice); returns the name. */
-export async function uploadProof(store: ObjectStore, path: string, description: string, maxBytes = DEFAULT_MAX_PROOF_BYTES): Promise<string> {
+/** Stores the proof file under its SHA-256 and this store's uploader; returns the name. */
+export async function uploadProof(store: ProofStream, path: string, description: string, maxBytes = DEFAULT_MAX_PROOF_BYTES): Promise<string> {
   const size = (await stat(path)).size;
   if (size > maxBytes) throw new ProofUnavailableError(`proof of ${size} bytes is larger than the limit of ${maxBytes}`);
   const sha256 = await fileSha256(path);
-  const info = await store.info(sha256).catch(() => null);
-  if (info && !info.deleted && info.size === size) return sha256;
-  const data = Readable.toWeb(createReadStream(path, { highWaterMark: 128 * 1024 })) as ReadableStream<Uint8Array>;
-  await store.put({ name: sha256, description }, data);
+  await store.publishUpload(sha256, createReadStream(path, { highWaterMark: PROOF_CHUNK_BYTES }), description);
   return sha256;
 }
 
-/** Downloads proof `name` to `out`, checking its size and that its bytes hash to its name. */
-export async function downloadProof(store: ObjectStore, name: string, out: string, maxBytes = DEFAULT_MAX_PROOF_BYTES): Promise<void> {
+/**
+ * Reads the uploads of `name` once, writing the first one it meets to `out`, until an upload is the proof. Returns
+ * that upload's key, and whether `out` holds it; null when no upload is the proof.
+ */
+async function readOnce(store: ProofStream, name: string, out: FileHandle, follower: UploadFollower, maxBytes: number): Promise<{ key: string; written: boolean } | null> {
+  let writing: string | null = null;
+  let read = 0;
+  for await (const msg of store.messages(name)) {
+    read += msg.data.length;
+    // Junk that others added under the name is read at most up to twice the limit.
+    if (read > 2 * maxBytes) throw new ProofUnavailableError(`proof ${name.slice(0, 12)}: more than ${2 * maxBytes} bytes stored under its name without a complete upload`);
+    const step: ChunkStep = follower.take(parseChunk(msg.subject, (h) => msg.headers?.get(h) ?? "", msg.data));
+    if (step.kind !== "data" && step.kind !== "complete") continue;
+    writing ??= step.key;
+    if (step.key === writing) await out.write(msg.data);
+    if (step.kind === "complete") return { key: step.key, written: step.key === writing };
+  }
+  return null;
+}
+
+/** Downloads proof `name` to `out`: the first complete upload that is no larger than `maxBytes` and hashes to the name. */
+export async function downloadProof(store: ProofStream, name: string, out: string, maxBytes = DEFAULT_MAX_PROOF_BYTES): Promise<void> {
   if (!SHA256_NAME_RE.test(name)) throw new ProofUnavailableError(`not a proof name: "${name.slice(0, 80)}"`);
-  const info = await store.info(name).catch(() => null);
-  if (!info || info.deleted) throw new ProofUnavailableError(`proof ${name.slice(0, 12)} is not in the proofs store`);
-  if (info.size > maxBytes) throw new ProofUnavailableError(`proof ${name.slice(0, 12)} has ${info.size} bytes, more than the limit of ${maxBytes}`);
-  const result = await store.get(name);
-  if (result === null) throw new ProofUnavailableError(`proof ${name.slice(0, 12)} is not in the proofs store`);
-  result.error.catch(() => undefined);
-  const hash = createHash("sha256");
-  let bytes = 0;
-  const check = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        cb(new ProofUnavailableError(`proof ${name.slice(0, 12)} is larger than the limit of ${maxBytes} bytes`));
-        return;
-      }
-      hash.update(chunk);
-      cb(null, chunk);
-    },
-  });
+  if ((await store.count(name)) === 0) throw new ProofUnavailableError(`proof ${name.slice(0, 12)} is not in the proofs store`);
   try {
-    await pipeline(Readable.fromWeb(result.data as import("node:stream/web").ReadableStream<Uint8Array>), check, createWriteStream(out));
-    const got = hash.digest("hex");
-    if (got !== name) throw new ProofUnavailableError(`proof ${name.slice(0, 12)}: its bytes hash to ${got.slice(0, 12)}; refusing it`);
+    const follower = new UploadFollower(name, maxBytes);
+    let file = await open(out, "w");
+    let found;
+    try {
+      found = await readOnce(store, name, file, follower, maxBytes);
+    } finally {
+      await file.close();
+    }
+    if (found === null) throw new ProofUnavailableError(`proof ${name.slice(0, 12)}: no complete upload hashes to its name${follower.lastProblem ? ` (${follower.lastProblem})` : ""}`);
+    if (found.written) return;
+    // The proof was an upload other than the first: read again, that upload alone.
+    file = await open(out, "w");
+    try {
+      if ((await readOnce(store, name, file, new UploadFollower(name, maxBytes, found.key), maxBytes)) === null) {
+        throw new ProofUnavailableError(`proof ${name.slice(0, 12)}: its upload was gone on a second reading`);
+      }
+    } finally {
+      await file.close();
+    }
   } catch (err) {
     await rm(out, { force: true });
     throw err;
   }
 }
 
-/** The proof's bytes as chunks (for a certificate bundle). Null when there is no such proof. */
-export async function readProof(store: ObjectStore, name: string): Promise<AsyncIterable<Uint8Array> | null> {
-  if (!SHA256_NAME_RE.test(name)) return null;
-  const result = await store.get(name);
-  if (result === null) return null;
-  result.error.catch(() => undefined);
-  return Readable.fromWeb(result.data as import("node:stream/web").ReadableStream<Uint8Array>);
+/** The proof's bytes as chunks (for a certificate bundle), checked as downloadProof checks them. Null when there is no such proof. */
+export async function readProof(store: ProofStream, name: string): Promise<AsyncIterable<Uint8Array> | null> {
+  if (!SHA256_NAME_RE.test(name) || (await store.count(name)) === 0) return null;
+  const dir = await mkdtemp(join(tmpdir(), "cubist-proof-"));
+  try {
+    await downloadProof(store, name, join(dir, "proof.drat"));
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return (async function* () {
+    try {
+      yield* createReadStream(join(dir, "proof.drat"), { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  })();
 }

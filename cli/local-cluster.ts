@@ -10,8 +10,13 @@
  * JetStream layout (no worker process start-up, no layout polling), the end of the run is noticed when it is carried
  * out (an event, not a poll), and the teardown stops running cubes at once (the run is over: no grace period).
  *
- * With `natsUrl` an existing NATS is used instead; the run then lives under a private prefix whose streams and
- * buckets are deleted at the end.
+ * The private nats-server is locked down as a deployed one (docs/operations.md "Security"): the coordinator has its
+ * own user, each worker its own with a worker's permissions (cluster/nats-users.ts), all with fresh random
+ * passwords that exist only in this process and the server's configuration file in the temporary directory; a
+ * client without credentials is refused.
+ *
+ * With `natsUrl` an existing NATS is used instead, with no credentials (the user's own server); the run then lives
+ * under a private prefix whose streams and buckets are deleted at the end.
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
@@ -20,6 +25,8 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startNatsServer, type NatsServer } from "./nats-launcher.js";
+import { accountsConfig, cubistUsers } from "../cluster/nats-users.js";
+import { createNames } from "../proto/contract.js";
 import { DEFAULT_SIZE_LIMITS } from "../core/limits.js";
 import type { CoordinatorProcess, RunController } from "../coordinator/main.js";
 import type { WorkerProcess } from "../worker/main.js";
@@ -94,8 +101,12 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
   let proc: CoordinatorProcess | undefined;
   const workers: WorkerProcess[] = [];
   const prefix = options.natsUrl ? `cubistlocal${randomBytes(4).toString("hex")}` : "cubist";
+  const workerIds = Array.from({ length: options.workers }, (_, i) => `local-${i + 1}`);
   // nats-server starts first, and its start overlaps loading the modules below.
-  const natsStarting = options.natsUrl ? null : startNatsServer({ storeDir: join(temp, "jetstream") }).then((s) => (nats = s));
+  const natsStarting = options.natsUrl ? null : startLocalNats(join(temp, "jetstream"), workerIds).then((s) => {
+    nats = s.server;
+    return s;
+  });
   natsStarting?.catch(() => undefined);
   const stopping = new AbortController();
   let workersStarting: Promise<void> | undefined;
@@ -107,10 +118,11 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
     const logger = (component: string, fields?: Record<string, string>): Logger =>
       options.verbose ? createLogger({ component, level: "info", fields }) : silentLogger;
     const log = logger("cluster");
-    const url = options.natsUrl ?? (await natsStarting!).url;
+    const local = await natsStarting;
+    const url = options.natsUrl ?? local!.server.url;
     mark("natsReady");
     const config = loadCoordinatorConfig({
-      nats: { servers: url, name: "cubist-local-coordinator" },
+      nats: { servers: url, name: "cubist-local-coordinator", ...local?.coordinator },
       prefix,
       ackWaitSec: options.ackWaitSec,
       maxDeliver: options.maxDeliver,
@@ -121,11 +133,11 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       grpc: null,
     });
     // Checked before anything starts: a missing solver is an error now, not a worker that never comes up.
-    const workerConfigs = Array.from({ length: options.workers }, (_, i) => loadWorkerConfig({
-      nats: { servers: url },
+    const workerConfigs = workerIds.map((workerId, i) => loadWorkerConfig({
+      nats: { servers: url, ...local?.workers.get(workerId) },
       prefix,
       concurrency: options.concurrency ?? 1,
-      workerId: `local-${i + 1}`,
+      workerId,
       cacheDir: join(temp, `cache-${i + 1}`),
       solverPath: options.solverPath,
       // Every local worker runs the same solver binary: a broken one should end the run FAILED, not stall it
@@ -183,6 +195,32 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
   }
 }
 
+/** A user and password of the embedded cluster's nats-server, as the NATS options take them. */
+export interface LocalNatsCredentials {
+  readonly user: string;
+  readonly pass: string;
+}
+
+/** The embedded cluster's private nats-server and the credentials of its coordinator and of each worker (by id). */
+export interface LocalNats {
+  readonly server: NatsServer;
+  readonly coordinator: LocalNatsCredentials;
+  readonly workers: ReadonlyMap<string, LocalNatsCredentials>;
+}
+
+/**
+ * Starts the embedded cluster's nats-server (store in `storeDir`) with the users of a Cubist installation under the
+ * default prefix: the coordinator's (`cubist`) and one per worker id, each with a fresh random password.
+ */
+export async function startLocalNats(storeDir: string, workerIds: readonly string[]): Promise<LocalNats> {
+  const secret = (): string => randomBytes(24).toString("hex");
+  const coordinator = { user: "cubist", pass: secret() };
+  const workers = new Map(workerIds.map((id) => [id, { user: id, pass: secret() }]));
+  const users = cubistUsers(createNames(), { user: coordinator.user, password: coordinator.pass }, [...workers].map(([id, w]) => ({ id, password: w.pass })));
+  const server = await startNatsServer({ storeDir, config: accountsConfig(users) });
+  return { server, coordinator, workers };
+}
+
 /**
  * Resolves with the run's final state as soon as its end is carried out (the run's "ended" event: its files are
  * gone by then, so a certificate bundle can be written); `onStatus` gets the status every PROGRESS_MS. Ctrl-C
@@ -219,7 +257,7 @@ const PROGRESS_MS = 250;
 async function deletePrefix(nc: NatsConnection, names: Names): Promise<void> {
   const { requireJetStream } = await import("../cluster/nats.js");
   const jsm = await requireJetStream(nc);
-  for (const s of [names.cubesStream, names.verdictsStream, names.ledgerStream, `KV_${names.runsBucket}`, `OBJ_${names.formulasBucket}`, `OBJ_${names.proofsBucket}`]) {
+  for (const s of [names.cubesStream, names.verdictsStream, names.ledgerStream, `KV_${names.runsBucket}`, `OBJ_${names.formulasBucket}`, names.proofsStream]) {
     await jsm.streams.delete(s).catch(() => undefined);
   }
 }

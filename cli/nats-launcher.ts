@@ -74,7 +74,8 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   let configPath: string | undefined;
   if (options.config) {
     configPath = join(workDir, "nats.conf");
-    await writeFile(configPath, options.config);
+    // It may hold passwords (the embedded cluster's users): readable by its owner only.
+    await writeFile(configPath, options.config, { mode: 0o600 });
   }
 
   let port = options.port ?? -1;

@@ -18,7 +18,8 @@ import {
 } from "@nats-io/jetstream";
 import { Kvm, type KV } from "@nats-io/kv";
 import { Objm, type ObjectStore } from "@nats-io/obj";
-import type { Names } from "../proto/contract.js";
+import { PROOF_CHUNK_BYTES, PROOF_UPLOADER_COORDINATOR, type Names } from "../proto/contract.js";
+import { ProofStream } from "./proof-stream.js";
 
 export interface LayoutOptions {
   /** Stream and bucket replicas (1 for a single server, 3 for a 3-node cluster). @default 1 */
@@ -32,8 +33,8 @@ export interface Layout {
   readonly js: JetStreamClient;
   readonly runs: KV;
   readonly formulas: ObjectStore;
-  /** DRAT proofs of certified runs (docs/operations.md "Certificates"). */
-  readonly proofs: ObjectStore;
+  /** DRAT proofs of certified runs (docs/operations.md "Certificates"), stored under this process's identity. */
+  readonly proofs: ProofStream;
 }
 
 const NS = 1_000_000;
@@ -83,12 +84,23 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, na
     num_replicas: replicas,
     max_msg_size: maxMsgBytes,
   });
+  // Proofs are only ever added, in chunks; nothing a worker may publish removes one (certify/proof-store.ts):
+  // no rollup headers, and a full store refuses new proofs rather than dropping old ones.
+  await ensureStream(jsm, {
+    name: names.proofsStream,
+    subjects: [`${names.prefix}.proofs.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_msg_size: 2 * PROOF_CHUNK_BYTES,
+    discard: DiscardPolicy.New,
+    allow_rollup_hdrs: false,
+    duplicate_window: 120 * 1000 * NS,
+  });
   const kvm = new Kvm(nc);
   const runs = await kvm.create(names.runsBucket, { replicas, history: 1 });
-  const objm = new Objm(nc);
-  const formulas = await objm.create(names.formulasBucket, { replicas });
-  const proofs = await objm.create(names.proofsBucket, { replicas });
-  return { names, js: jetstream(nc), runs, formulas, proofs };
+  const formulas = await new Objm(nc).create(names.formulasBucket, { replicas });
+  return { names, js: jetstream(nc), runs, formulas, proofs: new ProofStream(nc, names, PROOF_UPLOADER_COORDINATOR) };
 }
 
 /** The bucket of the coordinators' leader lease (coordinator/shell/leadership.ts), created if missing; workers never open it. */
@@ -127,14 +139,14 @@ export async function ensureVerdictConsumer(jsm: JetStreamManager, names: Names,
   }
 }
 
-/** Opens an existing layout (workers, clients). Fails if the coordinator has not created it yet. */
-export async function openLayout(nc: NatsConnection, names: Names): Promise<Layout> {
-  const kvm = new Kvm(nc);
-  const runs = await kvm.open(names.runsBucket);
-  const objm = new Objm(nc);
-  const formulas = await objm.open(names.formulasBucket);
-  const proofs = await objm.open(names.proofsBucket);
-  return { names, js: jetstream(nc), runs, formulas, proofs };
+/**
+ * Opens an existing layout (workers, clients); `uploader` is the worker id its proofs are stored under. Fails if
+ * the coordinator has not created it yet.
+ */
+export async function openLayout(nc: NatsConnection, names: Names, uploader: string): Promise<Layout> {
+  const runs = await new Kvm(nc).open(names.runsBucket);
+  const formulas = await new Objm(nc).open(names.formulasBucket);
+  return { names, js: jetstream(nc), runs, formulas, proofs: new ProofStream(nc, names, uploader) };
 }
 
 export interface RunConsumerOptions {

@@ -3,15 +3,16 @@
  * account that holds Cubist's streams, as nats-server configuration text.
  *
  * - The coordinator's user has the whole account (it creates streams, reads the ledger, publishes tasks).
- * - Each worker has its own user, allowed to publish only what a worker needs: its own verdicts
- *   (`<p>.verdicts.*.<worker>`) and heartbeats (`<p>.workers.<worker>`), pulls from the runs' consumers, acks of
- *   the tasks it pulled, and the read-only JetStream calls behind the runs bucket and the formula store. It may
- *   subscribe only to cancels and to its own inbox prefix (`_INBOX_<worker>`, which `cubist worker` uses), so it
- *   sees no other worker's tasks and no lease it was not given; it cannot read the cube stream, the verdicts or the
- *   ledger, create consumers on them, or publish tasks or cancels.
+ * - Each worker has its own user, allowed only what a worker does: pull tasks from the runs' consumers and ack,
+ *   nak or extend the ones it pulled; publish its own verdicts (`<p>.verdicts.*.<worker>`), heartbeats
+ *   (`<p>.workers.<worker>`) and proofs (`<p>.proofs.*.<worker>`); watch the runs bucket and download formulas
+ *   (read-only JetStream calls on those two). It may subscribe only to cancels and to its own inbox prefix
+ *   (`_INBOX_<worker>`, which `cubist worker` uses), so it sees no other worker's tasks and no lease it was not
+ *   given. It has no JetStream call on the cube, verdict, ledger or proofs streams that reads a message directly
+ *   (STREAM.MSG.GET, DIRECT.GET), creates a consumer, deletes or purges; it cannot publish tasks or cancels.
  *
- * Used by `cubist nats-users` (cli/commands/nats-users.ts), the deploy files and the identity tests, so all three
- * stay the same.
+ * Used by `cubist nats users` (cli/commands/nats-users.ts), the embedded local cluster (cli/local-cluster.ts), the
+ * deploy files and the identity tests, so all of them stay the same.
  */
 
 import type { Names } from "../proto/contract.js";
@@ -27,44 +28,47 @@ export interface Permissions {
   subscribe: string[];
 }
 
-/** What a worker's NATS user may publish and subscribe to. */
-export function workerPermissions(names: Names, workerId: string): Permissions {
-  if (!WORKER_ID_RE.test(workerId)) throw new Error(`invalid worker id "${workerId}": use 1-64 letters, digits, _ or -`);
-  const p = names.prefix;
-  const cubes = names.cubesStream;
-  const kv = `KV_${names.runsBucket}`;
-  const obj = `OBJ_${names.formulasBucket}`;
-  const readOnly = (stream: string): string[] => [
+/**
+ * The read-only JetStream calls of a stream whose every message a worker may read (the runs bucket, the formula
+ * store): stream info, direct reads, and the ordered consumers behind a watch or a download (created, looked at
+ * and deleted by the client, with flow control).
+ */
+function readOnlyStream(stream: string): string[] {
+  return [
     `$JS.API.STREAM.INFO.${stream}`,
     `$JS.API.STREAM.MSG.GET.${stream}`,
     `$JS.API.DIRECT.GET.${stream}`,
     `$JS.API.DIRECT.GET.${stream}.>`,
-    // Ordered consumers (the runs watch, formula downloads): created, looked at and deleted by the client.
     `$JS.API.CONSUMER.CREATE.${stream}`,
     `$JS.API.CONSUMER.CREATE.${stream}.>`,
     `$JS.API.CONSUMER.INFO.${stream}.*`,
     `$JS.API.CONSUMER.DELETE.${stream}.*`,
     `$JS.FC.${stream}.>`,
   ];
+}
+
+/** What a worker's NATS user may publish and subscribe to. */
+export function workerPermissions(names: Names, workerId: string): Permissions {
+  if (!WORKER_ID_RE.test(workerId)) throw new Error(`invalid worker id "${workerId}": use 1-64 letters, digits, _ or -`);
+  const cubes = names.cubesStream;
   return {
     publish: [
+      // What it sends: verdicts, heartbeats and (certified runs) proofs, each only under its own id.
       names.verdictsSubject("*", workerId),
       names.workerSubject(workerId),
+      names.proofSubject("*", workerId),
+      // Finding the layout: the account, and that the cube and verdict streams exist (no message is read).
       "$JS.API.INFO",
       `$JS.API.STREAM.INFO.${cubes}`,
       `$JS.API.STREAM.INFO.${names.verdictsStream}`,
+      // Tasks: only through the runs' shared consumers, which lease them; then ack, nak, term or extend them.
       `$JS.API.CONSUMER.INFO.${cubes}.*`,
       `$JS.API.CONSUMER.MSG.NEXT.${cubes}.*`,
       `$JS.ACK.${cubes}.>`,
-      ...readOnly(kv),
-      ...readOnly(obj),
-      // Certified runs: the DRAT proof of each refuted cube goes to the proofs store (chunks and meta; the
-      // coordinator hashes every proof against its name and checks it against the cube it built itself).
-      ...readOnly(`OBJ_${names.proofsBucket}`),
-      `$O.${names.proofsBucket}.C.>`,
-      `$O.${names.proofsBucket}.M.>`,
+      ...readOnlyStream(`KV_${names.runsBucket}`),
+      ...readOnlyStream(`OBJ_${names.formulasBucket}`),
     ],
-    subscribe: [`${p}.cancel.>`, `${workerInboxPrefix(workerId)}.>`],
+    subscribe: [names.cancelWildcard(), `${workerInboxPrefix(workerId)}.>`],
   };
 }
 
@@ -112,4 +116,13 @@ export function cubistUsers(names: Names, coordinator: { user: string; password:
     { user: coordinator.user, password: coordinator.password },
     ...workers.map((w) => ({ user: w.id, password: w.password, permissions: workerPermissions(names, w.id) })),
   ];
+}
+
+/**
+ * A whole nats-server `accounts` block holding one installation: account CUBIST, with JetStream, and these users.
+ * There is no `no_auth_user`, so a client without credentials is refused. (The embedded cluster and the tests;
+ * the deploy files add a system account and include the users from a file.)
+ */
+export function accountsConfig(users: readonly UserEntry[]): string {
+  return `accounts {\n  CUBIST {\n    jetstream: enabled\n${usersConfig(users, "    ")}\n  }\n}\n`;
 }

@@ -11,6 +11,8 @@
  *   KV      <p>-runs       key <run>                       RunRecord (spec + status) — workers watch it
  *   KV      <p>-leader     key leader                      the coordinators' leader lease (JSON LeaderRecord)
  *   objects <p>-formulas   name <sha256>                   DIMACS of a run's base formula, puzzle texts
+ *   stream  <P>_PROOFS     subjects <p>.proofs.<sha256>.<uploader>  limits: DRAT proofs of certified runs, in chunks
+ *                          (certify/proof-store.ts); a worker may add proofs only under its own id, never delete one
  *   core    <p>.cancel.<run>[.<cube>]                      stop solvers (Cancel)
  *   core    <p>.workers.<worker>                           worker heartbeats (WorkerStatus)
  *
@@ -27,14 +29,16 @@ export interface Names {
   /** KV bucket of the coordinators' leader lease (key `leader`; coordinator/shell/leadership.ts). */
   readonly leaderBucket: string;
   readonly formulasBucket: string;
-  /** Object Store of DRAT proofs of certified runs (object name = SHA-256 of the proof). */
-  readonly proofsBucket: string;
+  /** Stream of the DRAT proofs of certified runs (certify/proof-store.ts). */
+  readonly proofsStream: string;
   /** The verdict consumer's base name: the leader of term T consumes through `<verdictsConsumer>-<T>`. */
   readonly verdictsConsumer: string;
   cubesSubject(run: string): string;
   /** Where `worker` publishes its verdicts for `run` (per-worker NATS users may publish only on their own). */
   verdictsSubject(run: string, worker: string): string;
   ledgerSubject(run: string): string;
+  /** Where `uploader` (a worker id, or PROOF_UPLOADER_COORDINATOR) stores the proof whose SHA-256 is `sha256`. */
+  proofSubject(sha256: string, uploader: string): string;
   cancelSubject(run: string, cube?: string): string;
   cancelWildcard(): string;
   workerSubject(worker: string): string;
@@ -73,6 +77,27 @@ export const WORKER_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** What WORKER_ID_RE allows, for error messages. */
 export const WORKER_ID_RULE = "1-64 letters, digits, _ or -, starting with a letter or digit (it is a NATS subject token)";
 
+/** The uploader token of the coordinator's own proofs (coverage): never a worker id, which cannot start with "_". */
+export const PROOF_UPLOADER_COORDINATOR = "_coordinator";
+
+/**
+ * Header names of a proof's chunk messages on `<p>.proofs.<sha256>.<uploader>` (certify/proof-uploads.ts says how
+ * a reader uses them).
+ */
+export const PROOF_HEADERS = Object.freeze({
+  /** The upload's id (random hex), the same on all its chunks. */
+  upload: "Cubist-Proof-Upload",
+  /** The chunk's index in its upload, from 0. */
+  chunk: "Cubist-Proof-Chunk",
+  /** On the last chunk only: the proof's size in bytes. */
+  size: "Cubist-Proof-Size",
+  /** On the first chunk: what the proof is (for an operator looking at the stream). */
+  description: "Cubist-Proof-Description",
+});
+
+/** Bytes of proof per chunk message at most (JetStream's own Object Store uses the same). */
+export const PROOF_CHUNK_BYTES = 128 * 1024;
+
 export function createNames(prefix: string = DEFAULT_PREFIX): Names {
   if (!PREFIX_RE.test(prefix)) {
     throw new Error(`invalid prefix "${prefix}": use 1-32 lowercase letters, digits, _ or -, starting with a letter`);
@@ -86,11 +111,12 @@ export function createNames(prefix: string = DEFAULT_PREFIX): Names {
     runsBucket: `${prefix}-runs`,
     leaderBucket: `${prefix}-leader`,
     formulasBucket: `${prefix}-formulas`,
-    proofsBucket: `${prefix}-proofs`,
+    proofsStream: `${P}_PROOFS`,
     verdictsConsumer: "coordinator",
     cubesSubject: (run) => `${prefix}.cubes.${run}`,
     verdictsSubject: (run, worker) => `${prefix}.verdicts.${run}.${worker}`,
     ledgerSubject: (run) => `${prefix}.ledger.${run}`,
+    proofSubject: (sha256, uploader) => `${prefix}.proofs.${sha256}.${uploader}`,
     cancelSubject: (run, cube) => (cube ? `${prefix}.cancel.${run}.${cube}` : `${prefix}.cancel.${run}`),
     cancelWildcard: () => `${prefix}.cancel.>`,
     workerSubject: (w) => `${prefix}.workers.${w}`,

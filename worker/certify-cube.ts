@@ -1,6 +1,6 @@
 /**
  * The worker's side of a certified run (CubeTask.certify): an UNSAT answer is only reported with a binary DRAT
- * proof uploaded to the proofs Object Store. Two things write one: the proof-producing placement search
+ * proof uploaded to the proofs stream. Two things write one: the proof-producing placement search
  * (`cubist-prove`, worker/engine/prove.ts) for runs whose formula is cubist-placement, and the SAT solver, which
  * runs on the cube's formula as a file (the solvers cannot write a proof while reading stdin). The worker checks
  * nothing itself: the coordinator checks every proof with drat-trim, against the cube's formula it builds on its own.

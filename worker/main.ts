@@ -41,13 +41,15 @@ export interface WorkerProcess {
 }
 
 /**
- * Opens the layout, retrying while the streams or buckets do not exist yet. Logs "waiting for the coordinator"
- * once, then every 30 s. `waitMs` 0 waits forever; `signal` stops waiting (then it throws).
+ * Opens the layout for worker `uploader` (its proofs are stored under its id), retrying while the streams or
+ * buckets do not exist yet. Logs "waiting for the coordinator" once, then every 30 s. `waitMs` 0 waits forever;
+ * `signal` stops waiting (then it throws).
  */
 export async function waitForLayout(
   nc: NatsConnection,
   jsm: JetStreamManager,
   names: Names,
+  uploader: string,
   log: Logger,
   options: { waitMs?: number; signal?: AbortSignal; retryMs?: number } = {},
 ): Promise<Layout> {
@@ -57,7 +59,7 @@ export async function waitForLayout(
     try {
       await jsm.streams.info(names.cubesStream);
       await jsm.streams.info(names.verdictsStream);
-      const layout = await openLayout(nc, names);
+      const layout = await openLayout(nc, names, uploader);
       if (attempt > 1) log.info("JetStream layout found", { waitedMs: Date.now() - started });
       return layout;
     } catch (err) {
@@ -86,7 +88,7 @@ export async function startWorkerProcess(config: WorkerConfig, options: { log?: 
   const nc = await connectNats({ ...config.nats, name: config.nats.name ?? `cubist-worker-${config.workerId}`, inboxPrefix: workerInboxPrefix(config.workerId) });
   try {
     const jsm = await requireJetStream(nc);
-    const layout = await waitForLayout(nc, jsm, config.names, log, { waitMs: config.layoutWaitMs, signal: options.signal });
+    const layout = await waitForLayout(nc, jsm, config.names, config.workerId, log, { waitMs: config.layoutWaitMs, signal: options.signal });
     const [metricsModule, httpModule] = (await metricsModules) ?? [null, null];
     const metrics = metricsModule && config.http ? metricsModule.createWorkerMetrics(config) : null;
     const worker = new Worker(config, { nc, jsm, layout: metrics ? metrics.instrumentLayout(layout) : layout, log });

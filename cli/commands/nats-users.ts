@@ -10,7 +10,7 @@ import { createNames, WORKER_ID_RE } from "../../proto/contract.js";
 
 export const spec: CommandSpec = {
   name: "nats users",
-  summary: "Print the users: [...] list of Cubist's NATS account: the coordinator with the whole account, and one user per worker that may publish only its own verdicts and heartbeats.",
+  summary: "Print the users: [...] list of Cubist's NATS account: the coordinator with the whole account, and one user per worker that reads tasks only by pulling them and publishes only its own verdicts, heartbeats and proofs.",
   usage: "cubist nats users (--worker ID ... | --workers N [--worker-prefix P] [--first K]) [--coordinator-user U] [--password-env] [--prefix P] [-o FILE]",
   positionals: { min: 0, max: 0 },
   options: {
@@ -26,7 +26,8 @@ export const spec: CommandSpec = {
   details: `Put the output inside the account that holds Cubist's streams, e.g.
   accounts { CUBIST { jetstream: enabled, include "cubist-users.conf" } }
 then start each worker with --id ID --nats-user ID and its password (CUBIST_NATS_PASS), and the coordinator with
-the coordinator's user. See docs/operations.md, "Identities and leases".`,
+the coordinator's user. Set no no_auth_user: a client without credentials is then refused. A server without users
+lets any client that reaches it read every task's lease and forge verdicts. See docs/operations.md, "Security".`,
 };
 
 /** `$CUBIST_WORKER_PASS_<ID>`: the id upper-cased, "-" as "_". */

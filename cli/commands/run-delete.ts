@@ -16,7 +16,7 @@ export const spec: CommandSpec = {
   },
   details: `Only runs that ended (sat, unsat, failed, cancelled) can be deleted: cancel a running one first. Solutions
 go with the run, so save them first (cubist solution show RUN --json > board.json). The id can be used again afterwards.
-Its DRAT proofs leave the Object Store, and so does its base formula unless another run that is kept was made from
+Its DRAT proofs leave the proofs stream, and its base formula the Object Store unless another run that is kept was made from
 the same one. Without deletion an ended run stays listed, and its run-labelled metric series are retired after the coordinator's
 --metrics-retention (one hour by default).
 

@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ObjectStore } from "@nats-io/obj";
+import type { ProofStream } from "../../cluster/proof-stream.js";
 import type { Logger } from "../../cluster/log.js";
 import { checkProof } from "../../certify/drat-trim.js";
 import { openBaseCnf, writeCoverageCnf, writeCubeCnf, type BaseCnf } from "../../certify/cnf.js";
@@ -49,7 +50,7 @@ export class RunCertifier {
 
   constructor(
     private readonly formulaSha256: string,
-    private readonly stores: { formulas: ObjectStore; proofs: ObjectStore },
+    private readonly stores: { formulas: ObjectStore; proofs: ProofStream },
     private readonly log: Logger,
     private readonly settings: CertifySettings = {},
   ) {}

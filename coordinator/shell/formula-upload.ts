@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import type { ObjectStore } from "@nats-io/obj";
 import type { Logger } from "../../cluster/log.js";
+import type { ProofStream } from "../../cluster/proof-stream.js";
 import { isTerminal } from "../../proto/vocabulary.js";
 import type { RunRecord, RunState } from "../../proto/gen/cubist/v1/run.js";
 
@@ -58,7 +59,7 @@ export async function releaseFormula(
  * open run also holds (identical cube and proof bytes); never throws.
  */
 export async function releaseProofs(
-  store: ObjectStore,
+  store: ProofStream,
   proofs: Iterable<string>,
   runId: string,
   runs: Iterable<{ readonly id: string; readonly state: RunState; readonly proofs: ReadonlyMap<string, string> }>,
@@ -79,13 +80,13 @@ export async function releaseProofs(
 }
 
 /**
- * A deleted run's base formula and DRAT proofs leave the Object Store, except what a run that is still kept (in any
+ * A deleted run's base formula and DRAT proofs leave their stores, except what a run that is still kept (in any
  * state: an ended run's answer is about its formula, its certificate needs its proofs) holds too. Objects are stored
  * by content, so only runs made from the same formula can share them; `load` rebuilds those (from their ledger) to
  * see their proofs. Never throws.
  */
 export async function releaseDeletedRun(
-  stores: { readonly formulas: ObjectStore; readonly proofs: ObjectStore },
+  stores: { readonly formulas: ObjectStore; readonly proofs: ProofStream },
   deleted: { readonly id: string; readonly sha: string; readonly proofs: readonly string[] },
   kept: Iterable<RunRecord>,
   load: (id: string) => Promise<{ readonly model: { readonly certification: { readonly proofs: ReadonlyMap<string, string>; readonly coverageProof: string } } } | undefined>,

@@ -31,12 +31,14 @@ export interface TestNatsOptions {
   /** Create the layout (as the coordinator would). @default true */
   layout?: boolean;
   server?: NatsServerOptions;
+  /** A server already started (e.g. the embedded cluster's, cli/local-cluster.ts) instead of a new one; stopped by close(). */
+  running?: NatsServer;
   /** Credentials of the fixture's own connections (a server configured with users). */
   auth?: Partial<NatsOptions>;
 }
 
 export async function startTestNats(options: TestNatsOptions = {}): Promise<TestNats> {
-  const server = await startNatsServer(options.server);
+  const server = options.running ?? (await startNatsServer(options.server));
   const connections: NatsConnection[] = [];
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {

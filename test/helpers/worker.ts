@@ -59,7 +59,7 @@ export async function startTestWorker(
   });
   const nc = await t.connect(workerId, { inboxPrefix: workerInboxPrefix(workerId), ...auth });
   const jsm = await requireJetStream(nc);
-  const layout = await openLayout(nc, t.names);
+  const layout = await openLayout(nc, t.names, workerId);
   const worker = new Worker(config, { nc, jsm, layout, log });
   await worker.start();
   let closing: Promise<void> | null = null;

@@ -2,7 +2,7 @@
  * Certified UNSAT across processes, as an operator runs it: a private nats-server, a `cubist coordinator` process
  * (gRPC on a free port), a `cubist worker` process with real Kissat; `cubist run submit --certify --watch`, then
  * `run show` says what was checked and `run certificate RUN -o DIR` exports a bundle that drat-trim alone
- * re-checks (proofs travel worker -> Object Store -> coordinator -> gRPC -> files).
+ * re-checks (proofs travel worker -> proofs stream -> coordinator -> gRPC -> files).
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -97,12 +97,12 @@ test("certify cluster - run submit --certify ends in a certified UNSAT; run show
   assert.match(missing.stderr, /NOT_FOUND/);
 
   // run delete releases what the run stored: its proofs at once, the formula only with the last run made from it.
-  const stored = async (bucket: string): Promise<number> => (await nats.jsm.streams.info(`OBJ_cubist-${bucket}`)).state.bytes;
-  const [formulas, proofs] = [await stored("formulas"), await stored("proofs")];
+  const stored = async (stream: string): Promise<number> => (await nats.jsm.streams.info(stream)).state.bytes;
+  const [formulas, proofs] = [await stored("OBJ_cubist-formulas"), await stored("CUBIST_PROOFS")];
   assert.ok(formulas > 1024 && proofs > 1024, `formula ${formulas} and proof ${proofs} bytes stored`);
   assert.equal((await cubist(["run", "delete", "cert-unsat"])).code, 0);
-  assert.ok(await stored("proofs") < 1024 * n, `proofs gone (only delete markers left): ${await stored("proofs")} bytes`);
-  assert.equal(await stored("formulas"), formulas, "plain-unsat was made from the same formula and keeps it");
+  assert.equal(await stored("CUBIST_PROOFS"), 0, "proofs gone");
+  assert.equal(await stored("OBJ_cubist-formulas"), formulas, "plain-unsat was made from the same formula and keeps it");
   assert.equal((await cubist(["run", "delete", "plain-unsat"])).code, 0);
-  assert.ok(await stored("formulas") < 1024, `formula gone with the last run that used it: ${await stored("formulas")} bytes`);
+  assert.ok(await stored("OBJ_cubist-formulas") < 1024, `formula gone with the last run that used it: ${await stored("OBJ_cubist-formulas")} bytes`);
 });

@@ -164,6 +164,17 @@ test("deploy files - every NATS configuration passes nats-server -t with the var
   }
 });
 
+test("deploy files - NATS takes no client without credentials: every user has a password from a variable, and there is no no_auth_user", () => {
+  for (const file of [join(COMPOSE_DIR, "nats/nats.conf"), join(K8S, "nats/nats.conf")]) {
+    const conf = natsConfig(file).split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
+    assert.doesNotMatch(conf, /no_auth_user|^\s*authorization\s*\{/m, `${relative(REPO_ROOT, file)}: no anonymous or default user`);
+    const entries = [...conf.matchAll(/\buser:\s*"?([^",\s}]+)"?\s*,\s*password:\s*(\S+)/g)];
+    assert.equal(entries.length, conf.match(/\buser:/g)?.length, `${relative(REPO_ROOT, file)}: every user has a password`);
+    assert.ok(entries.length >= 6, `${relative(REPO_ROOT, file)}: the coordinator, 4 workers and the system user (${entries.length})`);
+    for (const [, user, password] of entries) assert.match(password, /^\$[A-Z_][A-Z0-9_]*$/, `${relative(REPO_ROOT, file)}: ${user}'s password comes from the environment`);
+  }
+});
+
 test("deploy files - the NATS users files are what `cubist nats users` generates", async () => {
   const dir = mkdtempSync(join(tmpdir(), "cubist-nats-users-"));
   try {
@@ -473,7 +484,7 @@ test("deploy files - the operations guide's cubist command lines and variables a
   for (const m of prose.matchAll(/`(--[a-z][a-z0-9-]*)/g)) assert.ok(flags.has(m[1].slice(2)), `docs/operations.md: ${m[1]} is not a cubist flag`);
   const envs = new Set(Object.values({ ...COMMON_OPTIONS, ...coordinatorSpec.options, ...workerSpec.options, ...CLIENT_OPTIONS }).map((o) => o.env).filter(Boolean));
   const names = createNames("cubist");
-  const streams = new Set([names.cubesStream, names.verdictsStream, names.ledgerStream]);
+  const streams = new Set([names.cubesStream, names.verdictsStream, names.ledgerStream, names.proofsStream]);
   // Workers' NATS passwords as nats-server reads them (`cubist nats users --password-env`).
   const workerPass = (v: string): boolean => /^CUBIST_WORKER_PASS_[A-Z0-9_]+$/.test(v);
   for (const m of doc.matchAll(/\bCUBIST_[A-Z0-9_]+/g)) {

@@ -1,87 +1,180 @@
 /**
- * Identities and leases against a real nats-server configured with the users `cubist nats users` generates
- * (cluster/nats-users.ts): the coordinator has the whole account, each worker its own user. A worker cannot publish
- * a verdict as another worker, nor read tasks it was not given; a junk publisher's forged verdicts are dropped
- * and counted, and the satisfiable run they tried to close as UNSAT is solved.
+ * Identities and leases against a real nats-server configured as the default clusters configure it: the embedded
+ * cluster's (`solve --workers N`, cli/local-cluster.ts `startLocalNats`), whose users are those `cubist nats users`
+ * writes for the deploy files (cluster/nats-users.ts). The coordinator has the whole account, each worker its own
+ * user, and a client without credentials is refused. A worker's user reads no task, verdict, ledger entry or proof
+ * directly (so it sees no lease it did not pull), publishes verdicts and proofs only as itself, and cannot delete or
+ * replace a proof; a junk publisher's forged verdicts are dropped and counted. Beside them, the same forgery on an
+ * open server (a user's own, without users) shows what these permissions prevent.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { cubistUsers, usersConfig, workerInboxPrefix } from "../../cluster/nats-users.js";
+import { Objm } from "@nats-io/obj";
+import { headers, type NatsConnection } from "@nats-io/transport-node";
+import { writeBundle } from "../../certify/bundle.js";
+import { startLocalNats } from "../../cli/local-cluster.js";
+import { connectNats } from "../../cluster/nats.js";
+import { workerInboxPrefix } from "../../cluster/nats-users.js";
+import { certificateFiles } from "../../coordinator/shell/certificate.js";
+import type { RunController } from "../../coordinator/shell/run.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
-import { createNames } from "../../proto/contract.js";
-import { Verdict, VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
+import { createNames, PROOF_HEADERS } from "../../proto/contract.js";
+import { CubeTask, Verdict, VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
-import { startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
-import { startTestNats } from "../helpers/nats.js";
+import { requestFor, startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
+import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { startTestWorker } from "../helpers/worker.js";
 
 const names = createNames();
-const PASS = { coordinator: "coordinator-secret", good: "good-secret", junk: "junk-secret" };
-const SERVER_CONFIG = `accounts {
-  CUBIST {
-    jetstream: enabled
-${usersConfig(cubistUsers(names, { user: "cubist", password: PASS.coordinator }, [{ id: "good", password: PASS.good }, { id: "junk", password: PASS.junk }]), "    ")}
-  }
-}
-`;
 const SAT = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 3 });
+const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
+const STREAMS = [names.cubesStream, names.verdictsStream, names.ledgerStream, names.proofsStream];
 
-function startNats() {
-  return startTestNats({ server: { config: SERVER_CONFIG }, auth: { user: "cubist", pass: PASS.coordinator } });
+interface DefaultCluster {
+  readonly t: TestNats;
+  /** The NATS options of worker `id`'s user. */
+  worker(id: "good" | "junk"): { user: string; pass: string; inboxPrefix: string };
+  close(): Promise<void>;
 }
 
-/** Resolves with the error `fn` rejects with, or fails the test when it resolves. */
-async function rejection(fn: () => Promise<unknown>): Promise<Error> {
+/** The embedded cluster's nats-server, with workers "good" and "junk", and the layout made by the coordinator's user. */
+async function startDefaultCluster(): Promise<DefaultCluster> {
+  const dir = mkdtempSync(join(tmpdir(), "cubist-identities-"));
+  const local = await startLocalNats(join(dir, "jetstream"), ["good", "junk"]);
+  const t = await startTestNats({ running: local.server, auth: local.coordinator });
+  return {
+    t,
+    worker: (id) => ({ ...local.workers.get(id)!, inboxPrefix: workerInboxPrefix(id) }),
+    async close() {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts that `attempt` is refused as a permissions violation (or, with `re`, with that message). */
+async function refused(what: string, attempt: () => Promise<unknown>, re = /permissions violation/i): Promise<void> {
+  let err: Error | null = null;
   try {
-    await fn();
-  } catch (err) {
-    return err as Error;
+    await attempt();
+  } catch (e) {
+    err = e as Error;
   }
-  assert.fail("expected a rejection");
+  assert.ok(err, `${what}: allowed`);
+  assert.match(err.message, re, `${what}: ${err.message}`);
 }
 
-test("identities - a worker may publish verdicts only as itself, and cannot read the cube stream or other inboxes", async () => {
-  const t = await startNats();
+/** A JetStream API request (raw, so that nothing but the server decides). */
+function api(nc: NatsConnection, subject: string, body: unknown = {}): Promise<unknown> {
+  return nc.request(subject, JSON.stringify(body), { timeout: 3000 });
+}
+
+/** Submits a satisfiable run split into cubes, with no worker: its tasks wait in the cube stream. */
+async function waitingRun(c: Awaited<ReturnType<typeof startTestCoordinator>>): Promise<RunController> {
+  const run = await c.coordinator.submitRun({ puzzleText: writeCanonical(SAT.puzzle), puzzleLabel: "gen-5x5", searchMs: 0, targetCubes: 8 });
+  await run.splitDone();
+  return run;
+}
+
+/**
+ * Finding 2's forgery: read every task of the cube stream with STREAM.MSG.GET (which leases nothing), and publish
+ * UNSAT with its lease as worker "forger". Returns how many verdicts were published.
+ */
+async function refuteByReading(nc: NatsConnection, run: RunController): Promise<number> {
+  const jsm = await jetstreamManager(nc, { timeout: 3000 });
+  const js = jetstream(nc);
+  const { state } = await jsm.streams.info(names.cubesStream);
+  let forged = 0;
+  for (let seq = state.first_seq; seq <= state.last_seq; seq++) {
+    const m = await jsm.streams.getMessage(names.cubesStream, { seq }).catch((err: Error) => {
+      if (/no message found/i.test(err.message)) return null;
+      throw err;
+    });
+    if (!m) continue;
+    const task = CubeTask.decode(m.data);
+    const verdict = Verdict.fromPartial({ runId: run.id, cubeId: task.cubeId, kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: "forger", lease: task.lease });
+    await js.publish(names.verdictsSubject(run.id, "forger"), Verdict.encode(verdict).finish());
+    forged++;
+  }
+  return forged;
+}
+
+test("identities - on an open server (no users: a user's own) any client reads each task's lease with STREAM.MSG.GET and refutes a satisfiable run", async () => {
+  const t = await startTestNats();
+  const c = await startTestCoordinator(t, { ackWaitMs: 5000 });
   try {
-    const junk = await t.connect("junk", { user: "junk", pass: PASS.junk, inboxPrefix: workerInboxPrefix("junk") });
+    const run = await waitingRun(c);
+    const anyone = await t.connect("anyone");
+    assert.equal(await refuteByReading(anyone, run), run.table.size);
+    assert.equal(await waitForRunEnd(run, 30_000), RunState.RUN_STATE_UNSAT, "no worker ran, yet the satisfiable run is UNSAT");
+    const ledger = await (await jetstreamManager(anyone)).streams.getMessage(names.ledgerStream, { seq: 1 });
+    assert.ok(ledger !== null && ledger.data.length > 0, "and the ledger is readable");
+  } finally {
+    await c.close();
+    await t.close();
+  }
+});
+
+test("identities - the default clusters' nats-server refuses a client without credentials or with a wrong password", async () => {
+  const d = await startDefaultCluster();
+  try {
+    await refused("anonymous", () => connectNats({ servers: d.t.url, connectTimeoutMs: 3000 }), /authorization violation/i);
+    await refused("wrong password", () => connectNats({ servers: d.t.url, user: "junk", pass: "guessed", connectTimeoutMs: 3000 }), /authorization violation/i);
+  } finally {
+    await d.close();
+  }
+});
+
+test("identities - a worker reads no task, verdict, ledger entry or proof directly, makes no consumer on them, and publishes only as itself", async () => {
+  const d = await startDefaultCluster();
+  const c = await startTestCoordinator(d.t, { ackWaitMs: 5000 });
+  try {
+    const run = await waitingRun(c);
+    const junk = await d.t.connect("junk", d.worker("junk"));
+    await refused("reading tasks with STREAM.MSG.GET (finding 2's forgery)", () => refuteByReading(junk, run));
+    for (const stream of STREAMS) {
+      await refused(`MSG.GET ${stream}`, () => api(junk, `$JS.API.STREAM.MSG.GET.${stream}`, { seq: 1 }));
+      await refused(`DIRECT.GET ${stream}`, () => api(junk, `$JS.API.DIRECT.GET.${stream}`, { seq: 1 }));
+      await refused(`DIRECT.GET by subject ${stream}`, () => api(junk, `$JS.API.DIRECT.GET.${stream}.${names.prefix}.x`));
+      await refused(`ephemeral consumer on ${stream}`, () => api(junk, `$JS.API.CONSUMER.CREATE.${stream}`, { stream_name: stream, config: {} }));
+      await refused(`named consumer on ${stream}`, () => api(junk, `$JS.API.CONSUMER.CREATE.${stream}.peek`, { stream_name: stream, config: { name: "peek" } }));
+      await refused(`durable consumer on ${stream}`, () => api(junk, `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.peek`, { stream_name: stream, config: { durable_name: "peek" } }));
+      for (const call of ["STREAM.PURGE", "STREAM.MSG.DELETE", "STREAM.DELETE", "STREAM.UPDATE"]) await refused(`${call} ${stream}`, () => api(junk, `$JS.API.${call}.${stream}`, { seq: 1 }));
+    }
     const js = jetstream(junk);
-    const verdict = (worker: string): Uint8Array => Verdict.encode(Verdict.fromPartial({ runId: "r1", cubeId: "0", kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: worker })).finish();
-    // Its own subject: stored.
-    const ack = await js.publish(names.verdictsSubject("r1", "junk"), verdict("junk"), { timeout: 3000 });
-    assert.ok(ack.seq > 0);
-    // Another worker's subject: a permissions violation.
-    const asGood = await rejection(() => js.publish(names.verdictsSubject("r1", "good"), verdict("good"), { timeout: 3000 }));
-    assert.match(asGood.message, /permissions violation/i, asGood.message);
-    const asCoordinator = await rejection(() => js.publish(names.cubesSubject("r1"), new Uint8Array([1]), { timeout: 3000 }));
-    assert.match(asCoordinator.message, /permissions violation/i, `publishing a task: ${asCoordinator.message}`);
-    // Reading tasks (and their leases) other than by pulling: refused.
-    const jsm = await jetstreamManager(junk, { timeout: 3000 });
-    const read = await rejection(() => jsm.streams.getMessage(names.cubesStream, { seq: 1 }));
-    assert.match(read.message, /permissions violation|timeout/i, read.message);
+    const verdict = (worker: string): Uint8Array => Verdict.encode(Verdict.fromPartial({ runId: run.id, cubeId: "0", kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: worker })).finish();
+    assert.ok((await js.publish(names.verdictsSubject(run.id, "junk"), verdict("junk"), { timeout: 3000 })).seq > 0, "its own verdict subject");
+    await refused("a verdict as another worker", () => js.publish(names.verdictsSubject(run.id, "good"), verdict("good"), { timeout: 3000 }));
+    await refused("a task", () => js.publish(names.cubesSubject(run.id), new Uint8Array([1]), { timeout: 3000 }));
+    await refused("a ledger entry", () => js.publish(names.ledgerSubject(run.id), new Uint8Array([1]), { timeout: 3000 }));
     // Another worker's inbox (where its pulled tasks arrive): a subscription the server refuses.
     const errors: Error[] = [];
     const sub = junk.subscribe(`${workerInboxPrefix("good")}.>`, { callback: (err) => void (err && errors.push(err)) });
     for (let i = 0; i < 50 && errors.length === 0 && !sub.isClosed(); i++) await sleep(100);
     assert.ok(errors.some((e) => /permissions violation/i.test(e.message)) || sub.isClosed(), "the subscription was refused");
+    assert.equal(run.status().cubes!.unsat, 0);
   } finally {
-    await t.close();
+    await c.close();
+    await d.close();
   }
 });
 
 test("identities - forged verdicts from a junk publisher do not close cubes; the satisfiable run is solved", async () => {
-  const t = await startNats();
-  const c = await startTestCoordinator(t, { ackWaitMs: 5000 });
+  const d = await startDefaultCluster();
+  const c = await startTestCoordinator(d.t, { ackWaitMs: 5000 });
   try {
-    const run = await c.coordinator.submitRun({ puzzleText: writeCanonical(SAT.puzzle), puzzleLabel: "gen-5x5", searchMs: 0, targetCubes: 8 });
-    await run.splitDone();
+    const run = await waitingRun(c);
     const cubes = [...run.table.entries()].map((e) => e.id);
     assert.ok(cubes.length >= 4, `${cubes.length} cubes`);
     // The junk publisher is a worker identity that pulled nothing: it knows the cube ids, not their leases.
-    const junk = await t.connect("junk", { user: "junk", pass: PASS.junk, inboxPrefix: workerInboxPrefix("junk") });
-    const js = jetstream(junk);
+    const js = jetstream(await d.t.connect("junk", d.worker("junk")));
     const forged = (cube: string, extra: Partial<Verdict>): Promise<unknown> => js.publish(
       names.verdictsSubject(run.id, "junk"),
       Verdict.encode(Verdict.fromPartial({ runId: run.id, cubeId: cube, kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: "junk", ...extra })).finish(),
@@ -102,7 +195,7 @@ test("identities - forged verdicts from a junk publisher do not close cubes; the
     assert.equal(s.rejectedModels, 0, "forged SAT verdicts never reach the verifier");
     assert.equal(s.cubes!.failed, 0);
 
-    const w = await startTestWorker(t, { workerId: "good" }, { user: "good", pass: PASS.good });
+    const w = await startTestWorker(d.t, { workerId: "good" }, d.worker("good"));
     try {
       assert.equal(await waitForRunEnd(run, 90_000), RunState.RUN_STATE_SAT);
       assert.equal(run.solutions.length, 1);
@@ -113,6 +206,58 @@ test("identities - forged verdicts from a junk publisher do not close cubes; the
     }
   } finally {
     await c.close();
-    await t.close();
+    await d.close();
+  }
+});
+
+test("identities - a worker cannot delete or replace a certified run's proofs (finding 3): its certificate still exports and re-checks", async () => {
+  const d = await startDefaultCluster();
+  const c = await startTestCoordinator(d.t);
+  const dir = mkdtempSync(join(tmpdir(), "cubist-identities-bundle-"));
+  try {
+    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 4, certify: true }));
+    const w = await startTestWorker(d.t, { workerId: "good" }, d.worker("good"));
+    try {
+      assert.equal(await waitForRunEnd(run, 120_000), RunState.RUN_STATE_UNSAT, run.message);
+      assert.equal(w.logged(/permissions violation/i).length, 0, "the worker needed nothing its user may not do");
+    } finally {
+      await w.close();
+    }
+    const proofs = [...new Set(run.model.certification.proofs.values())];
+    assert.ok(proofs.length > 0);
+    const junk = await d.t.connect("junk", d.worker("junk"));
+    const js = jetstream(junk);
+    // Finding 3: in the Object Store that held proofs before, a delete is a delete marker published on the meta
+    // subject a worker needed for its puts. Whatever this does, the certificate below must still export.
+    await refused("a delete marker on the old proofs Object Store's meta subject", () => js.publish(`$O.${names.prefix}-proofs.M.${Buffer.from(proofs[0]).toString("base64url")}`, new Uint8Array([0]), { timeout: 3000 }));
+    await new Objm(junk).open(`${names.prefix}-proofs`).then(async (old) => {
+      for (const name of proofs) await old.delete(name);
+    }).catch(() => undefined);
+    for (const call of ["STREAM.PURGE", "STREAM.MSG.DELETE", "STREAM.DELETE", "STREAM.UPDATE"]) {
+      await refused(`${call} of the proofs stream`, () => api(junk, `$JS.API.${call}.${names.proofsStream}`, { seq: 1 }));
+    }
+    for (const name of proofs) {
+      await refused("a proof under the worker that uploaded it", () => js.publish(names.proofSubject(name, "good"), new Uint8Array([0]), { timeout: 3000 }));
+      await refused("a proof under the coordinator's name", () => js.publish(names.proofSubject(name, "_coordinator"), new Uint8Array([0]), { timeout: 3000 }));
+      for (const rollup of ["sub", "all"]) {
+        const h = headers();
+        h.set("Nats-Rollup", rollup);
+        await refused(`a rollup (${rollup}) under its own name`, () => js.publish(names.proofSubject(name, "junk"), new Uint8Array([0]), { headers: h, timeout: 3000 }), /rollup/i);
+      }
+      // What it may do: add a whole junk upload under its own name, which readers pass over.
+      const h = headers();
+      h.set(PROOF_HEADERS.upload, "0123456789abcdef");
+      h.set(PROOF_HEADERS.chunk, "0");
+      h.set(PROOF_HEADERS.size, "4");
+      await js.publish(names.proofSubject(name, "junk"), new TextEncoder().encode("junk"), { headers: h, timeout: 3000 });
+    }
+    await writeBundle(join(dir, "bundle"), await certificateFiles(run));
+    const check = spawnSync("sh", [join(dir, "bundle", "check.sh")], { encoding: "utf8" });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, /cubes: \d+\/\d+ VERIFIED/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await c.close();
+    await d.close();
   }
 });

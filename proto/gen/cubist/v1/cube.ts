@@ -223,7 +223,7 @@ export interface CubeTask {
   lease: string;
   /**
    * Certified run: an UNSAT verdict must carry a DRAT proof from the SAT solver for exactly this cube (base formula
-   * + units), uploaded to the proofs Object Store; the placement engine's UNSAT alone is not accepted.
+   * + units), uploaded to the proofs stream; the placement engine's UNSAT alone is not accepted.
    */
   certify: boolean;
   /**
@@ -284,7 +284,7 @@ export interface Verdict {
   taskSeq: number;
   /** the task's lease, copied back (a verdict without the cube's current lease is dropped) */
   lease: string;
-  /** UNSAT of a certified task: the object name (SHA-256) of its DRAT proof in the proofs Object Store. */
+  /** UNSAT of a certified task: the object name (SHA-256) of its DRAT proof in the proofs stream. */
   proofSha256: string;
   /**
    * UNKNOWN from the placement search: the deepest partial board it reached (placed cells only, the cube's own

@@ -59,7 +59,7 @@ export interface CubeClosed {
   wallMs: number;
   conflicts: number;
   reason: string;
-  /** certified run, UNSAT: the checked DRAT proof (proofs Object Store) */
+  /** certified run, UNSAT: the checked DRAT proof (proofs stream) */
   proofSha256: string;
   /** placements the verdict's search made */
   searchNodes: number;
@@ -174,7 +174,7 @@ export interface MemberState {
 /** Certified run: base formula + every refuted cube negated, proved by Kissat and checked by drat-trim. */
 export interface CoverageChecked {
   ok: boolean;
-  /** object name of the coverage proof in the proofs Object Store */
+  /** name (SHA-256) of the coverage proof in the proofs stream */
   proofSha256: string;
   message: string;
 }

@@ -290,7 +290,7 @@ export interface Certification {
   cubeProofsPending: number;
   /** "" (not yet) | "checking" | "checked" | "failed" */
   coverage: string;
-  /** object name of the coverage proof in the proofs Object Store */
+  /** name (SHA-256) of the coverage proof in the proofs stream */
   coverageProofSha256: string;
 }
 
