@@ -22,7 +22,7 @@ import { median } from "./lib/summary.js";
 import { repeatsTable } from "./lib/repeats.js";
 import { connectNats, requireJetStream } from "../cluster/nats.js";
 import { silentLogger } from "../cluster/log.js";
-import { Coordinator } from "../coordinator/coordinator.js";
+import { Coordinator } from "../coordinator/shell/coordinator.js";
 import { isTerminal } from "../proto/vocabulary.js";
 import { createNames } from "../proto/contract.js";
 import type { Verdict } from "../proto/gen/cubist/v1/cube.js";

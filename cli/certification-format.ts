@@ -1,6 +1,6 @@
 /**
  * How `run show`, `run watch` and `solve --workers` describe what a certified run has checked
- * (RunStatus.certification; coordinator/certify.ts).
+ * (RunStatus.certification; coordinator/shell/certify.ts).
  */
 import type { Certification } from "../proto/gen/cubist/v1/run.js";
 

@@ -4,7 +4,7 @@
  */
 
 import { CubistError, InvalidOptionError, type Fault } from "../core/errors.js";
-import { faultOfStatus } from "../coordinator/api-errors.js";
+import { faultOfStatus } from "../coordinator/serve/api-errors.js";
 import { credentials, Metadata, status as Status, type ServiceError, type ChannelCredentials } from "@grpc/grpc-js";
 import { CubistServiceClient } from "../proto/gen/cubist/v1/api.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
@@ -58,7 +58,7 @@ function channelCredentials(values: ParsedValues): ChannelCredentials {
   return credentials.createSsl(read(ca, "--tls-ca"), read(key, "--tls-key"), read(cert, "--tls-cert"));
 }
 
-/** The trailer a standby coordinator names the leader's gRPC address in (coordinator/api-errors.ts NotLeaderError). */
+/** The trailer a standby coordinator names the leader's gRPC address in (coordinator/errors.ts NotLeaderError). */
 const LEADER_METADATA_KEY = "cubist-leader-grpc";
 
 /** The leader's address a standby's refusal names, or null. */

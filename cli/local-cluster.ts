@@ -171,7 +171,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
     const state = final === RunState.RUN_STATE_SAT ? "sat" : final === RunState.RUN_STATE_UNSAT ? "unsat" : final === RunState.RUN_STATE_CANCELLED ? "cancelled" : "failed";
     let certificate: string | null = null;
     if (options.certificateDir && state === "unsat" && run.spec.certify) {
-      const [{ certificateFiles }, { writeBundle }] = await Promise.all([import("../coordinator/certificate.js"), import("../certify/bundle.js")]);
+      const [{ certificateFiles }, { writeBundle }] = await Promise.all([import("../coordinator/shell/certificate.js"), import("../certify/bundle.js")]);
       await writeBundle(options.certificateDir, await certificateFiles(run));
       certificate = options.certificateDir;
     }

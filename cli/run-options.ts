@@ -4,7 +4,7 @@
  */
 import { cellOrders } from "../core/cubes/types.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES, MAX_CUBE_PARTS, MAX_MEMBER_SHARE } from "../coordinator/run-defaults.js";
+import { DEFAULT_CELL_ORDER, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES, MAX_CUBE_PARTS, MAX_MEMBER_SHARE } from "../coordinator/model/run-defaults.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
 import { encodeOptionsFrom } from "./encode-options.js";
 

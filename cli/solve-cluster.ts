@@ -15,7 +15,7 @@ import type { LocalClusterResult } from "./local-cluster.js";
 import { runRequestFrom } from "./run-options.js";
 import { countOf, SolveProgress } from "./solve-progress.js";
 import type { PuzzleView } from "./puzzle-view.js";
-import { TRIANGLE_ENCODING } from "../coordinator/run-defaults.js";
+import { TRIANGLE_ENCODING } from "../coordinator/model/run-defaults.js";
 
 /** `solve --workers N --all`: the count (the shape of `solve --all`), and every board to -o. */
 function printClusterCount(view: PuzzleView, r: LocalClusterResult, values: ParsedValues, seconds: number): "sat" | "unsat" | "unknown" {

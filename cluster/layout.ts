@@ -103,7 +103,7 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, na
   return { names, js: jetstream(nc), runs, formulas, proofs: new ProofStream(nc, names, PROOF_UPLOADER_COORDINATOR) };
 }
 
-/** The bucket of the coordinators' leader lease (coordinator/leadership.ts), created if missing; workers never open it. */
+/** The bucket of the coordinators' leader lease (coordinator/shell/leadership.ts), created if missing; workers never open it. */
 export function ensureLeaderBucket(nc: NatsConnection, names: Names, replicas = 1): Promise<KV> {
   return new Kvm(nc).create(names.leaderBucket, { replicas, history: 1 });
 }

@@ -7,10 +7,10 @@ import type { NatsOptions } from "../cluster/nats.js";
 import { logOptions, type LogFormat, type LogLevel } from "../cluster/log.js";
 import { createNames, type Names } from "../proto/contract.js";
 import { httpListenOption, parseListen } from "../cluster/http.js";
-import { parseAllowedHosts } from "./http-guard.js";
+import { parseAllowedHosts } from "./serve/http-guard.js";
 import { sizeLimits, type SizeLimits } from "../core/limits.js";
 import { MAX_SIDE } from "../core/validate.js";
-import { DEFAULT_LEASE_TIMINGS, leaseTimings, type LeaseTimings } from "./leader-lease.js";
+import { DEFAULT_LEASE_TIMINGS, leaseTimings, type LeaseTimings } from "./model/leader-lease.js";
 
 export interface CoordinatorConfig {
   readonly nats: NatsOptions;
@@ -25,7 +25,7 @@ export interface CoordinatorConfig {
   readonly logFormat: LogFormat;
   /** gRPC API address (HOST:PORT), or null for none. @default "127.0.0.1:50051" */
   readonly grpc: string | null;
-  /** Bearer token for mutating API calls (and reads with authReads). @default none: generated for a non-loopback gRPC or HTTP bind (coordinator/auth.ts), none on loopback */
+  /** Bearer token for mutating API calls (and reads with authReads). @default none: generated for a non-loopback gRPC or HTTP bind (coordinator/serve/auth.ts), none on loopback */
   readonly authToken?: string;
   readonly authReads: boolean;
   readonly grpcTlsCert?: string;
@@ -37,18 +37,18 @@ export interface CoordinatorConfig {
   readonly httpOptional: boolean;
   /** Size limits of a run's board, base formula and puzzle text (`--max-cells`, `--max-formula-mb`, `--max-puzzle-mb`; core/limits.ts). */
   readonly limits: SizeLimits;
-  /** Host names the dashboard's state-changing calls may use besides loopback names, IP literals and the bind host (coordinator/http-guard.ts). @default [] */
+  /** Host names the dashboard's state-changing calls may use besides loopback names, IP literals and the bind host (coordinator/serve/http-guard.ts). @default [] */
   readonly httpAllowHosts: readonly string[];
   /** How long an ended run keeps its `run`-labelled metric series. @default 3600000 */
   readonly metricsRetentionMs: number;
-  /** The leader lease (coordinator/leader-lease.ts): how long a standby waits for a silent leader. @default 6 s */
+  /** The leader lease (coordinator/model/leader-lease.ts): how long a standby waits for a silent leader. @default 6 s */
   readonly lease: LeaseTimings;
 }
 
 export const DEFAULT_GRPC = "127.0.0.1:50051";
 
 export const DEFAULT_ACK_WAIT_MS = 30_000;
-/** How long an ended run keeps its `run`-labelled metric series (coordinator/metrics.ts). */
+/** How long an ended run keeps its `run`-labelled metric series (coordinator/serve/metrics.ts). */
 export const DEFAULT_METRICS_RETENTION_MS = 3_600_000;
 /** Pauses with --now and worker shutdowns also use up deliveries, so this is generous. */
 export const DEFAULT_MAX_DELIVER = 8;
@@ -56,10 +56,10 @@ export const DEFAULT_REPLICAS = 1;
 export const DEFAULT_BATCH_SIZE = 1000;
 /** How often run records are written to the runs bucket. */
 export const DEFAULT_STATUS_INTERVAL_MS = 1000;
-/** How often the stall check looks for queued cubes that no consumer holds (coordinator/stall.ts). */
+/** How often the stall check looks for queued cubes that no consumer holds (coordinator/model/stall.ts). */
 export const DEFAULT_STALL_CHECK_MS = 1000;
 
-/** What the runs need of the configuration (coordinator/run.ts, coordinator/run-model.ts). */
+/** What the runs need of the configuration (coordinator/shell/run.ts, coordinator/model/run-model.ts). */
 export interface CoordinatorSettings {
   /** JetStream redelivers a cube held this long without a heartbeat. @default 30000 */
   ackWaitMs: number;

@@ -1,5 +1,5 @@
 /**
- * The coordinator process: the one place that wires NATS, the coordinator and (later) its servers together.
+ * The coordinator process: the one place that wires NATS, the coordinator (shell/) and its servers (serve/) together.
  * The gRPC and HTTP servers' modules (gRPC, prom-client, the dashboard) are loaded only when configured: the
  * embedded cluster of `cubist solve --workers` has neither, and loading them cost it ~45 ms of start.
  */
@@ -7,14 +7,14 @@ import { hostname } from "node:os";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { connectNats, requireJetStream } from "../cluster/nats.js";
 import { createLogger, type Logger } from "../cluster/log.js";
-import { Coordinator } from "./coordinator.js";
-import type { GrpcServer } from "./grpc-server.js";
+import { Coordinator } from "./shell/coordinator.js";
+import type { GrpcServer } from "./serve/grpc-server.js";
 import type { CoordinatorConfig } from "./config.js";
 import type { HttpServer } from "../cluster/http.js";
-import { apiTokensFor } from "./auth.js";
+import { apiTokensFor } from "./serve/auth.js";
 
 /** What a process that embeds the coordinator (cli/local-cluster.ts) needs of a run. */
-export type { RunController } from "./run.js";
+export type { RunController } from "./shell/run.js";
 
 export interface CoordinatorProcess {
   readonly coordinator: Coordinator;
@@ -43,7 +43,7 @@ function reachable(listen: string | null, port?: number): string {
 export async function startCoordinatorProcess(config: CoordinatorConfig, log?: Logger): Promise<CoordinatorProcess> {
   const logger = log ?? createLogger({ component: "coordinator", level: config.logLevel, format: config.logFormat });
   // Loading starts now, so that it overlaps connecting to NATS.
-  const servers = config.grpc ? Promise.all([import("./grpc-server.js"), import("./api.js")]) : null;
+  const servers = config.grpc ? Promise.all([import("./serve/grpc-server.js"), import("./serve/api.js")]) : null;
   servers?.catch(() => undefined);
   const nc = await connectNats({ ...config.nats, name: config.nats.name ?? "cubist-coordinator" });
   let closing: Promise<void> | null = null;
@@ -83,7 +83,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
     }
     let http: HttpServer | null = null;
     try {
-      if (config.http !== null) http = await (await import("./http-server.js")).startObservability({ ...config, authToken: tokens.http }, coordinator, jsm, logger);
+      if (config.http !== null) http = await (await import("./serve/observability.js")).startObservability({ ...config, authToken: tokens.http }, coordinator, jsm, logger);
     } catch (err) {
       await grpc?.close();
       await coordinator.close();

@@ -18,8 +18,8 @@ import { RUN_ID_RE } from "../proto/contract.js";
 export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_TARGET_CUBES,
-} from "./run-defaults.js";
-import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_TARGET_CUBES } from "./run-defaults.js";
+} from "./model/run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_TARGET_CUBES } from "./model/run-defaults.js";
 import { checkBoardSize, checkPuzzleSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -97,11 +97,8 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/**
- * Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. A puzzle
- * text or a board above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/run.ts).
- */
-export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: SizeLimits = DEFAULT_SIZE_LIMITS): { spec: RunSpec; puzzle: Puzzle | TrianglePuzzle } {
+/** The request's puzzle, parsed and checked against `limits` (and, a triangle, against what a triangle run takes). */
+function requestPuzzle(req: RunRequest, limits: SizeLimits): { puzzle: Puzzle | TrianglePuzzle; triangle: TrianglePuzzle | null; label: string } {
   if (typeof req.puzzleText !== "string" || req.puzzleText.trim() === "") throw new InvalidOptionError("puzzle", "is empty");
   checkPuzzleSize(Buffer.byteLength(req.puzzleText), limits);
   const format = req.format ?? "auto";
@@ -111,19 +108,17 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   checkBoardSize(puzzle, limits);
   const triangle = isTrianglePuzzle(puzzle) ? puzzle : null;
   if (triangle) checkTriangleRequest(req);
-  const runId = req.runId ?? newRunId();
-  if (!RUN_ID_RE.test(runId)) throw new InvalidOptionError("run id", `"${runId.slice(0, 80)}" must be 1-64 characters of A-Z a-z 0-9 _ -`);
-  const encoding = triangle ? TRIANGLE_ENCODING : req.encoding ?? DEFAULT_ENCODING;
-  if (!triangle && !isEncodingName(encoding)) throw new InvalidOptionError("encoding", `unknown encoding "${encoding}"`);
-  const order = req.order ?? "";
-  if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
+  return { puzzle, triangle, label };
+}
+
+/** The objective ("sat" or "score"), checked with the mode: a score or a counting run runs the placement engine alone. */
+function requestObjective(req: RunRequest): "sat" | "score" {
   const objective = req.objective ?? "sat";
   if (objective !== "sat" && objective !== "score") throw new InvalidOptionError("objective", `must be sat or score, got "${objective}"`);
   if (objective === "score" && ((req.solver !== undefined && req.solver !== "none") || req.searchMs === 0 || req.certify)) {
     throw new InvalidOptionError("objective", "score runs the placement engine alone: not with a SAT solver, --search-ms 0 or --certify");
   }
-  const all = req.mode === "all";
-  if (all) {
+  if (req.mode === "all") {
     // Counting runs the placement engine alone (docs/cluster.md "Counting": chosen by measurement, BENCHMARKS.md).
     if (req.certify) throw new InvalidOptionError("mode", "all (counting) does not go with certify");
     if (objective !== "sat") throw new InvalidOptionError("mode", "all (counting) does not go with objective score");
@@ -133,11 +128,22 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   } else if (req.solutionLimit || req.everyBoard) {
     throw new InvalidOptionError(req.solutionLimit ? "solution limit" : "every board", "goes with mode all (counting)");
   }
-  // Without the engine (search_ms 0) the SAT solver is the default whatever the board.
-  // Triangles: the placement search alone unless a solver is asked for, as `cubist solve` does on one machine.
+  return objective;
+}
+
+/**
+ * The cube solver. Without the engine (search_ms 0) the SAT solver is the default whatever the board. Triangles: the
+ * placement search alone unless a solver is asked for, as `cubist solve` does on one machine.
+ */
+function requestSolver(req: RunRequest, puzzle: Puzzle | TrianglePuzzle, triangle: boolean, objective: string, all: boolean): string {
   const solver = objective === "score" || all ? "none" : req.solver ?? (req.searchMs === 0 ? "kissat" : triangle ? "none" : defaultSolver(puzzle as Puzzle));
   if (solver !== "kissat" && solver !== "cadical" && solver !== "none") throw new InvalidOptionError("solver", `must be kissat, cadical or none, got "${solver}"`);
   if (solver === "none" && req.searchMs === 0) throw new InvalidOptionError("solver", "none with search ms 0 leaves nothing to run on a cube");
+  return solver;
+}
+
+/** How the run splits: the cell order, the cube parts and the member's share (scan cubes), the target and depth. */
+function requestCubing(req: RunRequest, puzzle: Puzzle | TrianglePuzzle, triangle: boolean, solver: string, objective: string, all: boolean): NonNullable<RunSpec["cubing"]> {
   // Counting splits by the splitter's cell order: a scan run's whole-board member refutes the board, it does not count it.
   const cellOrder = triangle ? TRIANGLE_CELL_ORDER : req.cellOrder ?? (all ? DEFAULT_CELL_ORDER : defaultCellOrder(puzzle as Puzzle, solver, objective));
   if (!triangle && !(cellOrders as readonly string[]).includes(cellOrder)) throw new InvalidOptionError("cell order", `unknown cell order "${cellOrder}" (known: ${cellOrders.join(", ")})`);
@@ -151,8 +157,48 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   }
   const memberShare = num("member share", req.memberShare, 0, MAX_MEMBER_SHARE, 0);
   if (memberShare > 0 && cellOrder !== "scan") throw new InvalidOptionError("member share", `the member is for scan cubes (cell order scan), not ${cellOrder}`);
+  return {
+    targetCubes: int("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, req.certify === true ? DEFAULT_CERTIFIED_TARGET_CUBES : DEFAULT_TARGET_CUBES),
+    maxDepth: int("max depth", req.maxDepth, 0, 1024, 0),
+    cellOrder,
+    ...(parts > 1 ? { parts } : {}),
+    ...(memberShare > 0 ? { memberShare } : {}),
+  };
+}
+
+/** The cube solver's spec: its budgets, seed and objective ("count" for a counting run, with the boards a verdict carries). */
+function solverSpecOf(req: RunRequest, solver: string, objective: string, all: boolean, cells: number): NonNullable<RunSpec["solver"]> {
+  return {
+    solver,
+    timeLimitSec: num("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
+    conflictLimit: int("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
+    seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
+    searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
+    firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
+    objective: objective === "score" ? "score" : all ? "count" : "",
+    ...(all ? { countBoards: countBoardsFor(cells, req.everyBoard === true) } : {}),
+  };
+}
+
+/**
+ * Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. A puzzle
+ * text or a board above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/shell/run.ts).
+ */
+export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: SizeLimits = DEFAULT_SIZE_LIMITS): { spec: RunSpec; puzzle: Puzzle | TrianglePuzzle } {
+  const { puzzle, triangle, label } = requestPuzzle(req, limits);
+  const runId = req.runId ?? newRunId();
+  if (!RUN_ID_RE.test(runId)) throw new InvalidOptionError("run id", `"${runId.slice(0, 80)}" must be 1-64 characters of A-Z a-z 0-9 _ -`);
+  const encoding = triangle ? TRIANGLE_ENCODING : req.encoding ?? DEFAULT_ENCODING;
+  if (!triangle && !isEncodingName(encoding)) throw new InvalidOptionError("encoding", `unknown encoding "${encoding}"`);
+  const order = req.order ?? "";
+  if (order !== "" && !(variableOrders as readonly string[]).includes(order)) throw new InvalidOptionError("order", `unknown order "${order}"`);
+  const objective = requestObjective(req);
+  const all = req.mode === "all";
+  const solver = requestSolver(req, puzzle, triangle !== null, objective, all);
+  const cubing = requestCubing(req, puzzle, triangle !== null, solver, objective, all);
   const name = (req.name ?? puzzle.name ?? runId).slice(0, 200);
   const puzzleText = triangle ? writeTriangle({ ...triangle, name }) : writeCanonical({ ...(puzzle as Puzzle), name });
+  const cells = triangle ? triangle.side ** 2 : (puzzle as Puzzle).rows * (puzzle as Puzzle).cols;
   const spec: RunSpec = {
     certify: req.certify === true,
     runId,
@@ -160,23 +206,8 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
     puzzleText,
     encoding,
     order,
-    cubing: {
-      targetCubes: int("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, req.certify === true ? DEFAULT_CERTIFIED_TARGET_CUBES : DEFAULT_TARGET_CUBES),
-      maxDepth: int("max depth", req.maxDepth, 0, 1024, 0),
-      cellOrder,
-      ...(parts > 1 ? { parts } : {}),
-      ...(memberShare > 0 ? { memberShare } : {}),
-    },
-    solver: {
-      solver,
-      timeLimitSec: num("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
-      conflictLimit: int("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
-      seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
-      searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
-      firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
-      objective: objective === "score" ? "score" : all ? "count" : "",
-      ...(all ? { countBoards: countBoardsFor(triangle ? triangle.side ** 2 : (puzzle as Puzzle).rows * (puzzle as Puzzle).cols, req.everyBoard === true) } : {}),
-    },
+    cubing,
+    solver: solverSpecOf(req, solver, objective, all, cells),
     resplit: {
       afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),
       depth: int("resplit depth", req.resplitDepth, 1, 64, DEFAULT_RESPLIT_DEPTH),

@@ -12,7 +12,7 @@
  *
  * The fault of a worker's error travels in its verdict (Verdict.fault), so a worker's quarantine counts only its own
  * faults. Exit codes and gRPC statuses are not the domain's: they are mapped once, at the CLI (cli/exit-codes.ts)
- * and at the API (coordinator/api-errors.ts).
+ * and at the API (coordinator/serve/api-errors.ts).
  */
 
 /** Who is at fault for an error (see the table above). */

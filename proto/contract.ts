@@ -26,7 +26,7 @@ export interface Names {
   readonly verdictsStream: string;
   readonly ledgerStream: string;
   readonly runsBucket: string;
-  /** KV bucket of the coordinators' leader lease (key `leader`; coordinator/leadership.ts). */
+  /** KV bucket of the coordinators' leader lease (key `leader`; coordinator/shell/leadership.ts). */
   readonly leaderBucket: string;
   readonly formulasBucket: string;
   /** Stream of the DRAT proofs of certified runs (certify/proof-store.ts). */
@@ -71,7 +71,7 @@ export const CUBE_ID_RE = /^[A-Za-z0-9_-]+(\.[0-9]+){0,64}$/;
 /**
  * Worker ids: one subject token of `<p>.workers.<worker>` (no "."), starting with a letter or digit so that it never
  * reads as a flag, at most 64 characters. The worker refuses another id at start; the coordinator drops heartbeats
- * whose id does not match (coordinator/heartbeats.ts).
+ * whose id does not match (coordinator/shell/heartbeats.ts).
  */
 export const WORKER_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** What WORKER_ID_RE allows, for error messages. */

@@ -1,12 +1,12 @@
 /**
  * The shared vocabulary, defined once: run states, verdict labels, error faults and cube states as the coordinator,
  * the workers, the CLI, the metrics and the dashboard name them. The proto enums (proto/cubist/v1) are the wire
- * form; the names here are the enum values without their prefix, in lower case.
+ * form; the names here are the enum values without their prefix, in lower case. The API's CubeState is mapped in
+ * proto/api-vocabulary.ts: its enum lives in the gRPC service's file, and this one loads no gRPC.
  */
 
 import type { Fault } from "../core/errors.js";
 import { FaultKind, VerdictKind } from "./gen/cubist/v1/cube.js";
-import { CubeState } from "./gen/cubist/v1/api.js";
 import { RunState } from "./gen/cubist/v1/run.js";
 
 /** Run states by name, in lifecycle order: SPLITTING -> RUNNING <-> PAUSED -> SAT | UNSAT | FAILED | CANCELLED. */
@@ -86,21 +86,10 @@ export function isWorkersOwn(fault: Fault): boolean {
 }
 
 /**
- * Cube states as the API and the dashboard report them: the cube table's states (coordinator/cube-table.ts) plus
+ * Cube states as the API and the dashboard report them: the cube table's states (coordinator/model/cube-entry.ts) plus
  * "running" (queued, and a worker reports it) and "purged" (queued or unknown when the run ended: never searched).
  */
 export const CUBE_STATE_NAMES = ["queued", "running", "unknown", "unsat", "sat", "failed", "resplit", "purged"] as const;
 export type CubeStateName = (typeof CUBE_STATE_NAMES)[number];
 
-export function cubeStateName(state: CubeState): CubeStateName | "" {
-  const name = CubeState[state];
-  return name && state !== CubeState.CUBE_STATE_UNSPECIFIED ? (name.replace(/^CUBE_STATE_/, "").toLowerCase() as CubeStateName) : "";
-}
-
-/** "running" -> `CUBE_STATE_RUNNING`, or undefined for a name that is not a cube state. */
-export function cubeStateOf(name: string): CubeState | undefined {
-  if (!(CUBE_STATE_NAMES as readonly string[]).includes(name)) return undefined;
-  return CubeState[`CUBE_STATE_${name.toUpperCase()}` as keyof typeof CubeState];
-}
-
-export { CubeState, FaultKind, RunState, VerdictKind };
+export { FaultKind, RunState, VerdictKind };

@@ -7,7 +7,7 @@
  * The boards: the engine prints every board it counts (`--print`) and the verdict carries the first
  * `count_boards` of them. Printing costs little beside the search on these boards (a 6x6 board with 170,000
  * solutions makes 12,000 placements per solution), and one pass keeps the count and its boards from the same
- * search. The coordinator verifies every board it gets (coordinator/count-intake.ts).
+ * search. The coordinator verifies every board it gets (coordinator/model/count-intake.ts).
  */
 
 import { performance } from "node:perf_hooks";

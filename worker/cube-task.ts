@@ -4,7 +4,7 @@
  * - otherwise the cube is registered as active (cancels and status see it) and heartbeated with `working()`
  *   every ack_wait/2 from receipt to the final ack, through the formula download, search, solver and the
  *   verdict publish retries;
- * - a verdict is published on the worker's own verdict subject with the task's lease (coordinator/leases.ts), then
+ * - a verdict is published on the worker's own verdict subject with the task's lease (coordinator/model/leases.ts), then
  *   the task is acked, also after an error: the coordinator sends the cube again as a new attempt, so this worker's
  *   errors do not use up the task's deliveries; errors of its own in a row quarantine the worker
  *   (worker/quarantine.ts; an error that is the task's fault or a passing one does not count);

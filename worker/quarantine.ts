@@ -10,7 +10,7 @@
  * away) says nothing about its health: it neither counts nor ends a run of errors, so a bad run quarantines nobody.
  *
  * The cubes it failed are not lost: the coordinator sends each again as a new attempt, and a cube fails only when
- * several distinct workers report errors on it (coordinator/run-model.ts).
+ * several distinct workers report errors on it (coordinator/model/record-verdicts.ts).
  *
  * States: healthy -> quarantined -> probation -> healthy | quarantined.
  */

@@ -53,7 +53,7 @@ export interface VerdictContext {
   host: string;
   delivery: number;
   taskSeq: number;
-  /** The task's lease, copied back (coordinator/leases.ts). */
+  /** The task's lease, copied back (coordinator/model/leases.ts). */
   lease: string;
 }
 

@@ -7,7 +7,7 @@ import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { PUZZLE_OPTIONS } from "../io.js";
 import { runPuzzleText } from "../triangle-commands.js";
 import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS_RETENTION_MS, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
-import { DEFAULT_LEASE_TIMINGS } from "../../coordinator/leader-lease.js";
+import { DEFAULT_LEASE_TIMINGS } from "../../coordinator/model/leader-lease.js";
 import { watchParent } from "../parent-watch.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
 import { SOLVER_NAMES } from "../../host/solver/index.js";

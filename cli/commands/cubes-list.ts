@@ -8,7 +8,7 @@ import { EXIT } from "../exit-codes.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
 import { cellPlace, CUBE_STATE_NAMES, formatDuration, formatTable, formatWeight, parseDuration } from "../control-format.js";
-import { CubeState, cubeStateName, cubeStateOf } from "../../proto/vocabulary.js";
+import { CubeState, cubeStateName, cubeStateOf } from "../../proto/api-vocabulary.js";
 import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../../proto/contract.js";
 import { formatPlacements } from "../watch-view.js";
 import type { CubeInfo, GetRunRequest, ListCubesRequest, ListCubesResponse, RunInfo } from "../../proto/gen/cubist/v1/api.js";

@@ -6,10 +6,10 @@
 import { readFileSync } from "node:fs";
 import { createLogger } from "../../cluster/log.js";
 import { requireJetStream } from "../../cluster/nats.js";
-import { Coordinator } from "../../coordinator/coordinator.js";
+import { Coordinator } from "../../coordinator/shell/coordinator.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
 import type { CoordinatorSettings } from "../../coordinator/config.js";
-import type { RunController } from "../../coordinator/run.js";
+import type { RunController } from "../../coordinator/shell/run.js";
 import { isTerminal } from "../../proto/vocabulary.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import type { TestNats } from "./nats.js";

@@ -1,15 +1,16 @@
 /**
- * The run model (coordinator/run-model.ts) without NATS, for unit tests: a run built from a request as the
+ * The run model (coordinator/model/run-model.ts) without NATS, for unit tests: a run built from a request as the
  * coordinator builds it (buildRunSpec, then its shape with the base formula encoded), every effect recorded, the
  * ledger kept, and `replay()` for the model a restarted coordinator would rebuild from that ledger.
  */
 
 import { silentLogger } from "../../cluster/log.js";
-import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/run-effects.js";
-import { RunModel } from "../../coordinator/run-model.js";
+import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/model/run-effects.js";
+import { RunModel } from "../../coordinator/model/run-model.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { runShapeOf } from "../../coordinator/run-shape.js";
-import type { RunShape } from "../../coordinator/shape.js";
+import { runShapeOf } from "../../coordinator/model/run-shape.js";
+import type { RunShape } from "../../coordinator/model/shape.js";
+import { newLease } from "../../coordinator/shell/lease-tokens.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
@@ -32,7 +33,7 @@ export function modelHarness(req: RunRequest, options: { maxDeliver?: number; ba
   const shape = runShapeOf(spec, puzzle);
   spec.numVars = shape.formula.numVars;
   let now = 1_000_000;
-  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger };
+  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease };
   const model = new RunModel(spec, shape, opts);
   const ledger: LedgerEntry[] = [];
   const effects: RunEffect[] = [];

@@ -21,8 +21,8 @@ import { writeBundle } from "../../certify/bundle.js";
 import { startLocalNats } from "../../cli/local-cluster.js";
 import { connectNats } from "../../cluster/nats.js";
 import { workerInboxPrefix } from "../../cluster/nats-users.js";
-import { certificateFiles } from "../../coordinator/certificate.js";
-import type { RunController } from "../../coordinator/run.js";
+import { certificateFiles } from "../../coordinator/shell/certificate.js";
+import type { RunController } from "../../coordinator/shell/run.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { createNames, PROOF_HEADERS } from "../../proto/contract.js";
@@ -223,7 +223,7 @@ test("identities - a worker cannot delete or replace a certified run's proofs (f
     } finally {
       await w.close();
     }
-    const proofs = [...new Set(run.model.proofs.values())];
+    const proofs = [...new Set(run.model.certification.proofs.values())];
     assert.ok(proofs.length > 0);
     const junk = await d.t.connect("junk", d.worker("junk"));
     const js = jetstream(junk);

@@ -1,5 +1,5 @@
 /**
- * One leader per prefix (coordinator/leadership.ts), on the deployed topology: a private nats-server and separate
+ * One leader per prefix (coordinator/shell/leadership.ts), on the deployed topology: a private nats-server and separate
  * `cubist coordinator` and `cubist worker` processes. Two coordinators started together: one leads, the other stands
  * by, says so and refuses changes naming the leader. The leader killed with SIGKILL mid-run: the standby takes over
  * and finishes the run. The leader frozen past its lease (SIGSTOP): the standby takes over; on SIGCONT the old one
@@ -16,11 +16,11 @@ import { spawn } from "node:child_process";
 import { REPO_ROOT, spawnCubist, trackChild, writeFakeSolver, type CubistProcess } from "../helpers/processes.js";
 import { apiClient, freePort, runAfterRunning, type Call } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
-import { Ledger } from "../../coordinator/ledger.js";
+import { Ledger } from "../../coordinator/shell/ledger.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import type { ListRunsResponse, RunInfo, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
-import { LEADER_METADATA_KEY } from "../../coordinator/api-errors.js";
+import { LEADER_METADATA_KEY } from "../../coordinator/serve/api-errors.js";
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8");
 

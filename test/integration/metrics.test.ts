@@ -14,7 +14,7 @@ import { Metadata, status as Status } from "@grpc/grpc-js";
 import { createLogger } from "../../cluster/log.js";
 import { loadCoordinatorConfig } from "../../coordinator/config.js";
 import { startCoordinatorProcess, type CoordinatorProcess } from "../../coordinator/main.js";
-import { createService } from "../../coordinator/api.js";
+import { createService } from "../../coordinator/serve/api.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { requestFor, waitForRunEnd } from "../helpers/coordinator.js";
 import { freePort } from "../helpers/api.js";

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { partsOf, resplitPart } from "../../core/cubes/parts.js";
 import { scanSplit } from "../../core/cubes/scan-split.js";
-import { CUBE_PART_DEPTH } from "../../coordinator/run-defaults.js";
+import { CUBE_PART_DEPTH } from "../../coordinator/model/run-defaults.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { boardFromPlacements, placementsOfBoard, type Puzzle } from "../../core/puzzle.js";

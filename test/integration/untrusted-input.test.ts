@@ -17,11 +17,11 @@ import { join } from "node:path";
 import { generatePuzzle } from "../../core/generate.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { createNames } from "../../proto/contract.js";
-import { Coordinator } from "../../coordinator/coordinator.js";
+import { Coordinator } from "../../coordinator/shell/coordinator.js";
 import { silentLogger } from "../../cluster/log.js";
 import { LimitExceededError, sizeLimits } from "../../core/limits.js";
 import { COORDINATOR_LIMIT_FLAGS } from "../../coordinator/config.js";
-import { releaseProofs } from "../../coordinator/formula-upload.js";
+import { releaseProofs } from "../../coordinator/shell/formula-upload.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { uploadProof } from "../../certify/proof-store.js";
 
@@ -228,7 +228,7 @@ test("limits - a formula above the coordinator's limit is refused before anythin
       (e: unknown) => e instanceof LimitExceededError && / KB of DIMACS, above the limit of 11 KB .*--max-formula-mb/.test((e as Error).message),
     );
     assert.equal((await nats.jsm.streams.info(`OBJ_${names.formulasBucket}`)).state.bytes, 0);
-    assert.equal(c.runs.size, 0);
+    assert.equal([...c.runs()].length, 0);
   } finally {
     await c.close();
   }

@@ -1,5 +1,5 @@
 /**
- * Verdicts that arrive before their task is recorded (coordinator/in-flight.ts). The coordinator records a split's
+ * Verdicts that arrive before their task is recorded (coordinator/model/in-flight.ts). The coordinator records a split's
  * cubes once JetStream has stored their tasks, so a fast worker can pull a task and answer it before that record
  * lands; such a verdict used to be dropped as one for an unknown cube, and its cube waited for the stall check (a
  * minute or more on a hand-started cluster). Here the split is one ledger batch of 1,500 cubes and the answers come

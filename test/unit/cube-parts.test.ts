@@ -10,9 +10,8 @@ import { MAX_PART_N, partProblem, partsOf, resplitPart } from "../../core/cubes/
 import { scanSplit } from "../../core/cubes/scan-split.js";
 import type { Cube } from "../../core/cubes/types.js";
 import { InvalidOptionError } from "../../core/errors.js";
-import { CUBE_PART_DEPTH } from "../../coordinator/run-defaults.js";
+import { CUBE_PART_DEPTH, SCAN_MEMBER_ID } from "../../coordinator/model/run-defaults.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { SCAN_MEMBER_ID } from "../../coordinator/run-model.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { modelHarness, openCubes, published, squarePuzzleOf, verdict } from "../helpers/run-model.js";

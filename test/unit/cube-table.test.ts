@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { CubeTable, resplitDepth, subtreeOf } from "../../coordinator/cube-table.js";
+import { CubeTable } from "../../coordinator/model/cube-table.js";
+import { resplitDepth, subtreeOf } from "../../coordinator/model/cube-entry.js";
 import { readBrendan } from "../../core/formats/index.js";
 import { resplitCube, splitCubes } from "../../core/cubes/split.js";
 import { addRational, equalRational, exactWeight, sumWeights, type Rational } from "../../core/cubes/weight.js";

@@ -1,6 +1,6 @@
 /**
  * Errors: one family. Every expected error is a CubistError that says whose fault it is (core/errors.ts); the CLI
- * (cli/exit-codes.ts) and the API (coordinator/api-errors.ts) map errors to exit codes and gRPC statuses, each in
+ * (cli/exit-codes.ts) and the API (coordinator/serve/api-errors.ts) map errors to exit codes and gRPC statuses, each in
  * one place.
  */
 import assert from "node:assert/strict";
@@ -14,7 +14,8 @@ import { EXIT, exitCodeFor } from "../../cli/exit-codes.js";
 import { UsageError } from "../../cli/args.js";
 import { ClusterError } from "../../cli/client.js";
 import { NatsServerStartError } from "../../cli/nats-launcher.js";
-import { FailedPreconditionError, faultOfStatus, grpcStatusOf, NotFoundError, RunExistsError, UnimplementedError } from "../../coordinator/api-errors.js";
+import { faultOfStatus, grpcStatusOf } from "../../coordinator/serve/api-errors.js";
+import { FailedPreconditionError, NotFoundError, RunExistsError, UnimplementedError } from "../../coordinator/errors.js";
 import { SolverCrashedError, SolverNotFoundError, SolverOutputError } from "../../host/solver/errors.js";
 import { FormulaUnavailableError } from "../../host/formula-cache.js";
 import { JetStreamUnavailableError, NatsUnavailableError } from "../../cluster/nats.js";

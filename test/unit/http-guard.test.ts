@@ -1,14 +1,14 @@
 /**
- * The Host and Origin checks of the coordinator's state-changing HTTP calls (coordinator/http-guard.ts), the
- * token it makes up for a gRPC or HTTP server bound to a non-loopback address without one (coordinator/auth.ts),
- * and which gRPC calls need the token (coordinator/grpc-server.ts).
+ * The Host and Origin checks of the coordinator's state-changing HTTP calls (coordinator/serve/http-guard.ts), the
+ * token it makes up for a gRPC or HTTP server bound to a non-loopback address without one (coordinator/serve/auth.ts),
+ * and which gRPC calls need the token (coordinator/serve/grpc-server.ts).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
-import { createHostGuard, hostOfHeader, isLoopbackHost, parseAllowedHosts } from "../../coordinator/http-guard.js";
-import { apiTokensFor } from "../../coordinator/auth.js";
-import { callNeedsToken, READ_CALLS } from "../../coordinator/grpc-server.js";
+import { createHostGuard, hostOfHeader, isLoopbackHost, parseAllowedHosts } from "../../coordinator/serve/http-guard.js";
+import { apiTokensFor } from "../../coordinator/serve/auth.js";
+import { callNeedsToken, READ_CALLS } from "../../coordinator/serve/grpc-server.js";
 import { CubistServiceService } from "../../proto/gen/cubist/v1/api.js";
 import { createLogger } from "../../cluster/log.js";
 import { InvalidOptionError } from "../../core/errors.js";

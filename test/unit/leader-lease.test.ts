@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_LEASE_TIMINGS, leaseHeld, leaseTimings, parseLeaderRecord, standbyStep, type LeaderRecord } from "../../coordinator/leader-lease.js";
+import { DEFAULT_LEASE_TIMINGS, leaseHeld, leaseTimings, parseLeaderRecord, standbyStep, type LeaderRecord } from "../../coordinator/model/leader-lease.js";
 
 const t = DEFAULT_LEASE_TIMINGS;
 const record: LeaderRecord = { id: "a", host: "h1", pid: 10, term: 3, grpc: "h1:50051", http: "", sinceUnixMs: 0 };

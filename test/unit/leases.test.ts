@@ -6,8 +6,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { checkVerdict, newLease, workerOfVerdictSubject } from "../../coordinator/leases.js";
-import { CUBE_FAIL_WORKERS, RunModel } from "../../coordinator/run-model.js";
+import { checkVerdict, workerOfVerdictSubject } from "../../coordinator/model/leases.js";
+import { newLease } from "../../coordinator/shell/lease-tokens.js";
+import { RunModel } from "../../coordinator/model/run-model.js";
+import { CubeTable } from "../../coordinator/model/cube-table.js";
+import { CUBE_FAIL_WORKERS } from "../../coordinator/model/record-verdicts.js";
 import { createNames } from "../../proto/contract.js";
 import { FaultKind, VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
@@ -85,8 +88,9 @@ test("leases - a verdict counts only from the worker its subject names, with the
   assert.equal(workerOfVerdictSubject(names, "r1", "cubist.verdicts.r1.a.b"), null);
   assert.equal(workerOfVerdictSubject(names, "r1", "cubist.verdicts.r2.w1"), null);
   // A cube recorded before leases (empty lease) accepts a verdict without one.
-  t.get(b)!.lease = "";
-  assert.equal(checkVerdict(names, t, verdict(h.model, b, VerdictKind.VERDICT_KIND_UNSAT), "cubist.verdicts.r1.w1"), null);
+  const before = new CubeTable();
+  before.addCubes(undefined, [{ id: b, placements: [], branching: [2] }]);
+  assert.equal(checkVerdict(names, before, { ...verdict(h.model, b, VerdictKind.VERDICT_KIND_UNSAT), lease: "" }, "cubist.verdicts.r1.w1"), null);
 });
 
 test("leases - errors from one worker send the cube again; errors from several workers fail it", async () => {

@@ -9,9 +9,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { resplitPart, resumeFrom } from "../../core/cubes/parts.js";
 import { equalRational, exactWeight, sumWeights } from "../../core/cubes/weight.js";
-import { checkVerdict } from "../../coordinator/leases.js";
-import { CUBE_PART_DEPTH } from "../../coordinator/run-defaults.js";
-import { SCAN_MEMBER_ID } from "../../coordinator/run-model.js";
+import { checkVerdict } from "../../coordinator/model/leases.js";
+import { CUBE_PART_DEPTH, SCAN_MEMBER_ID } from "../../coordinator/model/run-defaults.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { createNames } from "../../proto/contract.js";
 import { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
@@ -238,10 +237,10 @@ test("resuming - every member attempt's placements count in the run's, once, als
   const { h, first } = await split({ timeLimitSec: 30, memberShare: 0.5 });
   const nodes = (searchNodes: number, wallMs = 10_000) => ({ stats: { wallMs, searchNodes } as never });
   await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNSAT, nodes(500, 60_000))]));
-  assert.equal(h.model.work.placements, 500);
+  assert.equal(h.model.cubes.work.placements, 500);
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, ...nodes(7_000) })]));
-  assert.equal(h.model.work.placements, 7_500, "stopped by its budget");
+  assert.equal(h.model.cubes.work.placements, 7_500, "stopped by its budget");
   const again = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
   assert.ok(again, "it went on");
   // The same verdict again (a redelivery) is refused by its old lease before it reaches the run; the next attempt,
@@ -249,8 +248,8 @@ test("resuming - every member attempt's placements count in the run's, once, als
   const redelivered = verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, ...nodes(7_000) });
   assert.equal(checkVerdict(createNames(), h.model.table, redelivered, createNames().verdictsSubject("r1", "w1")), "verdict_lease");
   await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_ERROR, { lease: again.task.lease, ...nodes(30_000) })]));
-  assert.equal(h.model.work.placements, 37_500, "given up");
-  assert.equal(h.replay().work.placements, 37_500);
+  assert.equal(h.model.cubes.work.placements, 37_500, "given up");
+  assert.equal(h.replay().cubes.work.placements, 37_500);
   // Ended, it does not go on, also after a restart.
   h.effects.length = 0;
   await h.run(h.replay().recover());
@@ -261,6 +260,6 @@ test("resuming - the placements of the member's exhausted board go with the firs
   const { h, first } = await split();
   await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT, { lease: first.task.lease, stats: { wallMs: 5, searchNodes: 123_456 } as never })]));
   assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
-  assert.equal(h.model.work.placements, 123_456);
-  assert.equal(h.replay().work.placements, 123_456);
+  assert.equal(h.model.cubes.work.placements, 123_456);
+  assert.equal(h.replay().cubes.work.placements, 123_456);
 });

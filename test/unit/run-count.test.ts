@@ -2,13 +2,13 @@
  * Counting runs (mode all) in the run model without NATS: counted verdicts in, the ledger out. Each cube's count and
  * boards come from an independent brute-force counter (test/helpers/brute-force.ts), so the summed count is checked
  * against the whole puzzle's. Replaying the ledger rebuilds the count; a verdict for a closed cube (a redelivery after
- * a crash) adds nothing; forged counts are rejected by the coordinator's checks (coordinator/count-intake.ts).
+ * a crash) adds nothing; forged counts are rejected by the coordinator's checks (coordinator/model/count-intake.ts).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type RunRequest } from "../../coordinator/run-spec.js";
-import { RunModel } from "../../coordinator/run-model.js";
-import { checkCount } from "../../coordinator/count-intake.js";
+import { RunModel } from "../../coordinator/model/run-model.js";
+import { checkCount } from "../../coordinator/model/count-intake.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { rotateEdges, type Placement, type Puzzle } from "../../core/puzzle.js";
@@ -77,21 +77,21 @@ test("count model - the cubes' exact counts sum to the brute-force count; replay
   const half = Math.ceil(verdicts.length / 2);
   await h.run(h.model.recordVerdicts(verdicts.slice(0, half)));
   const partial = verdicts.slice(0, half).reduce((s, v) => s + v.counted!.solutions, 0);
-  assert.equal(h.model.counted, partial);
+  assert.equal(h.model.count.counted, partial);
   // A restarted coordinator replays the ledger to the same count, and a verdict delivered again adds nothing.
   const replayed = h.replay();
-  assert.equal(replayed.counted, partial);
+  assert.equal(replayed.count.counted, partial);
   assert.equal(replayed.coveredWeight, h.model.coveredWeight);
   await h.run(h.model.recordVerdicts(verdicts.slice(0, 1)));
-  assert.equal(h.model.counted, partial);
+  assert.equal(h.model.count.counted, partial);
   await h.run(h.model.recordVerdicts(verdicts.slice(half)));
   assert.equal(h.model.state, RunState.RUN_STATE_SAT, h.model.message);
-  assert.equal(h.model.counted, ALL.length);
+  assert.equal(h.model.count.counted, ALL.length);
   assert.ok(h.model.countComplete);
   assert.ok(Math.abs(h.model.coveredWeight - 1) < 1e-9, `covered ${h.model.coveredWeight}`);
-  assert.equal(h.model.solutions.length, ALL.length);
+  assert.equal(h.model.solutions.list.length, ALL.length);
   const end = h.replay();
-  assert.deepEqual([end.state, end.counted, end.solutions.length, end.countComplete], [RunState.RUN_STATE_SAT, ALL.length, ALL.length, true]);
+  assert.deepEqual([end.state, end.count.counted, end.solutions.list.length, end.countComplete], [RunState.RUN_STATE_SAT, ALL.length, ALL.length, true]);
 });
 
 test("count model - a limit ends the run with an incomplete count; forged counts are rejected and the cube sent again", async () => {
@@ -105,12 +105,12 @@ test("count model - a limit ends the run with an incomplete count; forged counts
   // More solutions claimed than boards sent (under the cap): rejected, not counted.
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([counted(withBoards, boards, cap, { counted: { solutions: boards.length + 1, boards: boards.map((cells) => ({ cells })) } })]));
-  assert.equal(h.model.counted, 0);
-  assert.equal(h.model.rejected, 1);
+  assert.equal(h.model.count.counted, 0);
+  assert.equal(h.model.solutions.rejected, 1);
   assert.ok(h.effects.some((e) => e.type === "publish" && e.tasks[0].task.cubeId === withBoards));
   await h.run(h.model.recordVerdicts([counted(withBoards, boards, cap)]));
   assert.equal(h.model.state, RunState.RUN_STATE_SAT);
-  assert.equal(h.model.counted, boards.length);
+  assert.equal(h.model.count.counted, boards.length);
   assert.equal(h.model.countComplete, false);
   assert.match(h.model.message, /limit reached/);
 });

@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { checkVerdict } from "../../coordinator/leases.js";
-import { freeCells } from "../../coordinator/run-defaults.js";
+import { checkVerdict } from "../../coordinator/model/leases.js";
+import { freeCells, SCAN_MEMBER_ID } from "../../coordinator/model/run-defaults.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
-import { runSteps } from "../../coordinator/run-effects.js";
-import { SCAN_MEMBER_ID, SCAN_MEMBER_SEC } from "../../coordinator/run-model.js";
+import { runSteps } from "../../coordinator/model/run-effects.js";
+import { SCAN_MEMBER_SEC } from "../../coordinator/model/scan-member.js";
 import { scanSplit } from "../../core/cubes/scan-split.js";
 import { readBrendan, readBrendanSolution, writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
@@ -110,16 +110,16 @@ test("scan run - the member's board is verified: a solution ends the run SAT, a 
   assert.ok(h.model.table.member(SCAN_MEMBER_ID));
   await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_SAT, { board: bad, stats: { searchNodes: 77 } as never })]));
   assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
-  assert.equal(h.model.rejected, 1);
-  assert.equal(h.model.work.placements, 77, "its placements were made all the same");
+  assert.equal(h.model.solutions.rejected, 1);
+  assert.equal(h.model.cubes.work.placements, 77, "its placements were made all the same");
   const k = harness({ puzzleText: text, targetCubes: 4 });
   await k.run(k.model.start());
   await k.run(k.model.splitInitial());
   await k.run(k.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_SAT, { board: good, stats: { searchNodes: 4_321 } as never })]));
   assert.equal(k.model.state, RunState.RUN_STATE_SAT);
-  assert.equal(k.model.solutions[0].cubeId, SCAN_MEMBER_ID);
+  assert.equal(k.model.solutions.list[0].cubeId, SCAN_MEMBER_ID);
   assert.equal(k.replay().state, RunState.RUN_STATE_SAT);
-  assert.deepEqual([k.model.work.placements, k.replay().work.placements], [4_321, 4_321], "the member's placements are the run's");
+  assert.deepEqual([k.model.cubes.work.placements, k.replay().cubes.work.placements], [4_321, 4_321], "the member's placements are the run's");
 });
 
 test("scan run - a scan cube over budget is re-split along the scan: children in order to the front queue, exact weights", async () => {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { type RunRequest } from "../../coordinator/run-spec.js";
-import { RunModel } from "../../coordinator/run-model.js";
+import { RunModel } from "../../coordinator/model/run-model.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import type { Board } from "../../core/puzzle.js";
@@ -28,10 +28,10 @@ function snapshot(m: RunModel) {
   return {
     state: m.state,
     message: m.message,
-    rejected: m.rejected,
+    rejected: m.solutions.rejected,
     startedAt: m.startedAt,
     finishedAt: m.finishedAt,
-    solutions: m.solutions,
+    solutions: m.solutions.list,
     counts: m.table.snapshotCounts(),
     refuted: m.table.refutedWeight,
     splitDone: m.table.initialSplitDone,
@@ -78,8 +78,8 @@ test("run model - a verified board ends the run SAT; verdicts after the end chan
   const [first, second] = openCubes(h.model);
   await h.run(h.model.recordVerdicts([verdict(first, VerdictKind.VERDICT_KIND_SAT, { board: boardPlacements(GENERATED.solution) })]));
   assert.equal(h.model.state, RunState.RUN_STATE_SAT);
-  assert.equal(h.model.solutions.length, 1);
-  assert.equal(h.model.solutions[0].cubeId, first);
+  assert.equal(h.model.solutions.list.length, 1);
+  assert.equal(h.model.solutions.list[0].cubeId, first);
   assert.ok(h.effects.some((e) => e.type === "solution"));
   const before = h.ledger.length;
   await h.run(h.model.recordVerdicts([verdict(second, VerdictKind.VERDICT_KIND_UNSAT)]));
@@ -95,15 +95,15 @@ test("run model - a board that is not a solution is rejected, the cube sent agai
   [wrong[0], wrong[1]] = [{ ...wrong[0], piece: wrong[1].piece }, { ...wrong[1], piece: wrong[0].piece }];
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_SAT, { board: wrong })]));
-  assert.equal(h.model.rejected, 1);
-  assert.equal(h.model.solutions.length, 0);
+  assert.equal(h.model.solutions.rejected, 1);
+  assert.equal(h.model.solutions.list.length, 0);
   const retry = h.effects.find((e) => e.type === "publish");
   assert.ok(retry && retry.type === "publish" && retry.tasks[0].task.cubeId === cube && retry.tasks[0].msgId.startsWith(`r1:${cube}:a1:`));
   assert.equal(h.model.table.get(cube)!.state, "queued");
   assert.equal(h.model.table.get(cube)!.seq, retry.seqs[0]);
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_SAT, { board: wrong })]));
-  assert.equal(h.model.rejected, 2);
+  assert.equal(h.model.solutions.rejected, 2);
   assert.equal(h.model.table.get(cube)!.state, "failed");
   assert.deepEqual(h.effects.find((e) => e.type === "delete-task"), { type: "delete-task", seq: retry.seqs[0] });
   assert.deepEqual(snapshot(h.replay()), snapshot(h.model));
@@ -218,7 +218,7 @@ test("run model - certified: a rejected proof sends the cube again and fails it 
 
   h.effects.length = 0;
   await h.run(h.model.rejectProof(verdict(bad, VerdictKind.VERDICT_KIND_UNSAT), "drat-trim did not verify the proof"));
-  assert.equal(h.model.rejectedProofs, 1);
+  assert.equal(h.model.certification.rejectedProofs, 1);
   assert.equal(h.model.table.get(bad)!.state, "queued");
   assert.ok(h.effects.some((e) => e.type === "publish" && e.tasks[0].task.cubeId === bad), "sent out again");
   await h.run(h.model.rejectProof(verdict(bad, VerdictKind.VERDICT_KIND_UNSAT), "UNSAT without a proof"));
@@ -229,13 +229,13 @@ test("run model - certified: a rejected proof sends the cube again and fails it 
   const proofs = new Map(rest.map((id, i) => [id, String(i).repeat(64)]));
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts(rest.map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT, { proofSha256: proofs.get(id)! }))));
-  assert.deepEqual([...h.model.proofs], [...proofs]);
+  assert.deepEqual([...h.model.certification.proofs], [...proofs]);
   // One cube failed: the run is FAILED without a coverage check.
   assert.equal(h.model.state, RunState.RUN_STATE_FAILED);
   assert.ok(!h.effects.some((e) => e.type === "check-coverage"));
-  assert.equal(h.model.rejectedProofs, 2);
+  assert.equal(h.model.certification.rejectedProofs, 2);
   const again = h.replay();
-  assert.deepEqual({ ...snapshot(again), rejectedProofs: again.rejectedProofs, proofs: [...again.proofs] }, { ...snapshot(h.model), rejectedProofs: 2, proofs: [...proofs] });
+  assert.deepEqual({ ...snapshot(again), rejectedProofs: again.certification.rejectedProofs, proofs: [...again.certification.proofs] }, { ...snapshot(h.model), rejectedProofs: 2, proofs: [...proofs] });
 });
 
 test("run model - certified: every cube refuted with a proof, then UNSAT only once the coverage checked (FAILED if it did not)", async () => {
@@ -246,23 +246,23 @@ test("run model - certified: every cube refuted with a proof, then UNSAT only on
     h.effects.length = 0;
     await h.run(h.model.recordVerdicts(cubes.map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT, { proofSha256: "a".repeat(64) }))));
     assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
-    assert.equal(h.model.coverage, "checking");
+    assert.equal(h.model.certification.coverage, "checking");
     assert.equal(h.effects.filter((e) => e.type === "check-coverage").length, 1);
     assert.deepEqual(h.model.refutedCubes().map((c) => c.id).sort(), [...cubes].sort());
     // A replayed run (a restarted coordinator) asks for the coverage again: the check in flight is not in the ledger.
-    assert.equal(h.replay().coverage, "");
+    assert.equal(h.replay().certification.coverage, "");
     await h.run(h.model.recordCoverage({ ok, proofSha256: ok ? "b".repeat(64) : "", message: ok ? "" : "coverage proof not verified: x" }));
     if (ok) {
       assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
       assert.equal(h.model.message, `certified: ${cubes.length}/${cubes.length} cube proofs checked by drat-trim, coverage checked; closed weights sum to 1`);
-      assert.equal(h.model.coverageProof, "b".repeat(64));
+      assert.equal(h.model.certification.coverageProof, "b".repeat(64));
     } else {
       assert.equal(h.model.state, RunState.RUN_STATE_FAILED);
       assert.match(h.model.message, /every cube refuted with a checked proof, but coverage proof not verified: x/);
     }
     const again = h.replay();
     assert.deepEqual(snapshot(again), snapshot(h.model));
-    assert.equal(again.coverage, ok ? "checked" : "failed");
+    assert.equal(again.certification.coverage, ok ? "checked" : "failed");
   }
 });
 
@@ -273,20 +273,20 @@ test("run model - best boards: a worker's deepest board is checked and scored, o
   const full = boardPlacements(GENERATED.solution);
   const unknown = (cube: string, best: ReturnType<typeof boardPlacements>) => verdict(cube, VerdictKind.VERDICT_KIND_UNKNOWN, { best });
   await h.run(h.model.recordVerdicts([unknown(a, full.slice(0, 10))]));
-  assert.equal(h.model.best?.placed, 10);
-  assert.equal(h.model.best?.score, 13, "two full rows: 4 + 4 joins along them, 5 between them");
-  assert.equal(h.model.best?.maxScore, 40);
-  assert.equal(h.model.best?.cubeId, a);
+  assert.equal(h.model.best.board?.placed, 10);
+  assert.equal(h.model.best.board?.score, 13, "two full rows: 4 + 4 joins along them, 5 between them");
+  assert.equal(h.model.best.board?.maxScore, 40);
+  assert.equal(h.model.best.board?.cubeId, a);
   // A forged board (a piece twice) is refused; a shallower one does not replace the best.
   const twice = full.slice(0, 12).map((p, i) => (i === 11 ? { ...p, piece: full[0].piece } : p));
   await h.run(h.model.recordVerdicts([unknown(b, twice), unknown(c, full.slice(0, 6))]));
-  assert.equal(h.model.best?.placed, 10);
+  assert.equal(h.model.best.board?.placed, 10);
   await h.run(h.model.recordVerdicts([unknown(d, full.slice(0, 15))]));
-  assert.equal(h.model.best?.placed, 15);
-  assert.deepEqual(h.model.bestHistory.map((x) => x.placed), [10, 15]);
+  assert.equal(h.model.best.board?.placed, 15);
+  assert.deepEqual(h.model.best.history.map((x) => x.placed), [10, 15]);
   const again = h.replay();
-  assert.deepEqual(again.best, h.model.best);
-  assert.deepEqual(again.bestHistory, h.model.bestHistory);
+  assert.deepEqual(again.best.board, h.model.best.board);
+  assert.deepEqual(again.best.history, h.model.best.history);
 });
 
 test("run model - a priority change is recorded, written to the run record, and replayed; the same priority again is a no-op", async () => {

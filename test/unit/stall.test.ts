@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { StallWatch } from "../../coordinator/stall.js";
-import { InFlightTasks } from "../../coordinator/in-flight.js";
-import type { TaskMessage } from "../../coordinator/run-effects.js";
+import { StallWatch } from "../../coordinator/model/stall.js";
+import { InFlightTasks } from "../../coordinator/model/in-flight.js";
+import type { TaskMessage } from "../../coordinator/model/run-effects.js";
 import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
 
 const quiet = { queued: 3, inConsumers: 0, inFlight: 0, verdictsWaiting: 0, recorded: 7 };

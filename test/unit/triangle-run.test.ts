@@ -1,5 +1,5 @@
 /**
- * Triangle runs in the run model without NATS (coordinator/run-model.ts through its triangle shape): the cubes'
+ * Triangle runs in the run model without NATS (coordinator/model/run-model.ts through its triangle shape): the cubes'
  * exact counts (each cube counted by the placement search with the cube fixed) sum to the brute-force count, replay
  * rebuilds it, a redelivered verdict adds nothing, forged counts and boards are rejected by the triangle verifier,
  * and a SAT model is decoded by the triangle encoding and verified. Run specs refuse what triangles do not have.
@@ -69,19 +69,19 @@ test("triangle run model - cube counts sum to the brute-force count; replay and 
   const half = Math.ceil(verdicts.length / 2);
   await h.run(h.model.recordVerdicts(verdicts.slice(0, half)));
   const partial = verdicts.slice(0, half).reduce((s, v) => s + v.counted!.solutions, 0);
-  assert.equal(h.model.counted, partial);
-  assert.equal(h.replay().counted, partial);
+  assert.equal(h.model.count.counted, partial);
+  assert.equal(h.replay().count.counted, partial);
   await h.run(h.model.recordVerdicts(verdicts.slice(0, 1)));
-  assert.equal(h.model.counted, partial);
+  assert.equal(h.model.count.counted, partial);
   await h.run(h.model.recordVerdicts(verdicts.slice(half)));
   const want = bruteCountTriangle(puzzle);
   assert.equal(h.model.state, RunState.RUN_STATE_SAT, h.model.message);
-  assert.deepEqual([h.model.counted, h.model.countComplete], [want, true]);
+  assert.deepEqual([h.model.count.counted, h.model.countComplete], [want, true]);
   assert.ok(Math.abs(h.model.coveredWeight - 1) < 1e-9);
-  assert.equal(h.model.solutions.length, Math.min(want, 100));
-  assert.equal(h.model.rejected, 0);
+  assert.equal(h.model.solutions.list.length, Math.min(want, 100));
+  assert.equal(h.model.solutions.rejected, 0);
   const end = h.replay();
-  assert.deepEqual([end.state, end.counted, end.solutions.length], [RunState.RUN_STATE_SAT, want, h.model.solutions.length]);
+  assert.deepEqual([end.state, end.count.counted, end.solutions.list.length], [RunState.RUN_STATE_SAT, want, h.model.solutions.list.length]);
 });
 
 test("triangle run model - forged counts and boards are rejected by the triangle verifier and the cube sent again", async () => {
@@ -113,12 +113,12 @@ test("triangle run model - forged counts and boards are rejected by the triangle
     h.effects.length = 0;
     await h.run(h.model.recordVerdicts([v]));
     rejected++;
-    assert.equal(h.model.rejected, rejected, what);
-    assert.equal(h.model.counted, 0, what);
+    assert.equal(h.model.solutions.rejected, rejected, what);
+    assert.equal(h.model.count.counted, 0, what);
     assert.ok(h.effects.some((e) => e.type === "publish" && e.tasks[0].task.cubeId === ids[i]), `${what}: the cube goes out again`);
   }
   await h.run(h.model.recordVerdicts([real[i]]));
-  assert.equal(h.model.counted, real[i].counted!.solutions);
+  assert.equal(h.model.count.counted, real[i].counted!.solutions);
 });
 
 test("triangle run model - a SAT model decodes through the triangle encoding and ends a first-solution run; a wrong one is rejected", async () => {
@@ -140,10 +140,10 @@ test("triangle run model - a SAT model decodes through the triangle encoding and
   const wrong = solution.map((p, k, all) => (k === 0 ? { ...p, piece: all[1].piece } : k === 1 ? { ...p, piece: all[0].piece } : p));
   assert.equal(formula.decode(bitsetValue(bitsOf(solution))).cells.length, 16);
   await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_SAT, { model: bitsOf(wrong), numVars: h.spec.numVars })]));
-  assert.deepEqual([h.model.rejected, h.model.state], [1, RunState.RUN_STATE_RUNNING]);
+  assert.deepEqual([h.model.solutions.rejected, h.model.state], [1, RunState.RUN_STATE_RUNNING]);
   await h.run(h.model.recordVerdicts([verdict(cube, VerdictKind.VERDICT_KIND_SAT, { model: bitsOf(solution), numVars: h.spec.numVars })]));
   assert.equal(h.model.state, RunState.RUN_STATE_SAT, h.model.message);
-  assert.deepEqual([h.model.solutions.length, h.model.solutions[0].rows, h.model.solutions[0].cols], [1, 4, 7]);
+  assert.deepEqual([h.model.solutions.list.length, h.model.solutions.list[0].rows, h.model.solutions.list[0].cols], [1, 4, 7]);
 });
 
 test("triangle run spec - square-only options are refused, naming the option", () => {

@@ -1,16 +1,18 @@
 /**
- * The shared vocabulary (proto/vocabulary.ts): names and enums map both ways, and the lists are the enums'.
+ * The shared vocabulary (proto/vocabulary.ts, proto/api-vocabulary.ts): names and enums map both ways, and the lists
+ * are the enums'.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  CUBE_STATE_NAMES, CubeState, cubeStateName, cubeStateOf, FaultKind, faultKindOf, faultOfKind, isTerminal, isWorkersOwn, RUN_STATE_NAMES,
+  CUBE_STATE_NAMES, FaultKind, faultKindOf, faultOfKind, isTerminal, isWorkersOwn, RUN_STATE_NAMES,
   RunState, runStateName, runStateOf, VERDICT_LABELS, VerdictKind, verdictLabel, verdictReason,
 } from "../../proto/vocabulary.js";
+import { CubeState, cubeStateName, cubeStateOf } from "../../proto/api-vocabulary.js";
 import type { Fault } from "../../core/errors.js";
 import { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { buildVerdict } from "../../worker/verdict.js";
-import { boardSize } from "../../coordinator/views.js";
+import { boardSize } from "../../coordinator/serve/views.js";
 
 test("vocabulary - every run state has a name and back; the terminal ones are sat, unsat, failed, cancelled", () => {
   const states = Object.values(RunState).filter((v): v is RunState => typeof v === "number" && v !== RunState.RUN_STATE_UNSPECIFIED);

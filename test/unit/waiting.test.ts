@@ -1,8 +1,8 @@
-/** Why a run waits (coordinator/waiting.ts) and which verdicts count as closing a cube for the rates (coordinator/rate.ts). */
+/** Why a run waits (coordinator/model/waiting.ts) and which verdicts count as closing a cube for the rates (coordinator/model/rate.ts). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { waitingReason } from "../../coordinator/waiting.js";
-import { decidedCount } from "../../coordinator/rate.js";
+import { waitingReason } from "../../coordinator/model/waiting.js";
+import { decidedCount } from "../../coordinator/model/rate.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 
 const runs = new Map([

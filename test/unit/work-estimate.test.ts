@@ -1,10 +1,10 @@
 /**
- * coordinator/work-estimate.ts: placements, their rate, and the work left by the cubes' tree estimates.
+ * coordinator/model/work-estimate.ts: placements, their rate, and the work left by the cubes' tree estimates.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CubeTable } from "../../coordinator/cube-table.js";
-import { WorkEstimate } from "../../coordinator/work-estimate.js";
+import { CubeTable } from "../../coordinator/model/cube-table.js";
+import { WorkEstimate } from "../../coordinator/model/work-estimate.js";
 
 function table(): CubeTable {
   const t = new CubeTable();

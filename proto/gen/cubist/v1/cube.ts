@@ -217,7 +217,7 @@ export interface CubeTask {
   /** object name of the canonical puzzle text (placement search needs it) */
   puzzleSha256: string;
   /**
-   * The attempt's lease: a random token the coordinator records when it publishes this task (coordinator/leases.ts).
+   * The attempt's lease: a random token the coordinator records when it publishes this task (coordinator/model/leases.ts).
    * Only a worker that pulled the message sees it; the verdict must carry it back. A redelivery keeps it.
    */
   lease: string;

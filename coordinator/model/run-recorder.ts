@@ -1,0 +1,115 @@
+/**
+ * How a run's decisions record what they decide. A ledger entry is stamped by the injected clock; `record` yields its
+ * append and applies it once it is durable, `applyAndRecord` applies it at once (later steps of the same decision
+ * must see it) and then appends it, `applyNow` applies it and leaves the append to a later batch, and
+ * `publishAndRecord` publishes tasks, keeps them in flight (coordinator/model/in-flight.ts) until their entry is
+ * applied, then tells the shell (`settled`). Applying is always the run model's `apply` (coordinator/model/run-model.ts),
+ * which hands the entry to the parts it concerns: nothing else changes a run's state.
+ */
+
+import type { Logger } from "../../cluster/log.js";
+import type { CubePart, PartProgress } from "../../core/cubes/types.js";
+import type { Placement } from "../../core/puzzle.js";
+import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
+import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
+import { InFlightTasks } from "./in-flight.js";
+import type { LedgerBody, PublishEffect, RunSteps, TaskMessage } from "./run-effects.js";
+import type { RunShape } from "./shape.js";
+import { taskMessage } from "./task-message.js";
+
+export interface RunModelOptions {
+  /** Deliveries (and error verdicts) of one cube before it is marked failed. */
+  readonly maxDeliver: number;
+  /** Cubes per ledger batch while publishing a split. */
+  readonly batchSize: number;
+  /** Milliseconds since the epoch: ledger times, solution times, message ids of retries. */
+  readonly clock: () => number;
+  readonly log: Logger;
+  /** A fresh lease token for each task published (the shell's: coordinator/shell/lease-tokens.ts, 128 random bits). */
+  readonly lease: () => string;
+  /** Resident memory in MB, for the split's log lines. @default none */
+  readonly memoryMB?: () => number;
+  /** Tasks in flight were recorded (or abandoned): verdicts held for them can be looked at again (coordinator/model/in-flight.ts). */
+  readonly settled?: () => void;
+}
+
+/** What every decision of a run reads: its spec, its shape, the options, the log, and the recorder it records through. */
+export interface RunBase {
+  readonly spec: RunSpec;
+  /** The run's puzzle, square or triangle, and its base formula (coordinator/model/shape.ts). */
+  readonly shape: RunShape;
+  readonly opts: RunModelOptions;
+  readonly log: Logger;
+  readonly recorder: RunRecorder;
+}
+
+/** A cube as a task describes it: its id, its placements and (scan cubes) the part and progress of its search. */
+export interface TaskCube {
+  readonly id: string;
+  readonly placements: readonly Placement[];
+  readonly part?: CubePart;
+  readonly progress?: PartProgress;
+}
+
+export class RunRecorder {
+  /** Tasks published but not yet recorded: their verdicts are held, not dropped (coordinator/model/in-flight.ts). */
+  readonly inFlight = new InFlightTasks();
+
+  constructor(
+    private readonly spec: RunSpec,
+    private readonly shape: RunShape,
+    private readonly opts: RunModelOptions,
+    /** The run model's `apply`. */
+    private readonly apply: (e: LedgerEntry) => void,
+  ) {}
+
+  /** An entry stamped now; its term is stamped by the ledger as it is written. */
+  entry(body: LedgerBody): LedgerEntry {
+    return { atUnixMs: this.opts.clock(), term: 0, entry: body };
+  }
+
+  /** Records an entry, then applies it: memory shows the fact once it is durable. */
+  *record(body: LedgerBody): RunSteps {
+    yield* this.recordAll([body]);
+  }
+
+  /** Records entries in one append, then applies them in order. */
+  *recordAll(bodies: readonly LedgerBody[]): RunSteps {
+    const entries = bodies.map((b) => this.entry(b));
+    yield { type: "append", entries };
+    for (const e of entries) this.apply(e);
+  }
+
+  /** Applies an entry at once (later steps of the same decision must see it), then records it. */
+  *applyAndRecord(body: LedgerBody): RunSteps {
+    const e = this.entry(body);
+    this.apply(e);
+    yield { type: "append", entries: [e] };
+  }
+
+  /** Applies an entry now; the caller records the fact later, in a batch (closed cubes: run-cubes.ts flushClosed). */
+  applyNow(body: LedgerBody): void {
+    this.apply(this.entry(body));
+  }
+
+  /**
+   * Publishes tasks, then records what the publish stored (`body` reads its sequences and leases). The tasks are in
+   * flight from before the publish until the record is applied, or the decision abandoned; then `settled` tells the
+   * shell to look at the verdicts it held for them.
+   */
+  *publishAndRecord(publish: PublishEffect, body: () => LedgerBody): RunSteps {
+    this.inFlight.add(publish.tasks);
+    try {
+      yield publish;
+      yield* this.record(body());
+    } finally {
+      this.inFlight.remove(publish.tasks);
+      this.opts.settled?.();
+    }
+  }
+
+  /** A cube's task with a fresh lease (coordinator/model/task-message.ts); `member`: a portfolio member's order and budget. */
+  task(cube: TaskCube, attempt: number, member?: { order: string; timeLimitSec: number }): TaskMessage {
+    return taskMessage(this.spec, this.shape, cube, attempt, this.opts.clock(), this.opts.lease(), member);
+  }
+}

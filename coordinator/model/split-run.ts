@@ -1,0 +1,82 @@
+/**
+ * A run's initial split, for the run model (coordinator/model/run-model.ts): the shape's splitter streams cubes,
+ * boards it filled and the weight it refuted; boards are offered as solutions first (a counting run counts them as
+ * cubes like any other), then the cubes are published and recorded in batches. A scan run's cubes go out in scan
+ * order with the portfolio member second in the queue (coordinator/model/scan-member.ts).
+ */
+
+import type { Cube } from "../../core/cubes/types.js";
+import type { RunSteps } from "./run-effects.js";
+import { SCAN_MEMBER_ID } from "./run-defaults.js";
+import { publishCubes } from "./run-cubes.js";
+import { checkComplete, type OutcomeRun } from "./run-outcome.js";
+import { offerBoard } from "./run-solutions.js";
+import { closeAllByMember, publishMember, SCAN_MEMBER_SEC, type MemberRun } from "./scan-member.js";
+import type { SplitBoard } from "./shape.js";
+
+/** What the split reads and records: the run's cubes, solutions, member and outcome. */
+export interface SplitRun extends MemberRun, OutcomeRun {}
+
+/** The initial split: cubes published and recorded in batches; boards the splitter finds are offered first. */
+export function* splitRun(run: SplitRun): RunSteps {
+  if (run.spec.cubing!.cellOrder === "scan") return yield* splitScan(run);
+  const c = run.spec.cubing!;
+  const t0 = run.opts.clock();
+  const ids: Array<{ id: string; cube: Cube } | null> = [];
+  let refuted = { count: 0, weight: 0 };
+  const solutions: SplitBoard[] = [];
+  for (const ev of run.shape.split(c)) {
+    if (ev.kind === "cube") ids.push({ id: String(ids.length), cube: ev.cube });
+    // Counting: a board the splitter filled is a cube like any other (its count, 1, comes back from a worker).
+    else if (ev.kind === "solution" && run.counting) ids.push({ id: String(ids.length), cube: ev.solution });
+    else if (ev.kind === "solution") solutions.push(ev.solution);
+    else refuted = { count: ev.refuted.count, weight: ev.refuted.weight };
+  }
+  run.log.info("split done", { cubes: ids.length, refuted: refuted.count, solutions: solutions.length, ms: Math.round(run.opts.clock() - t0), rssMB: run.opts.memoryMB?.() });
+  for (const s of solutions) {
+    if (yield* offerBoard(run, s.cells, "split", "coordinator")) return;
+  }
+  const t1 = run.opts.clock();
+  yield* publishCubes(run, undefined, ids, "initial", true, refuted);
+  const ms = run.opts.clock() - t1;
+  run.log.info("cubes dispatched", { cubes: ids.length, ms: Math.round(ms), perSecond: Math.round(ids.length / Math.max(ms, 1) * 1000), rssMB: run.opts.memoryMB?.() });
+  yield* checkComplete(run);
+}
+
+/**
+ * The initial split of a scan run: the engine's own scan tree cut at the first level with `targetCubes` partial
+ * boards, the cubes published in scan order (so one worker replays the whole scan), and the portfolio member
+ * second in the queue (first for a second worker), also with cube parts (core/cubes/parts.ts): where the long order
+ * wins, it wins by up to 40x, and behind the first cube's parts it would wait for all of them (Brendan's 9x6 seed 2:
+ * 3.3 s on two workers against 1.1 s). Certified and score runs and runs with a SAT solver get no member.
+ */
+function* splitScan(run: SplitRun): RunSteps {
+  const c = run.spec.cubing!;
+  const t0 = run.opts.clock();
+  const r = { cubes: [] as Cube[], solutions: [] as SplitBoard[], refuted: { count: 0, weight: 0 } };
+  for (const ev of run.shape.split(c)) {
+    if (ev.kind === "cube") r.cubes.push(ev.cube);
+    else if (ev.kind === "solution") r.solutions.push(ev.solution);
+    else r.refuted = ev.refuted;
+  }
+  const depth = r.cubes.reduce((d, cube) => Math.max(d, cube.placements.length), 0);
+  run.log.info("scan split done", { cubes: r.cubes.length, depth, refuted: r.refuted.count, solutions: r.solutions.length, ms: Math.round(run.opts.clock() - t0) });
+  for (const s of r.solutions) {
+    if (yield* offerBoard(run, s.cells, "split", "coordinator")) return;
+  }
+  const ids: Array<{ id: string; cube: Cube } | null> = r.cubes.map((cube, i) => ({ id: String(i), cube }));
+  const refuted = { count: r.refuted.count, weight: r.refuted.weight };
+  const s = run.spec.solver!;
+  const member = !run.spec.certify && s.solver === "none" && s.objective !== "score" && ids.length > 1 && !run.cubes.table.member(SCAN_MEMBER_ID);
+  if (!member) {
+    yield* publishCubes(run, undefined, ids, "initial", true, refuted);
+  } else {
+    yield* publishCubes(run, undefined, ids.slice(0, 1), "initial", false, { count: 0, weight: 0 });
+    const budget = s.timeLimitSec > 0 ? Math.min(s.timeLimitSec, SCAN_MEMBER_SEC) : SCAN_MEMBER_SEC;
+    yield* publishMember(run, budget, 0, 0, false);
+    yield* publishCubes(run, undefined, ids.slice(1), "initial", true, refuted);
+    const early = run.member.takeUnsat();
+    if (early && !run.life.ended) yield* closeAllByMember(run, early);
+  }
+  yield* checkComplete(run);
+}

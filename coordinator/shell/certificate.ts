@@ -1,0 +1,52 @@
+/**
+ * The certificate bundle of a certified UNSAT run (certify/bundle.ts): the base formula and the proofs come from
+ * the Object Stores, the cubes from the run's ledger-backed model. Only a run that ended UNSAT with its coverage
+ * checked has one.
+ */
+
+import { createReadStream } from "node:fs";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import { readProof } from "../../certify/proof-store.js";
+import { CHECK_SCRIPT, cubesText, formulaTieFiles, readmeText, textFile, type BundleFile } from "../../certify/bundle.js";
+import { FailedPreconditionError } from "../errors.js";
+import type { RunController } from "./run.js";
+
+function proofFile(run: RunController, path: string, name: string): BundleFile {
+  return {
+    path,
+    async *chunks() {
+      const data = await readProof(run.stores.proofs, name);
+      if (data === null) throw new Error(`proof ${name.slice(0, 12)} (${path}) is no longer in the proofs store`);
+      yield* data;
+    },
+  };
+}
+
+/** The bundle's files, in the order they are sent. Throws FailedPreconditionError when the run has none. */
+export async function certificateFiles(run: RunController): Promise<BundleFile[]> {
+  const model = run.model;
+  const certification = model.certification;
+  if (!run.spec.certify) throw new FailedPreconditionError(`run ${run.id} was not certified (submit it with --certify)`);
+  if (run.state !== RunState.RUN_STATE_UNSAT || certification.coverage !== "checked" || run.certifier === null) {
+    throw new FailedPreconditionError(`run ${run.id} has no certificate: it is not a certified UNSAT (yet)`);
+  }
+  const cubes = model.refutedCubes();
+  const missing = cubes.find((c) => !certification.proofs.has(c.id));
+  if (missing) throw new FailedPreconditionError(`run ${run.id}: cube ${missing.id} has no recorded proof`);
+  const base = await run.certifier.baseFormula();
+  const files: BundleFile[] = [
+    textFile("README.md", readmeText({
+      run: run.id, puzzleName: run.spec.name, encoding: run.spec.encoding, formulaSha256: run.spec.formulaSha256,
+      numVars: run.spec.numVars, numClauses: run.spec.numClauses, cubes: cubes.length,
+    })),
+    textFile("check.sh", CHECK_SCRIPT),
+    ...formulaTieFiles(run.spec.encoding, run.spec.order),
+    textFile("puzzle.txt", run.spec.puzzleText),
+    // The base file as downloaded and hash-checked: the exact bytes of the run's formula.
+    { path: "formula.cnf", chunks: () => createReadStream(base.path, { highWaterMark: 1 << 20 }) },
+    textFile("cubes.txt", cubesText(cubes)),
+    proofFile(run, "coverage.drat", certification.coverageProof),
+  ];
+  for (const c of cubes) files.push(proofFile(run, `proofs/${c.id}.drat`, certification.proofs.get(c.id)!));
+  return files;
+}

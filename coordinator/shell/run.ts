@@ -1,0 +1,369 @@
+/**
+ * The JetStream shell of one run: creates or resumes the run's model (coordinator/model/run-model.ts), carries out the
+ * effects of its decisions (ledger appends, task publishes, cancels, deletions, purges, the run record in KV), and
+ * serves its status to watchers. Every decision about the run is the model's; this file only talks to NATS.
+ */
+
+import { EventEmitter } from "node:events";
+import type { JetStreamManager } from "@nats-io/jetstream";
+import { dimacsChunks } from "../../core/encode/index.js";
+import type { Puzzle } from "../../core/puzzle.js";
+import type { TrianglePuzzle } from "../../core/triangle/puzzle.js";
+import { ensureRunConsumer, deleteRunConsumer, purgeRunTasks, type Layout } from "../../cluster/layout.js";
+import type { Logger } from "../../cluster/log.js";
+import type { Names } from "../../proto/contract.js";
+import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
+import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../../proto/gen/cubist/v1/run.js";
+import { runStateName } from "../../proto/vocabulary.js";
+import type { CoordinatorSettings } from "../config.js";
+import type { CubeEntry } from "../model/cube-entry.js";
+import type { CubeTableView } from "../model/cube-table.js";
+import type { BestPoint } from "../model/run-best.js";
+import { runStatus } from "../model/run-status.js";
+import type { Ledger } from "./ledger.js";
+import { publishTasks } from "./task-publisher.js";
+import { RunCertifier } from "./certify.js";
+import { uploadFormula } from "./formula-upload.js";
+import { decidedCount, RateTracker } from "../model/rate.js";
+import { runSteps, type RunEffect, type RunSteps } from "../model/run-effects.js";
+import { RunModel } from "../model/run-model.js";
+import { runShapeOf } from "../model/run-shape.js";
+import type { RunShape } from "../model/shape.js";
+import type { BestBoard } from "../../proto/gen/cubist/v1/run.js";
+import { checkFormulaSize, formulaBytes } from "../../core/limits.js";
+import { NotLeaderError } from "../errors.js";
+import { LedgerFencedError } from "./ledger.js";
+import { newLease } from "./lease-tokens.js";
+
+export interface RunDeps {
+  readonly layout: Layout;
+  readonly jsm: JetStreamManager;
+  readonly ledger: Ledger;
+  readonly names: Names;
+  readonly settings: CoordinatorSettings;
+  readonly log: Logger;
+  readonly publishCancel: (run: string, cube: string, reason: string) => void;
+  /** Deletes a formula object no open run needs any more (coordinator/shell/run-store.ts). */
+  readonly releaseFormula?: (sha256: string, runId: string) => Promise<void>;
+  /** Deletes a cancelled run's DRAT proofs unless an open run shares them (coordinator/shell/formula-upload.ts). */
+  readonly releaseProofs?: (proofs: Iterable<string>, runId: string) => Promise<void>;
+  /** The run recorded tasks that were in flight: verdicts held for them are looked at again (coordinator/model/in-flight.ts). */
+  readonly settled?: (runId: string) => void;
+  /** Throws unless this coordinator leads, waiting while its lease is lapsed (coordinator/shell/coordinator.ts): before every effect. */
+  readonly fence?: () => Promise<void>;
+}
+
+/** The terminal run states (proto/vocabulary.ts), under the name the embedded cluster and the benchmarks use. */
+
+/** Events for watchers (the gRPC WatchRun stream, the dashboard). */
+export interface RunEvents {
+  status: [RunStatus];
+  verdict: [Verdict];
+  solution: [Solution];
+  /** The run's end is carried out (after its final state was written): see `endCarriedOut`. */
+  ended: [];
+}
+
+/** A cube a worker reports running (from the RunningCube entries of its heartbeats): who runs it and since when. */
+export interface WorkerOnCube {
+  readonly worker: string;
+  readonly since: number;
+}
+
+export class RunController extends EventEmitter<RunEvents> {
+  readonly id: string;
+  private runningCubes: ReadonlyMap<string, WorkerOnCube> = new Map();
+  private waitingFor = "";
+  private readonly rate = new RateTracker();
+  private splitting: Promise<void> | null = null;
+  private dirty = true;
+  private readonly log: Logger;
+  /** Certified runs: checks proofs and the coverage (coordinator/shell/certify.ts). */
+  readonly certifier: RunCertifier | null;
+  /**
+   * True once the run's end is carried out: queued cubes purged, solvers told to stop, its consumer deleted and the
+   * certifier's working files removed. The final state is written (and `status` emitted) before that, so a reader
+   * that goes on to the certificate (cli/local-cluster.ts) waits for this, not for the state.
+   */
+  endCarriedOut = false;
+
+  private constructor(
+    private readonly deps: RunDeps,
+    readonly model: RunModel,
+  ) {
+    super();
+    this.id = model.id;
+    this.log = deps.log.child({ run: model.id });
+    this.certifier = model.spec.certify ? new RunCertifier(model.spec.formulaSha256, deps.layout, this.log) : null;
+  }
+
+  /** Encodes the puzzle, square or triangle (the model needs its placement literals), and builds the run's model. */
+  private static modelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle): { model: RunModel; formula: RunShape["formula"] } {
+    const shape = runShapeOf(spec, puzzle);
+    const model = new RunModel(spec, shape, {
+      maxDeliver: deps.settings.maxDeliver,
+      batchSize: deps.settings.batchSize,
+      clock: Date.now,
+      lease: newLease,
+      log: deps.log.child({ run: spec.runId }),
+      memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
+      settled: () => deps.settled?.(spec.runId),
+    });
+    return { model, formula: shape.formula };
+  }
+
+  // ---- the run's state, read-only (the model owns it) ------------------------------------------------------
+
+  get spec(): RunSpec { return this.model.spec; }
+  /** The run's puzzle, square or triangle, as the coordinator handles it (coordinator/model/shape.ts). */
+  get shape(): RunShape { return this.model.shape; }
+  get table(): CubeTableView { return this.model.table; }
+  get solutions(): readonly Solution[] { return this.model.solutions.list; }
+  get state(): RunState { return this.model.state; }
+  get message(): string { return this.model.message; }
+  get rejected(): number { return this.model.solutions.rejected; }
+  /** Counting run: solutions counted so far (exact counts of closed cubes). */
+  get counted(): number { return this.model.count.counted; }
+  /** The closed weight: refuted, plus counted cubes in a counting run. */
+  get coveredWeight(): number { return this.model.coveredWeight; }
+  get best(): BestBoard | null { return this.model.best.board; }
+  get bestHistory(): readonly BestPoint[] { return this.model.best.history; }
+  get startedAt(): number { return this.model.startedAt; }
+  get finishedAt(): number { return this.model.finishedAt; }
+  /** The Object Stores of formulas and proofs (certificate bundles). */
+  get stores(): Pick<Layout, "formulas" | "proofs"> { return this.deps.layout; }
+
+  /** Cube id -> worker and start time, from worker heartbeats. */
+  get running(): ReadonlyMap<string, WorkerOnCube> {
+    return this.runningCubes;
+  }
+
+  get priority(): number { return this.model.priority; }
+
+  /** Why queued cubes wait (coordinator/model/waiting.ts), set with the running cubes once a status interval. */
+  setWaiting(reason: string): void {
+    this.waitingFor = reason;
+  }
+
+  /** The cubes workers report running now (the coordinator's heartbeat table, once a status interval). */
+  setRunning(running: ReadonlyMap<string, WorkerOnCube>): void {
+    this.runningCubes = running;
+  }
+
+  // ---- creation and resume ---------------------------------------------------------------------------------
+
+  /** A new run: encode, upload, record, then split and publish in the background. */
+  static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle | TrianglePuzzle): Promise<RunController> {
+    const { model, formula } = RunController.modelOf(deps, spec, puzzle);
+    checkFormulaSize(formulaBytes(formula), deps.settings.limits);
+    const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));
+    spec.formulaSha256 = upload.sha256;
+    spec.numVars = formula.numVars;
+    spec.numClauses = formula.clauses.count;
+    const run = new RunController(deps, model);
+    await ensureRunConsumer(deps.jsm, deps.names, spec.runId, { ackWaitMs: deps.settings.ackWaitMs, maxDeliver: deps.settings.maxDeliver });
+    run.log.info("run created", { puzzle: spec.name, encoding: spec.encoding, vars: spec.numVars, clauses: spec.numClauses, bytes: upload.bytes, rssMB: Math.round(process.memoryUsage().rss / 2 ** 20) });
+    await run.carryOut(model.start());
+    run.splitInBackground();
+    return run;
+  }
+
+  /**
+   * Rebuilds a run from its ledger and continues where it stopped. With `takeover` (a coordinator taking the lead), an
+   * open run first gets a takeover note: the entry that fences the coordinator before this one out of its ledger.
+   */
+  static async resume(deps: RunDeps, entries: readonly LedgerEntry[], takeover?: { actor: string; term: number }): Promise<RunController | null> {
+    const first = entries[0]?.entry;
+    if (!first || first.$case !== "started") return null;
+    const spec = first.value;
+    const { model, formula } = RunController.modelOf(deps, spec);
+    if (formula.numVars !== spec.numVars) throw new Error(`run ${spec.runId}: re-encoding gives ${formula.numVars} variables, the ledger says ${spec.numVars}`);
+    for (const e of entries) model.apply(e);
+    const run = new RunController(deps, model);
+    run.log.info("run resumed from ledger", { entries: entries.length, state: runStateName(model.state), cubes: model.table.size, open: model.table.open });
+    if (model.ended) return run;
+    if (takeover) await run.carryOut(model.recordNote("takeover", `coordinator ${takeover.actor} took the run over (term ${takeover.term})`, takeover.actor));
+    await ensureRunConsumer(deps.jsm, deps.names, spec.runId, { ackWaitMs: deps.settings.ackWaitMs, maxDeliver: deps.settings.maxDeliver });
+    if (!model.table.initialSplitDone) run.splitInBackground();
+    else await run.carryOut(model.recover());
+    return run;
+  }
+
+  private splitInBackground(): void {
+    this.splitting = this.carryOut(this.model.splitInitial())
+      .catch((err) => {
+        // A coordinator that no longer leads leaves the split to the next leader (it publishes it again).
+        if (err instanceof NotLeaderError || err instanceof LedgerFencedError) return;
+        return this.carryOut(this.model.fail(`split failed: ${(err as Error).message}`));
+      })
+      .catch((err) => this.log.warn("the split's failure was not recorded", { err: (err as Error).message }));
+  }
+
+  // ---- carrying out the model's effects --------------------------------------------------------------------
+
+  private async carryOut<T>(steps: RunSteps<T>): Promise<T> {
+    try {
+      return await runSteps(steps, (effect) => this.perform(effect));
+    } finally {
+      this.dirty = true;
+    }
+  }
+
+  private async perform(effect: RunEffect): Promise<void> {
+    const { deps } = this;
+    if (effect.type !== "solution") await deps.fence?.();
+    switch (effect.type) {
+      case "append": {
+        await deps.ledger.append(this.id, effect.entries);
+        for (const e of effect.entries) {
+          // The initial split's refuted weight arrives all at once; the rate follows the steady part.
+          if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.model.coveredWeight - this.table.initialRefutedWeight, decidedCount(e.entry.value.cubes));
+        }
+        return;
+      }
+      case "publish":
+        effect.seqs.push(...(await publishTasks(deps.layout.js, effect.front ? deps.names.frontSubject(this.id) : deps.names.cubesSubject(this.id), effect.tasks, undefined, { manager: deps.jsm, stream: deps.names.cubesStream })));
+        return;
+      case "cancel":
+        deps.publishCancel(this.id, effect.cube, effect.reason);
+        return;
+      case "delete-task":
+        try {
+          await deps.jsm.streams.deleteMessage(deps.names.cubesStream, effect.seq, false);
+        } catch {
+          // Already consumed or gone.
+        }
+        return;
+      case "purge-tasks":
+        try {
+          await purgeRunTasks(deps.jsm, deps.names, this.id);
+        } catch (err) {
+          this.log.warn("purging queued cubes failed", { err: (err as Error).message });
+        }
+        return;
+      case "delete-consumer":
+        await deleteRunConsumer(deps.jsm, deps.names, this.id).catch(() => undefined);
+        // The run is over: the checker's files go (a certificate bundle downloads the formula again).
+        await this.certifier?.close();
+        this.endCarriedOut = true;
+        this.emit("ended");
+        return;
+      case "write-record":
+        this.dirty = true;
+        await this.publishRecord();
+        return;
+      case "solution":
+        this.emit("solution", effect.solution);
+        return;
+      case "check-coverage":
+        void this.certifier!.proveCoverage(this.model.refutedCubes().map((c) => c.units))
+          .then((r) => this.carryOut(this.model.recordCoverage(r)))
+          .catch((err) => this.log.error("recording the coverage check failed", { err: (err as Error).message }));
+        return;
+    }
+  }
+
+  // ---- inputs ----------------------------------------------------------------------------------------------
+
+  /**
+   * Records a batch of verdicts for this run (already validated as well-formed by the coordinator). Resolves once
+   * everything they caused is published and written to the ledger; the caller acks the messages afterwards.
+   */
+  async handleVerdicts(verdicts: readonly Verdict[]): Promise<void> {
+    if (this.model.ended) return;
+    for (const v of verdicts) this.emit("verdict", v);
+    const certifier = this.certifier;
+    if (certifier === null) {
+      await this.carryOut(this.model.recordVerdicts(verdicts));
+      return;
+    }
+    // Certified: an UNSAT is recorded only once its proof checked; until then the cube stays open.
+    const unsat = (v: Verdict): boolean => v.kind === VerdictKind.VERDICT_KIND_UNSAT;
+    for (const v of verdicts) if (unsat(v)) this.checkProof(certifier, v);
+    await this.carryOut(this.model.recordVerdicts(verdicts.filter((v) => !unsat(v))));
+  }
+
+  /** Checks an UNSAT verdict's proof in the background, then records it, or rejects it (the cube runs again). */
+  private checkProof(certifier: RunCertifier, v: Verdict): void {
+    const units = this.model.unitsOf(v.cubeId);
+    const entry = this.table.get(v.cubeId);
+    if (units === null || !entry || (entry.state !== "queued" && entry.state !== "unknown") || certifier.isChecking(v.cubeId)) return;
+    this.markDirty();
+    void certifier.checkCube(v.cubeId, units, v.proofSha256)
+      .then((r) => this.carryOut(r.ok ? this.model.recordVerdicts([v]) : this.model.rejectProof(v, r.reason)))
+      .catch((err) => this.log.error("recording a proof check failed", { cube: v.cubeId, err: (err as Error).message }));
+  }
+
+  /** Replaces a cube by its children; returns how many there are. */
+  resplit(e: CubeEntry, opts: { depth?: number; targetChildren?: number }, reason: string): Promise<number> {
+    return this.carryOut(this.model.resplit(e, opts, reason));
+  }
+
+  /** JetStream gave up delivering this cube's task (MAX_DELIVERIES advisory). */
+  onMaxDeliveries(cubeId: string): Promise<void> {
+    return this.carryOut(this.model.giveUpCube(cubeId));
+  }
+
+  /** Publishes every queued cube again (the stall check found them in no consumer). */
+  republishQueued(): Promise<void> {
+    return this.carryOut(this.model.republishQueued());
+  }
+
+  pause(now: boolean): Promise<void> {
+    return this.carryOut(this.model.pause(now));
+  }
+
+  /** Resumes a PAUSED run, or a FAILED one (its consumer was deleted when it ended: created again first). */
+  async resume(): Promise<void> {
+    if (this.model.ended) {
+      await ensureRunConsumer(this.deps.jsm, this.deps.names, this.id, { ackWaitMs: this.deps.settings.ackWaitMs, maxDeliver: this.deps.settings.maxDeliver });
+    }
+    await this.carryOut(this.model.resume());
+    if (!this.model.ended && !this.table.initialSplitDone && this.splitting === null) this.splitInBackground();
+  }
+
+  setPriority(priority: number): Promise<void> {
+    return this.carryOut(this.model.setPriority(priority));
+  }
+
+  /**
+   * Ends the run for good; its base formula and (certified run) its proofs are deleted from the Object Store unless
+   * another open run shares them.
+   */
+  async cancel(reason: string): Promise<void> {
+    await this.carryOut(this.model.cancel(reason));
+    await this.deps.releaseFormula?.(this.spec.formulaSha256, this.id);
+    const proofs = this.model.certification.proofs;
+    if (proofs.size > 0) await this.deps.releaseProofs?.(proofs.values(), this.id);
+  }
+
+  /** Waits for the initial split (tests, the embedded cluster). */
+  async splitDone(): Promise<void> {
+    await this.splitting;
+  }
+
+  // ---- status ----------------------------------------------------------------------------------------------
+
+  status(now = Date.now()): RunStatus {
+    return runStatus(this.model, { running: this.running, rate: this.rate, waiting: this.waitingFor, proofsPending: this.certifier?.pending ?? 0 }, now);
+  }
+
+  record(): RunRecord {
+    return { spec: this.spec, status: this.status() };
+  }
+
+  /** Writes the run record to the KV bucket if something changed since the last write. */
+  async publishRecord(force = true): Promise<void> {
+    if (!force && !this.dirty) return;
+    this.dirty = false;
+    const status = this.status();
+    await this.deps.layout.runs.put(this.id, RunRecord.encode({ spec: this.spec, status }).finish());
+    this.emit("status", status);
+  }
+
+  markDirty(): void {
+    this.dirty = true;
+  }
+}
+

@@ -1,0 +1,54 @@
+/**
+ * The workers the coordinator has heard from: each one's last heartbeat (WorkerStatus, believed only as far as
+ * coordinator/shell/heartbeats.ts finds it possible), who is live, and which cubes of which run live workers report
+ * running. Standbys keep it too, so their views show the workers.
+ */
+
+import { WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../../proto/contract.js";
+import type { WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
+import { checkHeartbeat, type Rejections } from "./heartbeats.js";
+import type { WorkerOnCube } from "./run.js";
+
+/** A worker's last heartbeat. */
+export interface WorkerInfo {
+  status: WorkerStatus;
+  seenMs: number;
+}
+
+/** What the table needs to know of a run to believe a heartbeat's running entries. */
+export type RunOf = (id: string) => { createdUnixMs: number; hasCube(cube: string): boolean } | undefined;
+
+export class WorkerTable {
+  readonly workers = new Map<string, WorkerInfo>();
+
+  constructor(private readonly names: Names, private readonly rejections: Rejections) {}
+
+  /** A heartbeat on `subject`; dropped (and counted) unless possible. */
+  record(data: Uint8Array, subject: string, runOf: RunOf, now = Date.now()): void {
+    const s = checkHeartbeat(data, subject, { names: this.names, now, runOf, rejections: this.rejections });
+    if (s) this.workers.set(s.workerId, { status: s, seenMs: now });
+  }
+
+  /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */
+  live(now = Date.now()): WorkerInfo[] {
+    return [...this.workers.values()].filter((w) => now - w.seenMs < WORKER_SILENCE_MS);
+  }
+
+  /** Per run, the cubes live workers report running; forgets workers silent for WORKER_FORGET_MS. */
+  runningByRun(now = Date.now()): Map<string, Map<string, WorkerOnCube>> {
+    const byRun = new Map<string, Map<string, WorkerOnCube>>();
+    for (const [id, w] of this.workers) {
+      if (now - w.seenMs > WORKER_FORGET_MS) {
+        this.workers.delete(id);
+        continue;
+      }
+      if (now - w.seenMs > WORKER_SILENCE_MS) continue;
+      for (const r of w.status.running) {
+        let cubes = byRun.get(r.runId);
+        if (!cubes) byRun.set(r.runId, (cubes = new Map()));
+        cubes.set(r.cubeId, { worker: w.status.workerId, since: r.startedUnixMs });
+      }
+    }
+    return byRun;
+  }
+}
