@@ -19,7 +19,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_TARGET_CUBES,
 } from "./model/run-defaults.js";
-import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_TARGET_CUBES } from "./model/run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS, MAX_TARGET_CUBES } from "./model/run-defaults.js";
 import { checkBoardSize, checkPuzzleSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -41,6 +41,8 @@ export interface RunRequest {
   cubePartsIfScan?: number;
   /** Scan runs: the share of the workers' time the portfolio member may take by going on (0..MAX_MEMBER_SHARE). @default 0 */
   memberShare?: number;
+  /** Objective score: the score slots to keep going (0 or unset: as many as the live workers' solver slots). */
+  scoreSlots?: number;
   solver?: string;
   timeLimitSec?: number;
   conflictLimit?: number;
@@ -157,12 +159,15 @@ function requestCubing(req: RunRequest, puzzle: Puzzle | TrianglePuzzle, triangl
   }
   const memberShare = num("member share", req.memberShare, 0, MAX_MEMBER_SHARE, 0);
   if (memberShare > 0 && cellOrder !== "scan") throw new InvalidOptionError("member share", `the member is for scan cubes (cell order scan), not ${cellOrder}`);
+  const scoreSlots = int("score slots", req.scoreSlots, 0, MAX_SCORE_SLOTS, 0);
+  if (scoreSlots > 0 && objective !== "score") throw new InvalidOptionError("score slots", "are for objective score");
   return {
     targetCubes: int("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, req.certify === true ? DEFAULT_CERTIFIED_TARGET_CUBES : DEFAULT_TARGET_CUBES),
     maxDepth: int("max depth", req.maxDepth, 0, 1024, 0),
     cellOrder,
     ...(parts > 1 ? { parts } : {}),
     ...(memberShare > 0 ? { memberShare } : {}),
+    ...(scoreSlots > 0 ? { scoreSlots } : {}),
   };
 }
 

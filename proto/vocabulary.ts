@@ -34,16 +34,17 @@ export function runStateOf(name: string): RunState | undefined {
   return i < 0 ? undefined : RunState[`RUN_STATE_${RUN_STATE_NAMES[i].toUpperCase()}` as keyof typeof RunState];
 }
 
-/** Verdict labels (metrics, logs, the watch view): the verdict kinds a worker sends. */
-export const VERDICT_LABELS = ["sat", "unsat", "unknown", "error"] as const;
+/** Verdict labels (metrics, logs, the watch view): the verdict kinds a worker sends ("best": a score run's improvement). */
+export const VERDICT_LABELS = ["sat", "unsat", "unknown", "error", "best"] as const;
 export type VerdictLabel = (typeof VERDICT_LABELS)[number];
 
-/** The label of a verdict kind; anything that is not sat, unsat or unknown is an error. */
+/** The label of a verdict kind; anything that is not sat, unsat, unknown or best is an error. */
 export function verdictLabel(kind: VerdictKind): VerdictLabel {
   switch (kind) {
     case VerdictKind.VERDICT_KIND_SAT: return "sat";
     case VerdictKind.VERDICT_KIND_UNSAT: return "unsat";
     case VerdictKind.VERDICT_KIND_UNKNOWN: return "unknown";
+    case VerdictKind.VERDICT_KIND_BEST: return "best";
     default: return "error";
   }
 }

@@ -7,6 +7,7 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CubeTask } from "../proto/gen/cubist/v1/cube.js";
+import type { Placement } from "../core/puzzle.js";
 import { faultOf, RETRY } from "../core/errors.js";
 import type { CachedFormula } from "../host/formula-cache.js";
 import type { SolverName, SolverOptions } from "../host/solver/index.js";
@@ -22,6 +23,8 @@ export interface CubeJob {
   run: WorkerRun;
   limits: CubeLimits;
   active: ActiveCube;
+  /** Score runs: reports an improvement of the task's best board while it goes on (an interim verdict). */
+  improved?: (best: readonly Placement[], searchNodes: number) => void;
 }
 
 /** Download attempts for a formula when the transport fails (a missing or corrupt object is not retried). */

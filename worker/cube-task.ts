@@ -22,6 +22,8 @@ import { solveTriangleCube } from "./triangle/cube.js";
 import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
 import { validateTask } from "./validate-task.js";
 import { buildVerdict, publishVerdict, verdictMsgId, type CubeResult } from "./verdict.js";
+import { Verdict, VerdictKind } from "../proto/gen/cubist/v1/cube.js";
+import type { Placement } from "../core/puzzle.js";
 
 /**
  * Acks and waits for the confirmation, 3 attempts. A failure is harmless (the verdict is out; a redelivery only
@@ -56,6 +58,27 @@ function countResult(ctx: WorkerContext, kind: Exclude<CubeResult["kind"], "stop
   else if (kind === "unsat") c.unsat++;
   else if (kind === "unknown") c.unknown++;
   else c.errors++;
+}
+
+/**
+ * Score runs: each improvement of the task's best board goes out at once as an interim verdict (VERDICT_KIND_BEST,
+ * the task's lease; docs/cluster.md "Score runs"), numbered so that each is stored once. Fire and forget: the final
+ * verdict carries the task's best board too.
+ */
+function interimReporter(ctx: WorkerContext, runId: string, task: { cubeId: string; lease: string }, msg: PulledTask): (best: readonly Placement[], searchNodes: number) => void {
+  let n = 0;
+  const { config, log } = ctx;
+  return (best, searchNodes) => {
+    n++;
+    const v = Verdict.fromPartial({
+      runId, cubeId: task.cubeId, kind: VerdictKind.VERDICT_KIND_BEST, workerId: config.workerId, host: config.host,
+      delivery: msg.info.deliveryCount, taskSeq: msg.info.streamSequence, lease: task.lease,
+      best: best.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })), stats: { engine: "search", searchNodes },
+    });
+    const msgID = `${runId}:${task.cubeId}:${msg.info.streamSequence}:${msg.info.deliveryCount}:b${n}`;
+    ctx.layout.js.publish(config.names.verdictsSubject(runId, config.workerId), Verdict.encode(v).finish(), { msgID })
+      .catch((err: Error) => log.debug("improvement not published", { run: runId, cube: task.cubeId, err: err.message }));
+  };
 }
 
 export async function handleTask(
@@ -99,7 +122,7 @@ export async function handleTask(
   const heartbeat = setInterval(() => msg.working(), Math.max(100, Math.floor(ackWaitMs / 2)));
   try {
     log.debug("cube started", { ...fields, units: task.units.length, searchMs: limits.searchMs });
-    const job = { task, run, limits, active };
+    const job = { task, run, limits, active, improved: interimReporter(ctx, run.id, task, msg) };
     const result = await (isTrianglePuzzle(run.puzzle) ? solveTriangleCube(ctx, job) : solveCube(ctx, job));
     if (result.kind === "stopped") {
       if (active.handBack) {

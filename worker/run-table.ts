@@ -40,6 +40,12 @@ export interface WorkerRun {
   readonly cellOrder: string;
   /** KV revision of the record. */
   readonly revision: number;
+  /**
+   * The run's best board's score as its record says (score runs: what every score search must beat, the shared bound;
+   * docs/cluster.md "Score runs"), or null before one. Trusted only as a bound: a forged better score makes the
+   * searches look for better boards still, nothing worse.
+   */
+  readonly best: { score: number; maxScore: number } | null;
 }
 
 
@@ -101,8 +107,16 @@ export function workerRunFromRecord(
       order: spec.order,
       cellOrder: spec.cubing?.cellOrder ?? "",
       revision,
+      best: bestOf(record),
     },
   };
+}
+
+/** The record's best score, when it is a sane one. */
+function bestOf(record: RunRecord): WorkerRun["best"] {
+  const b = record.status?.best;
+  if (!b || !Number.isInteger(b.score) || !Number.isInteger(b.maxScore) || b.score < 0 || b.score > b.maxScore) return null;
+  return { score: b.score, maxScore: b.maxScore };
 }
 
 export type RunStopped = { run: string; reason: string };

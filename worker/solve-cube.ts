@@ -23,7 +23,7 @@ import { scanSymmetry } from "../core/cubes/scan-split.js";
 import { parsePuzzle } from "../core/formats/index.js";
 import { placementsOfBoard, type Puzzle } from "../core/puzzle.js";
 import type { WorkerContext } from "./context.js";
-import { engineProblem, firstProof, noEngineStats, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
+import { engineProblem, firstProof, noEngineStats, runEngine, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
 import { proofFiles, proverTable, publishProof, type ProofFiles } from "./certify-cube.js";
 import { proverBinary, proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
 import { countCube } from "./count-cube.js";
@@ -32,6 +32,7 @@ import { cubeInput, type CachedFormula } from "../host/formula-cache.js";
 import type { WorkerRun } from "./run-table.js";
 import { runSolver, type SolverOutcome, type SolverStats } from "../host/solver/index.js";
 import type { CubeResult, CubeStats } from "./verdict.js";
+import { scoreSearch } from "./score-search.js";
 
 /** Random probes of the cube's tree before the search (Knuth's estimator, for the run's ETA): milliseconds. */
 const ESTIMATE_PROBES = 256;
@@ -214,30 +215,13 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   }
 }
 
-/**
- * A cube of a score run: the engine's score mode alone for the cube's budget (complete boards with the fewest
- * mismatched edges, the cube's placements fixed). Unknown with the best board found (the coordinator re-scores it
- * and keeps the run's best), or SAT with a perfect board. Running out of its narrowed space proves nothing.
- */
+/** A task of a score run (worker/score-search.ts); contradicting placements have no board at all. */
 async function scoreCube(
   ctx: WorkerContext, job: CubeJob, problem: string | null, shape: { rows: number; cols: number; pieces: number }, searchMs: number, t0: number,
 ): Promise<CubeResult> {
-  const { task, run, active } = job;
-  active.phase = "search";
-  const stats = (outcome?: EngineOutcome): CubeStats => solverStats(undefined, "search", outcome, Math.round((performance.now() - t0) * 1000) / 1000);
-  if (problem === null) return { kind: "unsat", stats: stats() }; // contradicting placements: no board at all
-  let outcome: EngineOutcome;
-  try {
-    outcome = await runEngine(problem, shape, { order: "row", seed: 1 + (job.task.solver?.seed ?? 0), restartBase: SCORE_RESTART_NODES, score: { fromPct: SCORE_FROM_PCT }, timeLimitMs: searchMs, signal: active.signal, binary: ctx.config.enginePath });
-  } catch (err) {
-    if (active.stopReason !== null) return { kind: "stopped", stats: stats() };
-    ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: (err as Error).message });
-    return { kind: "error", fault: faultOf(err), reason: `${(err as Error).name}: ${(err as Error).message}`, stats: stats() };
-  }
-  if (active.stopReason !== null) return { kind: "stopped", stats: stats(outcome) };
-  if (outcome.kind === "sat") return { kind: "sat-board", board: outcome.board, stats: stats(outcome) };
-  const best = outcome.best?.board;
-  return { kind: "unknown", reason: "score", stats: stats(outcome), ...(best && best.length > 0 ? { best } : {}) };
+  job.active.phase = "search";
+  if (problem === null) return { kind: "unsat", stats: { engine: "search", wallMs: Math.round((performance.now() - t0) * 1000) / 1000 } };
+  return scoreSearch(ctx, job, problem, shape, searchMs, t0);
 }
 
 /** A refuted cube whose proof did not reach the proofs store: an unclassified failure is NATS's (transient). */

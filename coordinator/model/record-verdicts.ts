@@ -21,18 +21,26 @@ import { close, failCube, flushClosed, followUpUnknowns, newBatch, rejectInBatch
 import { checkComplete, type OutcomeRun } from "./run-outcome.js";
 import { acceptSolution, rejectAnswer } from "./run-solutions.js";
 import { continueMember, recordMember, workerMs, type MemberRun } from "./scan-member.js";
+import { isScoreSlot, recordSlot, type ScoreRun } from "./score-slots.js";
 
 /** Distinct workers whose errors on one cube make it fail (errors from one worker only retry it). */
 export const CUBE_FAIL_WORKERS = 2;
 
 /** What reading verdicts touches: every part of the run a verdict can concern. */
-export interface VerdictsRun extends CountRun, MemberRun, BestRun, OutcomeRun {}
+export interface VerdictsRun extends CountRun, MemberRun, BestRun, OutcomeRun, ScoreRun {}
 
 /** Records a batch of verdicts for this run. */
 export function* recordVerdicts(run: VerdictsRun, verdicts: readonly Verdict[]): RunSteps {
   if (run.life.ended) return;
   const batch = newBatch();
   for (const v of verdicts) {
+    if (isScoreSlot(v.cubeId)) {
+      yield* recordSlot(run, v);
+      if (run.life.ended) return;
+      continue;
+    }
+    // An improvement streamed while a task goes on is for score slots only.
+    if (v.kind === VerdictKind.VERDICT_KIND_BEST) continue;
     if (run.cubes.table.member(v.cubeId)) {
       yield* recordMember(run, v);
       if (run.life.ended) return;

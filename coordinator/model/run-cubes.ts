@@ -1,8 +1,8 @@
 /**
  * Cubes and weights, a part of the run model (coordinator/model/run-model.ts): the cube table
  * (coordinator/model/cube-table.ts) and the work estimate (coordinator/model/work-estimate.ts), changed only by
- * `apply` ("added", "closed", "requeued" and "failed" entries, and "member" for the portfolio member's place in the
- * table). The decisions about cubes are here too: publishing them with fresh leases and recording them, closing them,
+ * `apply` ("added", "closed", "requeued" and "failed" entries, and "member" and "slot" for the places of the portfolio
+ * member and a score run's slots in the table). The decisions about cubes are here too: publishing them with fresh leases and recording them, closing them,
  * following up unknown ones (another attempt, or a re-split after `after_budgets` unknowns) and giving up on them.
  */
 
@@ -21,7 +21,7 @@ import { WorkEstimate, type WorkEstimateView } from "./work-estimate.js";
 /** A scan cube over budget is re-split into about this many children, sent to the front queue in scan order. */
 export const SCAN_RESPLIT_CHILDREN = 16;
 
-type CubesEntry = Extract<LedgerBody, { $case: "added" | "requeued" | "failed" | "member" }>;
+type CubesEntry = Extract<LedgerBody, { $case: "added" | "requeued" | "failed" | "member" | "slot" }>;
 
 export class RunCubes {
   private readonly cubeTable = new CubeTable();
@@ -58,6 +58,14 @@ export class RunCubes {
         else {
           this.cubeTable.closeMember(SCAN_MEMBER_ID);
           this.estimate.record(SCAN_MEMBER_ID, atUnixMs, b.value.searchNodes, 0, 0);
+        }
+        break;
+      case "slot":
+        // A score run's slot (coordinator/model/score-slots.ts): a member like the portfolio member.
+        if (b.value.lease !== "") this.cubeTable.addMember(b.value.id, b.value.lease);
+        else {
+          this.cubeTable.closeMember(b.value.id);
+          this.estimate.record(b.value.id, atUnixMs, b.value.searchNodes, 0, 0);
         }
         break;
     }

@@ -93,3 +93,6 @@ export const MAX_MEMBER_SHARE = 0.9;
  * the whole search before the board in one part, at 8 and 12 both parts share it.
  */
 export const CUBE_PART_DEPTH = 10;
+
+/** The most score slots a score run keeps going (`--score-slots`; coordinator/model/score-slots.ts). */
+export const MAX_SCORE_SLOTS = 1024;

@@ -38,6 +38,7 @@ import { RunSolutions } from "./run-solutions.js";
 import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
+import { growSlots, isScoreRun, openSlots, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
 
 export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   readonly life: RunLife;
@@ -47,6 +48,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   readonly certification = new RunCertification();
   readonly best = new RunBest();
   readonly member = new ScanMember();
+  readonly slots = new ScoreSlots();
   readonly recorder: RunRecorder;
   readonly log: Logger;
   private appliedCount = 0;
@@ -168,6 +170,10 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
         this.cubes.apply(b, e.atUnixMs);
         this.member.apply(b);
         break;
+      case "slot":
+        this.cubes.apply(b, e.atUnixMs);
+        this.slots.apply(b);
+        break;
       default:
         // "note": for the run's timeline; no state.
         break;
@@ -182,9 +188,17 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
     yield* setState(this, RunState.RUN_STATE_RUNNING, "");
   }
 
-  /** The initial split (coordinator/model/split-run.ts). */
-  splitInitial(): RunSteps {
-    return splitRun(this);
+  /**
+   * The initial split (coordinator/model/split-run.ts); a score run starts its score slots instead
+   * (coordinator/model/score-slots.ts), as many as `liveSlots` (the live workers' solver slots) unless the run says.
+   */
+  splitInitial(liveSlots = 1): RunSteps {
+    return isScoreRun(this.spec) ? startScore(this, liveSlots) : splitRun(this);
+  }
+
+  /** A score run keeps as many slots going as the live workers have solver slots (more workers joined). */
+  growScoreSlots(liveSlots: number): RunSteps {
+    return growSlots(this, liveSlots);
   }
 
   /**
@@ -195,6 +209,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
     yield* followUpUnknowns(this, [...this.cubes.table.unknowns()]);
     yield* checkComplete(this);
     yield* continueMember(this);
+    yield* resendSlots(this);
   }
 
   /**
@@ -223,8 +238,17 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
     yield* checkComplete(this);
   }
 
-  /** Publishes every queued cube again (the stall check found them in no consumer). */
+  /** A score run: its slots in flight (the stall check's "queued"); 0 for other runs. */
+  get openSlots(): number {
+    return openSlots(this);
+  }
+
+  /** Publishes every queued cube again (the stall check found them in no consumer); a score run's slots in flight. */
   *republishQueued(): RunSteps {
+    if (isScoreRun(this.spec)) {
+      this.log.warn("score slots are held by no consumer; sending them again", { slots: openSlots(this) });
+      return yield* republishSlots(this);
+    }
     const queued = [...this.cubes.table.queued()];
     this.log.warn("queued cubes are held by no consumer; publishing them again", { cubes: queued.length });
     for (const e of queued) yield* requeue(this, e, e.unknowns + e.errors + 1);
@@ -264,6 +288,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
     yield* setState(this, RunState.RUN_STATE_RUNNING, failed.length > 0 ? `resumed: ${failed.length} failed cube(s) sent again` : "");
     for (const e of failed) yield* requeue(this, e, e.unknowns);
     if (failed.length > 0) this.log.info("failed run resumed", { cubes: failed.length });
+    yield* resendSlots(this);
     yield* checkComplete(this);
   }
 

@@ -50,6 +50,7 @@ function runRequestOf(req: SubmitRunRequest): RunRequest {
     cellOrder: req.cubing?.cellOrder || undefined,
     cubeParts: req.cubing?.parts || undefined,
     memberShare: req.cubing?.memberShare || undefined,
+    scoreSlots: req.cubing?.scoreSlots || undefined,
     solver: req.solver?.solver || undefined,
     timeLimitSec: req.solver ? req.solver.timeLimitSec : undefined,
     conflictLimit: req.solver?.conflictLimit || undefined,

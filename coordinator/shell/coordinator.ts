@@ -148,6 +148,7 @@ export class Coordinator {
       fence: () => this.whenLeading(),
       publishCancel: (run, cube, reason) => this.publishCancel(run, cube, reason),
       settled: (run) => this.intake?.requeue(this.held.take(run)),
+      liveSlots: () => this.workerTable.live().reduce((n, w) => n + w.status.slots, 0),
     });
     this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data, msg.subject); } }));
     this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {

@@ -57,11 +57,21 @@ export class RunUpkeep {
     }
   }
 
+  /** Score runs keep as many score slots going as the live workers have solver slots (coordinator/model/score-slots.ts). */
+  private async growScoreSlots(now: number): Promise<void> {
+    const live = this.x.workers.live(now).reduce((n, w) => n + w.status.slots, 0);
+    for (const run of this.x.runs()) {
+      if (run.state !== RunState.RUN_STATE_RUNNING || run.spec.solver?.objective !== "score") continue;
+      await run.growScoreSlots(live).catch((err: Error) => this.x.log.debug("score slots not grown", { run: run.id, err: err.message }));
+    }
+  }
+
   /** Writes the records of the runs that changed (and of every open run: its ETA and rates move). */
   async writeStatus(): Promise<void> {
     if (!this.x.mayWrite()) return;
     const now = Date.now();
     this.refreshRunning(now);
+    await this.growScoreSlots(now);
     for (const run of this.x.runs()) {
       if (!isTerminal(run.state)) run.markDirty();
       try {
@@ -86,8 +96,10 @@ export class RunUpkeep {
     };
     let verdictsWaiting: number | null = null;
     for (const run of this.x.runs()) {
-      const queued = run.table.snapshotCounts().queued;
-      if (run.state !== RunState.RUN_STATE_RUNNING || queued === 0 || !run.table.initialSplitDone) {
+      // A score run's slots in flight stand for its queued cubes (it has none).
+      const score = run.spec.solver?.objective === "score";
+      const queued = score ? run.model.openSlots : run.table.snapshotCounts().queued;
+      if (run.state !== RunState.RUN_STATE_RUNNING || queued === 0 || (!score && !run.table.initialSplitDone)) {
         this.stalls.forget(run.id);
         continue;
       }

@@ -50,6 +50,8 @@ export interface RunDeps {
   readonly releaseProofs?: (proofs: Iterable<string>, runId: string) => Promise<void>;
   /** The run recorded tasks that were in flight: verdicts held for them are looked at again (coordinator/model/in-flight.ts). */
   readonly settled?: (runId: string) => void;
+  /** Solver slots of the live workers (a score run starts as many score slots). @default 1 */
+  readonly liveSlots?: () => number;
   /** Throws unless this coordinator leads, waiting while its lease is lapsed (coordinator/shell/coordinator.ts): before every effect. */
   readonly fence?: () => Promise<void>;
 }
@@ -191,7 +193,7 @@ export class RunController extends EventEmitter<RunEvents> {
   }
 
   private splitInBackground(): void {
-    this.splitting = this.carryOut(this.model.splitInitial())
+    this.splitting = this.carryOut(this.model.splitInitial(this.deps.liveSlots?.() ?? 1))
       .catch((err) => {
         // A coordinator that no longer leads leaves the split to the next leader (it publishes it again).
         if (err instanceof NotLeaderError || err instanceof LedgerFencedError) return;
@@ -321,6 +323,13 @@ export class RunController extends EventEmitter<RunEvents> {
     }
     await this.carryOut(this.model.resume());
     if (!this.model.ended && !this.table.initialSplitDone && this.splitting === null) this.splitInBackground();
+  }
+
+  /** A score run keeps as many score slots going as the live workers have solver slots (no-op for other runs). */
+  async growScoreSlots(liveSlots: number): Promise<void> {
+    if (this.model.ended || this.splitting === null || this.spec.solver?.objective !== "score") return;
+    await this.splitting;
+    await this.carryOut(this.model.growScoreSlots(liveSlots));
   }
 
   setPriority(priority: number): Promise<void> {

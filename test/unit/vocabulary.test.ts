@@ -32,7 +32,7 @@ test("vocabulary - every cube state of the API has a name and back, purged and r
 });
 
 test("vocabulary - verdict labels: sat, unsat, unknown, and error for anything else", () => {
-  assert.deepEqual([VerdictKind.VERDICT_KIND_SAT, VerdictKind.VERDICT_KIND_UNSAT, VerdictKind.VERDICT_KIND_UNKNOWN, VerdictKind.VERDICT_KIND_ERROR].map(verdictLabel), [...VERDICT_LABELS]);
+  assert.deepEqual([VerdictKind.VERDICT_KIND_SAT, VerdictKind.VERDICT_KIND_UNSAT, VerdictKind.VERDICT_KIND_UNKNOWN, VerdictKind.VERDICT_KIND_ERROR, VerdictKind.VERDICT_KIND_BEST].map(verdictLabel), [...VERDICT_LABELS]);
   assert.equal(verdictLabel(VerdictKind.VERDICT_KIND_UNSPECIFIED), "error");
 });
 

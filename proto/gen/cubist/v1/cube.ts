@@ -24,6 +24,11 @@ export enum VerdictKind {
   VERDICT_KIND_UNKNOWN = 3,
   /** VERDICT_KIND_ERROR - the cube could not be worked; Verdict.fault says whose fault that is */
   VERDICT_KIND_ERROR = 4,
+  /**
+   * VERDICT_KIND_BEST - Score runs (docs/cluster.md "Score runs"): an improvement found while the task goes on, its board in `best`; the
+   * task stays open (its final verdict comes when its budget ends). Taken only from a score slot's task in flight.
+   */
+  VERDICT_KIND_BEST = 5,
 }
 
 export function verdictKindFromJSON(object: any): VerdictKind {
@@ -43,6 +48,9 @@ export function verdictKindFromJSON(object: any): VerdictKind {
     case 4:
     case "VERDICT_KIND_ERROR":
       return VerdictKind.VERDICT_KIND_ERROR;
+    case 5:
+    case "VERDICT_KIND_BEST":
+      return VerdictKind.VERDICT_KIND_BEST;
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum VerdictKind");
   }
@@ -60,6 +68,8 @@ export function verdictKindToJSON(object: VerdictKind): string {
       return "VERDICT_KIND_UNKNOWN";
     case VerdictKind.VERDICT_KIND_ERROR:
       return "VERDICT_KIND_ERROR";
+    case VerdictKind.VERDICT_KIND_BEST:
+      return "VERDICT_KIND_BEST";
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum VerdictKind");
   }

@@ -131,7 +131,26 @@ export interface LedgerEntry {
     | //
     /** something its other entries do not say, for the run's timeline */
     { $case: "note"; value: RunNote }
+    | //
+    /** score run: a score slot's attempt sent, or back (docs/cluster.md "Score runs") */
+    { $case: "slot"; value: ScoreSlot }
     | undefined;
+}
+
+/**
+ * A score run's search slot (objective "score"): a whole-board score search with its own seed, sent with a budget
+ * (`lease` set: the attempt in flight, whose improvements and final verdict a coordinator that replays the ledger still
+ * takes) or back (`lease` empty: its placements counted; the next attempt goes out with attempt + 1 and a new seed).
+ */
+export interface ScoreSlot {
+  /** "score-K" */
+  id: string;
+  attempt: number;
+  seed: number;
+  budgetSec: number;
+  lease: string;
+  /** back: placements the attempt made */
+  searchNodes: number;
 }
 
 /**
@@ -1251,6 +1270,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "note":
         RunNote.encode(message.entry.value, writer.uint32(482).fork()).join();
         break;
+      case "slot":
+        ScoreSlot.encode(message.entry.value, writer.uint32(562).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1396,6 +1418,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "note", value: RunNote.decode(reader, reader.uint32()) };
             continue;
           }
+          case 70: {
+            if (tag !== 562) {
+              break;
+            }
+
+            message.entry = { $case: "slot", value: ScoreSlot.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1448,6 +1478,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "member", value: MemberState.fromJSON(object.member) }
         : isSet(object.note)
         ? { $case: "note", value: RunNote.fromJSON(object.note) }
+        : isSet(object.slot)
+        ? { $case: "slot", value: ScoreSlot.fromJSON(object.slot) }
         : undefined,
     };
   },
@@ -1488,6 +1520,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.member = MemberState.toJSON(message.entry.value);
     } else if (message.entry?.$case === "note") {
       obj.note = RunNote.toJSON(message.entry.value);
+    } else if (message.entry?.$case === "slot") {
+      obj.slot = ScoreSlot.toJSON(message.entry.value);
     }
     return obj;
   },
@@ -1584,7 +1618,170 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         }
         break;
       }
+      case "slot": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "slot", value: ScoreSlot.fromPartial(object.entry.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseScoreSlot(): ScoreSlot {
+  return { id: "", attempt: 0, seed: 0, budgetSec: 0, lease: "", searchNodes: 0 };
+}
+
+export const ScoreSlot: MessageFns<ScoreSlot> = {
+  encode(message: ScoreSlot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(16).uint32(message.attempt);
+    }
+    if (message.seed !== 0) {
+      writer.uint32(24).uint32(message.seed);
+    }
+    if (message.budgetSec !== 0) {
+      writer.uint32(33).double(message.budgetSec);
+    }
+    if (message.lease !== "") {
+      writer.uint32(42).string(message.lease);
+    }
+    if (message.searchNodes !== 0) {
+      writer.uint32(48).uint64(message.searchNodes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ScoreSlot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseScoreSlot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.attempt = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.seed = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.budgetSec = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lease = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.searchNodes = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ScoreSlot {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      attempt: isSet(object.attempt) ? globalThis.Number(object.attempt) : 0,
+      seed: isSet(object.seed) ? globalThis.Number(object.seed) : 0,
+      budgetSec: isSet(object.budgetSec)
+        ? globalThis.Number(object.budgetSec)
+        : isSet(object.budget_sec)
+        ? globalThis.Number(object.budget_sec)
+        : 0,
+      lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
+      searchNodes: isSet(object.searchNodes)
+        ? globalThis.Number(object.searchNodes)
+        : isSet(object.search_nodes)
+        ? globalThis.Number(object.search_nodes)
+        : 0,
+    };
+  },
+
+  toJSON(message: ScoreSlot): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.attempt !== 0) {
+      obj.attempt = Math.round(message.attempt);
+    }
+    if (message.seed !== 0) {
+      obj.seed = Math.round(message.seed);
+    }
+    if (message.budgetSec !== 0) {
+      obj.budgetSec = floatToJson(message.budgetSec);
+    }
+    if (message.lease !== "") {
+      obj.lease = message.lease;
+    }
+    if (message.searchNodes !== 0) {
+      obj.searchNodes = Math.round(message.searchNodes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ScoreSlot>, I>>(base?: I): ScoreSlot {
+    return ScoreSlot.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ScoreSlot>, I>>(object: I): ScoreSlot {
+    const message = createBaseScoreSlot();
+    message.id = object.id ?? "";
+    message.attempt = object.attempt ?? 0;
+    message.seed = object.seed ?? 0;
+    message.budgetSec = object.budgetSec ?? 0;
+    message.lease = object.lease ?? "";
+    message.searchNodes = object.searchNodes ?? 0;
     return message;
   },
 };

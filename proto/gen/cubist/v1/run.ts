@@ -138,7 +138,14 @@ export interface CubingSpec {
    * Cell order "scan": the share of the run's worker time the portfolio member (the whole board in the long scan
    * order) may take by going on where its budget stopped it; 0 (the default) = its first budget only.
    */
-  memberShare?: number | undefined;
+  memberShare?:
+    | number
+    | undefined;
+  /**
+   * Objective "score": how many score slots (whole-board score searches, each its own seed) the run keeps going;
+   * 0 = as many as the live workers have solver slots (at least 1), growing as workers join.
+   */
+  scoreSlots?: number | undefined;
 }
 
 /** What happens to a cube that exceeds its budget. */
@@ -313,7 +320,14 @@ export interface RunRecord {
 }
 
 function createBaseCubingSpec(): CubingSpec {
-  return { targetCubes: 0, maxDepth: 0, cellOrder: "", parts: undefined, memberShare: undefined };
+  return {
+    targetCubes: 0,
+    maxDepth: 0,
+    cellOrder: "",
+    parts: undefined,
+    memberShare: undefined,
+    scoreSlots: undefined,
+  };
 }
 
 export const CubingSpec: MessageFns<CubingSpec> = {
@@ -332,6 +346,9 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     }
     if (message.memberShare !== undefined) {
       writer.uint32(41).double(message.memberShare);
+    }
+    if (message.scoreSlots !== undefined) {
+      writer.uint32(48).uint32(message.scoreSlots);
     }
     return writer;
   },
@@ -389,6 +406,14 @@ export const CubingSpec: MessageFns<CubingSpec> = {
             message.memberShare = reader.double();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.scoreSlots = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -424,6 +449,11 @@ export const CubingSpec: MessageFns<CubingSpec> = {
         : isSet(object.member_share)
         ? globalThis.Number(object.member_share)
         : undefined,
+      scoreSlots: isSet(object.scoreSlots)
+        ? globalThis.Number(object.scoreSlots)
+        : isSet(object.score_slots)
+        ? globalThis.Number(object.score_slots)
+        : undefined,
     };
   },
 
@@ -444,6 +474,9 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     if (message.memberShare !== undefined) {
       obj.memberShare = floatToJson(message.memberShare);
     }
+    if (message.scoreSlots !== undefined) {
+      obj.scoreSlots = Math.round(message.scoreSlots);
+    }
     return obj;
   },
 
@@ -457,6 +490,7 @@ export const CubingSpec: MessageFns<CubingSpec> = {
     message.cellOrder = object.cellOrder ?? "";
     message.parts = object.parts ?? undefined;
     message.memberShare = object.memberShare ?? undefined;
+    message.scoreSlots = object.scoreSlots ?? undefined;
     return message;
   },
 };
