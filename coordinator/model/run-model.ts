@@ -38,7 +38,7 @@ import { RunSolutions } from "./run-solutions.js";
 import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
-import { growSlots, isScoreRun, openSlots, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
+import { growSlots, isScoreRun, isScoreSlot, openSlots, republishSlot, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
 
 export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   readonly life: RunLife;
@@ -252,6 +252,20 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
     const queued = [...this.cubes.table.queued()];
     this.log.warn("queued cubes are held by no consumer; publishing them again", { cubes: queued.length });
     for (const e of queued) yield* requeue(this, e, e.unknowns + e.errors + 1);
+  }
+
+  /**
+   * A cube (or a score run's slot) held by a worker process that is gone (its worker started again): sent out again
+   * as a new attempt at once, its old task deleted so that JetStream does not hand it out after ack_wait as well.
+   */
+  *requeueOrphan(cubeId: string): RunSteps {
+    if (this.life.ended || this.life.state !== RunState.RUN_STATE_RUNNING) return;
+    if (isScoreSlot(cubeId)) return yield* republishSlot(this, cubeId);
+    const e = this.cubes.table.get(cubeId);
+    if (!e || e.state !== "queued") return;
+    const seq = e.seq;
+    yield* requeue(this, e, e.unknowns + e.errors + 1);
+    if (seq > 0) yield { type: "delete-task", seq };
   }
 
   /** An UNSAT answer whose proof is missing or did not check (coordinator/model/run-certification.ts). */

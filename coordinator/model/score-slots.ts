@@ -119,11 +119,15 @@ export function openSlots(run: ScoreRun): number {
 
 /** Slots whose tasks no consumer holds any more (the stall check found them lost): each goes out again as a new attempt. */
 export function* republishSlots(run: ScoreRun): RunSteps {
-  for (const s of [...run.slots.all()]) {
-    if (s.lease === "" || !run.cubes.takeMember(s.id)) continue;
-    yield* run.recorder.record({ $case: "slot", value: { ...s, lease: "", searchNodes: 0 } });
-    if (run.life.state === RunState.RUN_STATE_RUNNING) yield* sendSlot(run, slotIndex(s.id), s.attempt + 1);
-  }
+  for (const s of [...run.slots.all()]) yield* republishSlot(run, s.id);
+}
+
+/** One slot in flight whose task is lost or whose worker is gone: back (no placements known), and out again. */
+export function* republishSlot(run: ScoreRun, id: string): RunSteps {
+  const s = run.slots.get(id);
+  if (!s || s.lease === "" || !run.cubes.takeMember(s.id)) return;
+  yield* run.recorder.record({ $case: "slot", value: { ...s, lease: "", searchNodes: 0 } });
+  if (run.life.state === RunState.RUN_STATE_RUNNING) yield* sendSlot(run, slotIndex(s.id), s.attempt + 1);
 }
 
 /** Slots back and not sent again (after a replay, a pause, or an error in between) go out again. */

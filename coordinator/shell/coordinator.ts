@@ -316,11 +316,18 @@ export class Coordinator {
 
   /** A heartbeat, believed only as far as coordinator/shell/heartbeats.ts finds it possible. */
   private onWorkerStatus(data: Uint8Array, subject: string): void {
-    this.workerTable.record(data, subject, (id: string) => {
+    const orphans = this.workerTable.record(data, subject, (id: string) => {
       const run = this.store.get(id);
       // A scan run's portfolio member runs like a cube but is none (coordinator/model/cube-table.ts MemberEntry).
       return run && { createdUnixMs: run.spec.createdUnixMs, hasCube: (cube: string) => run.table.get(cube) !== undefined || run.table.member(cube) !== undefined };
     });
+    // A worker started again: what its old process held waits for nobody; send it out again now, not after ack_wait.
+    if (orphans && this.state === "leading") {
+      this.opts.log.info("worker started again; its cubes are sent again", { worker: orphans.workerId, cubes: orphans.cubes.length });
+      for (const o of orphans.cubes) {
+        void this.store.get(o.runId)?.requeueOrphan(o.cubeId).catch((err: Error) => this.opts.log.debug("orphan not sent again", { run: o.runId, cube: o.cubeId, err: err.message }));
+      }
+    }
   }
 
   /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */

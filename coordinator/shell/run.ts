@@ -325,6 +325,11 @@ export class RunController extends EventEmitter<RunEvents> {
     if (!this.model.ended && !this.table.initialSplitDone && this.splitting === null) this.splitInBackground();
   }
 
+  /** A cube (or score slot) whose worker's process is gone: sent out again at once (coordinator/model/run-model.ts). */
+  requeueOrphan(cubeId: string): Promise<void> {
+    return this.carryOut(this.model.requeueOrphan(cubeId));
+  }
+
   /** A score run keeps as many score slots going as the live workers have solver slots (no-op for other runs). */
   async growScoreSlots(liveSlots: number): Promise<void> {
     if (this.model.ended || this.splitting === null || this.spec.solver?.objective !== "score") return;

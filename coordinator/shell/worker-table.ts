@@ -15,6 +15,27 @@ export interface WorkerInfo {
   seenMs: number;
 }
 
+/** The cubes a worker's previous process reported running, when a heartbeat shows it started again. */
+export interface Orphans {
+  readonly workerId: string;
+  readonly cubes: ReadonlyArray<{ runId: string; cubeId: string }>;
+}
+
+/**
+ * How much later a worker's start (its heartbeat's time minus its uptime) must be than the start its previous
+ * heartbeat gave, to count as a new process: clocks and heartbeat delays move the computed start by far less.
+ */
+export const RESTART_SLACK_MS = 2000;
+
+/** When `next` comes from a new process of the worker that sent `prev`: the cubes the old one held. Pure. */
+export function orphansOf(prev: WorkerInfo | undefined, next: WorkerStatus, now: number): Orphans | null {
+  if (!prev) return null;
+  const startedBefore = prev.seenMs - prev.status.uptimeSec * 1000;
+  const startedNow = now - next.uptimeSec * 1000;
+  if (startedNow - startedBefore < RESTART_SLACK_MS || prev.status.running.length === 0) return null;
+  return { workerId: next.workerId, cubes: prev.status.running.map((r) => ({ runId: r.runId, cubeId: r.cubeId })) };
+}
+
 /** What the table needs to know of a run to believe a heartbeat's running entries. */
 export type RunOf = (id: string) => { createdUnixMs: number; hasCube(cube: string): boolean } | undefined;
 
@@ -23,10 +44,16 @@ export class WorkerTable {
 
   constructor(private readonly names: Names, private readonly rejections: Rejections) {}
 
-  /** A heartbeat on `subject`; dropped (and counted) unless possible. */
-  record(data: Uint8Array, subject: string, runOf: RunOf, now = Date.now()): void {
+  /**
+   * A heartbeat on `subject`; dropped (and counted) unless possible. Returns the cubes a previous process of the same
+   * worker held when this heartbeat shows a new one (a worker killed and started again): nobody works on them now.
+   */
+  record(data: Uint8Array, subject: string, runOf: RunOf, now = Date.now()): Orphans | null {
     const s = checkHeartbeat(data, subject, { names: this.names, now, runOf, rejections: this.rejections });
-    if (s) this.workers.set(s.workerId, { status: s, seenMs: now });
+    if (!s) return null;
+    const orphans = orphansOf(this.workers.get(s.workerId), s, now);
+    this.workers.set(s.workerId, { status: s, seenMs: now });
+    return orphans;
   }
 
   /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */

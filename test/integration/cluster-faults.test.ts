@@ -178,3 +178,28 @@ test("faults - after the first verified solution no solver is left running (canc
     await f.close();
   }
 });
+
+test("faults - a worker killed with SIGKILL and started again: its cubes go out again at once, not after ack_wait", async () => {
+  const f = await fixture();
+  // An ack_wait far longer than the test: only the restart can bring the cube back in time.
+  const c = await startTestCoordinator(f.t, { ackWaitMs: 120_000, maxDeliver: 5 });
+  try {
+    const slow = writeFakeSolver(f.dir, "slow-kissat", 'sleep 3\nexec kissat "$@"');
+    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 4 }));
+    const a = startWorker(f.t, "phoenix", slow, f.marker);
+    f.workers.push(a);
+    await a.waitForLog(/cube started/, 20_000);
+    // Its heartbeat (every 2 s) has told the coordinator what it runs.
+    await new Promise((r) => setTimeout(r, 2500));
+    a.kill("SIGKILL");
+    await a.exited;
+    const restartedAt = Date.now();
+    f.workers.push(startWorker(f.t, "phoenix", undefined, f.marker));
+    assert.equal(await waitForRunEnd(run, 60_000), RunState.RUN_STATE_UNSAT);
+    assert.ok(Date.now() - restartedAt < 30_000, `the run ended ${Date.now() - restartedAt} ms after the restart`);
+    assert.equal(c.logged(/worker started again; its cubes are sent again/).length, 1);
+  } finally {
+    await c.close();
+    await f.close();
+  }
+});
