@@ -59,7 +59,8 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
       lease: config.lease,
       addresses: { grpc: reachable(config.grpc), http: reachable(config.http) },
     });
-    await coordinator.start();
+    // Open first, then the servers, then the campaign: the API and dashboard answer while a large run is taken over.
+    await coordinator.open();
     const tokens = apiTokensFor({ grpc: config.grpc, http: config.http }, config.authToken, logger);
     let grpc: GrpcServer | null = null;
     if (config.grpc && servers) {
@@ -90,6 +91,14 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
       throw err;
     }
     coordinator.advertise({ grpc: reachable(config.grpc, grpc?.port), http: http ? reachable(config.http, http.port) : "" });
+    try {
+      await coordinator.campaign();
+    } catch (err) {
+      await http?.close();
+      await grpc?.close();
+      await coordinator.close();
+      throw err;
+    }
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === "disconnect") logger.warn("NATS disconnected; reconnecting", { server: s.server });

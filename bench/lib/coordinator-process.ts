@@ -13,8 +13,8 @@ export interface CoordinatorProcess {
   waitFor(re: RegExp, ms: number): Promise<{ line: string; at: number }>;
 }
 
-export function spawnCoordinator(args: string[]): CoordinatorProcess {
-  const child = spawn(process.execPath, ["dist/cli/main.js", "coordinator", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+export function spawnCoordinator(args: string[], env?: NodeJS.ProcessEnv): CoordinatorProcess {
+  const child = spawn(process.execPath, ["dist/cli/main.js", "coordinator", ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
   const lines: string[] = [];
   const waiters: Array<{ re: RegExp; resolve: (v: { line: string; at: number }) => void }> = [];
   let buf = "";

@@ -21,6 +21,8 @@ export interface SplitBoard extends Cube {
 }
 
 export type ShapeSplitEvent =
+  /** The splitter is still at work: the split lets other work run (a breathe effect). */
+  | { kind: "progress" }
   | { kind: "cube"; cube: Cube }
   | { kind: "solution"; solution: SplitBoard }
   | { kind: "done"; refuted: { count: number; weight: number } };

@@ -17,29 +17,42 @@ import type { SplitBoard } from "./shape.js";
 /** What the split reads and records: the run's cubes, solutions, member and outcome. */
 export interface SplitRun extends MemberRun, OutcomeRun {}
 
-/** The initial split: cubes published and recorded in batches; boards the splitter finds are offered first. */
+/**
+ * The initial split, streamed: cubes are published and recorded a batch at a time as the splitter gives them, a board
+ * it fills is offered as a solution when it comes (a counting run counts it as a cube like any other), and while the
+ * splitter grows its tree the split lets the shell's other work run ("breathe"), so a split of a million cubes holds
+ * neither the API nor all its cubes at once.
+ */
 export function* splitRun(run: SplitRun): RunSteps {
   if (run.spec.cubing!.cellOrder === "scan") return yield* splitScan(run);
-  const c = run.spec.cubing!;
   const t0 = run.opts.clock();
-  const ids: Array<{ id: string; cube: Cube } | null> = [];
-  let refuted = { count: 0, weight: 0 };
-  const solutions: SplitBoard[] = [];
-  for (const ev of run.shape.split(c)) {
-    if (ev.kind === "cube") ids.push({ id: String(ids.length), cube: ev.cube });
-    // Counting: a board the splitter filled is a cube like any other (its count, 1, comes back from a worker).
-    else if (ev.kind === "solution" && run.counting) ids.push({ id: String(ids.length), cube: ev.solution });
-    else if (ev.kind === "solution") solutions.push(ev.solution);
-    else refuted = { count: ev.refuted.count, weight: ev.refuted.weight };
+  let batch: Array<{ id: string; cube: Cube } | null> = [];
+  let next = 0;
+  let boards = 0;
+  let firstCubeAt = 0;
+  const add = (cube: Cube): void => {
+    if (next === 0) firstCubeAt = run.opts.clock();
+    batch.push({ id: String(next++), cube });
+  };
+  for (const ev of run.shape.split(run.spec.cubing!)) {
+    if (ev.kind === "progress") yield { type: "breathe" };
+    else if (ev.kind === "cube" || (ev.kind === "solution" && run.counting)) add(ev.kind === "cube" ? ev.cube : ev.solution);
+    else if (ev.kind === "solution") {
+      boards++;
+      if (yield* offerBoard(run, ev.solution.cells, "split", "coordinator")) return;
+    } else {
+      const splitMs = (firstCubeAt || run.opts.clock()) - t0;
+      yield* publishCubes(run, undefined, batch, "initial", true, { count: ev.refuted.count, weight: ev.refuted.weight });
+      batch = [];
+      const ms = Math.max(1, run.opts.clock() - (firstCubeAt || t0));
+      run.log.info("split done", { cubes: next, refuted: ev.refuted.count, solutions: boards, ms: Math.round(splitMs), rssMB: run.opts.memoryMB?.() });
+      run.log.info("cubes dispatched", { cubes: next, ms: Math.round(ms), perSecond: Math.round((next / ms) * 1000), rssMB: run.opts.memoryMB?.() });
+    }
+    if (batch.length >= run.opts.batchSize) {
+      yield* publishCubes(run, undefined, batch, "initial", false, { count: 0, weight: 0 });
+      batch = [];
+    }
   }
-  run.log.info("split done", { cubes: ids.length, refuted: refuted.count, solutions: solutions.length, ms: Math.round(run.opts.clock() - t0), rssMB: run.opts.memoryMB?.() });
-  for (const s of solutions) {
-    if (yield* offerBoard(run, s.cells, "split", "coordinator")) return;
-  }
-  const t1 = run.opts.clock();
-  yield* publishCubes(run, undefined, ids, "initial", true, refuted);
-  const ms = run.opts.clock() - t1;
-  run.log.info("cubes dispatched", { cubes: ids.length, ms: Math.round(ms), perSecond: Math.round(ids.length / Math.max(ms, 1) * 1000), rssMB: run.opts.memoryMB?.() });
   yield* checkComplete(run);
 }
 
@@ -57,7 +70,7 @@ function* splitScan(run: SplitRun): RunSteps {
   for (const ev of run.shape.split(c)) {
     if (ev.kind === "cube") r.cubes.push(ev.cube);
     else if (ev.kind === "solution") r.solutions.push(ev.solution);
-    else r.refuted = ev.refuted;
+    else if (ev.kind === "done") r.refuted = ev.refuted;
   }
   const depth = r.cubes.reduce((d, cube) => Math.max(d, cube.placements.length), 0);
   run.log.info("scan split done", { cubes: r.cubes.length, depth, refuted: r.refuted.count, solutions: r.solutions.length, ms: Math.round(run.opts.clock() - t0) });

@@ -56,6 +56,7 @@ export function squareShape(puzzle: Puzzle, formula: Formula, options: { symmetr
       }
       for (const ev of streamCubes(puzzle, { targetCubes: c.targetCubes, maxDepth, cellOrder: c.cellOrder as CellOrder, pruning: "full" })) {
         if (ev.kind === "cube") yield ev;
+        else if (ev.kind === "progress") yield { kind: "progress" };
         else if (ev.kind === "solution") yield { kind: "solution", solution: { ...ev.solution, cells: placementsOfBoard(ev.solution.board) } };
         else yield { kind: "done", refuted: { count: ev.refuted.count, weight: ev.refuted.weight } };
       }

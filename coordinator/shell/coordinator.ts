@@ -63,6 +63,9 @@ export interface CoordinatorOptions {
 /** "taking-over": the lease is held, and the runs are being resumed; its effects may be written, the API waits. */
 type State = "created" | "starting" | "standby" | "taking-over" | "leading" | "closing" | "closed";
 
+/** How long an API call that changes runs waits for a takeover in progress before it answers "not the leader". */
+const TAKEOVER_WAIT_MS = 30_000;
+
 export class Coordinator {
   /** This process's instance id, in its lease entry and takeover notes. */
   readonly id = `${randomBytes(4).toString("hex")}`;
@@ -82,6 +85,9 @@ export class Coordinator {
   /** Increases at every lead and step-down, so that a takeover in progress sees it was overtaken. */
   private generation = 0;
   private takingOver: Promise<void> | null = null;
+  /** The first look at the lease (and the takeover it may start); `looked` once it is done. */
+  private campaigning: Promise<void> | null = null;
+  private looked = false;
   /** Verdicts whose tasks are still in flight, unacked until their run records them (coordinator/model/verdict-hold.ts). */
   private readonly held = new HeldVerdicts<JsMsg>();
   private readonly router: VerdictRouter;
@@ -135,7 +141,18 @@ export class Coordinator {
     return this.verdictConsumer;
   }
 
+  /** Opens the layout and campaigns for the lead (`open`, then `campaign`). */
   async start(): Promise<void> {
+    await this.open();
+    await this.campaign();
+  }
+
+  /**
+   * The layout, the ledger, the heartbeat and advisory subscriptions, the lease: what the servers read. A standby
+   * from then on; `campaign` takes the lead when it can (the process starts its servers in between, so that they
+   * answer while a large run is taken over).
+   */
+  async open(): Promise<void> {
     if (this.state !== "created") throw new Error(`coordinator already ${this.state}`);
     this.transition("starting");
     const { nc, jsm, names, log } = this.opts;
@@ -159,8 +176,13 @@ export class Coordinator {
     this.leadership.on("elected", (term) => { this.takingOver = this.lead(term); });
     this.leadership.on("lost", (reason) => void this.stepDown(reason));
     this.transition("standby");
-    await this.leadership.start();
-    await this.takingOver;
+  }
+
+  /** Campaigns for the lead: takes a free lease at once (and the runs with it), or stands by and keeps looking. */
+  async campaign(): Promise<void> {
+    const { names, log } = this.opts;
+    this.campaigning = this.leadership.start().then(async () => { await this.takingOver; }).finally(() => { this.looked = true; });
+    await this.campaigning;
     if (this.role === "standby") log.info("coordinator started as a standby", { prefix: names.prefix, leader: this.leader?.id ?? "unknown", grpc: this.leader?.grpc ?? "" });
     else log.info("coordinator started", { prefix: names.prefix, runs: this.store.size, term: this.leadership.term });
   }
@@ -244,7 +266,15 @@ export class Coordinator {
   }
 
   /** API calls that change or load runs: the leader only, once it has taken over. */
-  private requireLeading(): void {
+  /**
+   * API calls that change or load runs: the leader only. A call that comes while this coordinator makes its first
+   * look at the lease, or takes the lead, waits for that (up to TAKEOVER_WAIT_MS) rather than failing.
+   */
+  private async requireLeading(): Promise<void> {
+    const wait = (p: Promise<unknown> | null): Promise<unknown> =>
+      p ? Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, TAKEOVER_WAIT_MS))]) : Promise.resolve();
+    if (this.state === "starting" || (this.state === "standby" && !this.looked)) await wait(this.campaigning);
+    if (this.state === "taking-over") await wait(this.takingOver);
     if (this.state !== "leading") throw new NotLeaderError(this.leader && this.leader.id !== this.id ? this.leader : null);
     this.fence();
   }
@@ -252,7 +282,7 @@ export class Coordinator {
   // ---- API --------------------------------------------------------------------------------------------------
 
   async submitRun(req: RunRequest): Promise<RunController> {
-    this.requireLeading();
+    await this.requireLeading();
     return this.store.submit(req);
   }
 
@@ -269,7 +299,7 @@ export class Coordinator {
   async loadRun(id: string): Promise<RunController | undefined> {
     const live = this.getRun(id);
     if (live) return live;
-    this.requireLeading();
+    await this.requireLeading();
     return this.store.load(id);
   }
 
@@ -280,7 +310,7 @@ export class Coordinator {
 
   /** Forgets a run that has ended (the caller checks that): coordinator/shell/run-store.ts `delete`. */
   async deleteRun(id: string): Promise<void> {
-    this.requireLeading();
+    await this.requireLeading();
     await this.store.delete(id, (other) => this.loadRun(other));
   }
 

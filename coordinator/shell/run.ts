@@ -36,6 +36,9 @@ import { NotLeaderError } from "../errors.js";
 import { LedgerFencedError } from "./ledger.js";
 import { newLease } from "./lease-tokens.js";
 
+/** Ledger entries applied between two turns of the event loop on a replay (an entry holds up to 1000 cubes). */
+const REPLAY_SLICE = 16;
+
 export interface RunDeps {
   readonly layout: Layout;
   readonly jsm: JetStreamManager;
@@ -181,7 +184,11 @@ export class RunController extends EventEmitter<RunEvents> {
     const spec = first.value;
     const { model, formula } = RunController.modelOf(deps, spec);
     if (formula.numVars !== spec.numVars) throw new Error(`run ${spec.runId}: re-encoding gives ${formula.numVars} variables, the ledger says ${spec.numVars}`);
-    for (const e of entries) model.apply(e);
+    // A large ledger is applied a slice at a time, so that the API and heartbeats are answered throughout.
+    for (let i = 0; i < entries.length; i++) {
+      model.apply(entries[i]);
+      if (i % REPLAY_SLICE === REPLAY_SLICE - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const run = new RunController(deps, model);
     run.log.info("run resumed from ledger", { entries: entries.length, state: runStateName(model.state), cubes: model.table.size, open: model.table.open });
     if (model.ended) return run;
@@ -214,7 +221,7 @@ export class RunController extends EventEmitter<RunEvents> {
 
   private async perform(effect: RunEffect): Promise<void> {
     const { deps } = this;
-    if (effect.type !== "solution") await deps.fence?.();
+    if (effect.type !== "solution" && effect.type !== "breathe") await deps.fence?.();
     switch (effect.type) {
       case "append": {
         await deps.ledger.append(this.id, effect.entries);
@@ -254,6 +261,10 @@ export class RunController extends EventEmitter<RunEvents> {
       case "write-record":
         this.dirty = true;
         await this.publishRecord();
+        return;
+      case "breathe":
+        // Let API calls, heartbeats and verdicts of other runs in before the decision goes on.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         return;
       case "solution":
         this.emit("solution", effect.solution);

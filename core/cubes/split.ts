@@ -25,6 +25,9 @@ import {
 } from "./types.js";
 import { weightOf } from "./weight.js";
 
+/** How many expansions apart `streamCubes` reports progress (a few milliseconds of splitting). */
+export const SPLIT_PROGRESS_EVERY = 2048;
+
 function checkInt(option: string, value: number | undefined, min: number, infinite: boolean): void {
   if (value === undefined) return;
   if (infinite && value === Number.POSITIVE_INFINITY) return;
@@ -198,6 +201,7 @@ export function* streamCubes(puzzle: Puzzle, options: SplitOptions): Generator<S
     }
     open--;
     stats.expanded++;
+    if (stats.expanded % SPLIT_PROGRESS_EVERY === 0) yield { kind: "progress", expanded: stats.expanded };
     goTo(v);
     const { cell, count } = chooseCell();
     if (count === 0) { refute(v, -1, -1, 1); continue; }
@@ -257,7 +261,7 @@ export function splitCubes(puzzle: Puzzle, options: SplitOptions): SplitResult {
   for (const e of streamCubes(puzzle, options)) {
     if (e.kind === "cube") result.cubes.push(e.cube);
     else if (e.kind === "solution") result.solutions.push(e.solution);
-    else { result.refuted = e.refuted; result.stats = e.stats; }
+    else if (e.kind === "done") { result.refuted = e.refuted; result.stats = e.stats; }
   }
   return result;
 }

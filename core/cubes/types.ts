@@ -138,8 +138,13 @@ export interface SplitResult {
   stats: SplitStats;
 }
 
-/** Streamed by `streamCubes`: solutions as soon as they are found, cubes once splitting stops, then done. */
+/**
+ * Streamed by `streamCubes`: progress while the tree grows, solutions as soon as they are found, cubes once splitting
+ * stops, then done.
+ */
 export type SplitEvent =
+  /** The splitter is still growing its tree (every SPLIT_PROGRESS_EVERY expansions): a caller may let other work run. */
+  | { kind: "progress"; expanded: number }
   | { kind: "solution"; solution: SplitSolution }
   | { kind: "cube"; cube: Cube }
   | { kind: "done"; refuted: Refuted; stats: SplitStats; cubes: number; solutions: number };
