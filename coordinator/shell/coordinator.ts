@@ -86,8 +86,9 @@ export class Coordinator {
   private generation = 0;
   private takingOver: Promise<void> | null = null;
   /** The first look at the lease (and the takeover it may start); `looked` once it is done. */
-  private campaigning: Promise<void> | null = null;
   private looked = false;
+  private lookDone: () => void = () => undefined;
+  private readonly firstLook = new Promise<void>((resolve) => { this.lookDone = resolve; });
   /** Verdicts whose tasks are still in flight, unacked until their run records them (coordinator/model/verdict-hold.ts). */
   private readonly held = new HeldVerdicts<JsMsg>();
   private readonly router: VerdictRouter;
@@ -181,8 +182,13 @@ export class Coordinator {
   /** Campaigns for the lead: takes a free lease at once (and the runs with it), or stands by and keeps looking. */
   async campaign(): Promise<void> {
     const { names, log } = this.opts;
-    this.campaigning = this.leadership.start().then(async () => { await this.takingOver; }).finally(() => { this.looked = true; });
-    await this.campaigning;
+    try {
+      await this.leadership.start();
+      await this.takingOver;
+    } finally {
+      this.looked = true;
+      this.lookDone();
+    }
     if (this.role === "standby") log.info("coordinator started as a standby", { prefix: names.prefix, leader: this.leader?.id ?? "unknown", grpc: this.leader?.grpc ?? "" });
     else log.info("coordinator started", { prefix: names.prefix, runs: this.store.size, term: this.leadership.term });
   }
@@ -265,15 +271,14 @@ export class Coordinator {
     this.fence();
   }
 
-  /** API calls that change or load runs: the leader only, once it has taken over. */
   /**
    * API calls that change or load runs: the leader only. A call that comes while this coordinator makes its first
    * look at the lease, or takes the lead, waits for that (up to TAKEOVER_WAIT_MS) rather than failing.
    */
   private async requireLeading(): Promise<void> {
     const wait = (p: Promise<unknown> | null): Promise<unknown> =>
-      p ? Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, TAKEOVER_WAIT_MS))]) : Promise.resolve();
-    if (this.state === "starting" || (this.state === "standby" && !this.looked)) await wait(this.campaigning);
+      p ? Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, TAKEOVER_WAIT_MS).unref())]) : Promise.resolve();
+    if (this.state === "starting" || (this.state === "standby" && !this.looked)) await wait(this.firstLook);
     if (this.state === "taking-over") await wait(this.takingOver);
     if (this.state !== "leading") throw new NotLeaderError(this.leader && this.leader.id !== this.id ? this.leader : null);
     this.fence();

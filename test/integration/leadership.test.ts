@@ -34,7 +34,8 @@ async function coordinator(t: TestNats, env: Record<string, string>, extra: stri
   const grpc = `127.0.0.1:${await freePort()}`;
   const http = `127.0.0.1:${await freePort()}`;
   const proc = spawnCubist(["coordinator", "--nats", t.url, "--prefix", t.names.prefix, "--grpc", grpc, "--http", http, "--ack-wait", "5", "--log-level", "debug", ...extra], { env });
-  await proc.waitForLog(/HTTP \(metrics, dashboard\) listening/, 20_000);
+  // The servers answer first; the first look at the lease ends with "coordinator started" (as leader or standby).
+  await proc.waitForLog(/coordinator started/, 20_000);
   return { proc, grpc, http };
 }
 
