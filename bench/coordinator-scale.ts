@@ -30,6 +30,8 @@ const { values } = parseArgs({
   },
 });
 
+// Each step may take 5 minutes plus 2 ms a cube (a loaded machine dispatches well under 5,000 cubes/s).
+const waitMs = 300_000 + 2 * Number(values.cubes);
 const field = (line: string, name: string): number => Number(new RegExp(`${name}=(\\d+)`).exec(line)?.[1] ?? NaN);
 
 /** Asks `url` every 200 ms until stopped; the slowest answer (ms), 5 s for none. */
@@ -59,7 +61,7 @@ async function once(cubes: number): Promise<Record<string, number>> {
     await a.waitFor(/HTTP \(metrics, dashboard\) listening/, 60_000);
     const probeA = probe(`http://127.0.0.1:${port}/api/runs`);
     const created = await a.waitFor(/run created/, 60_000);
-    const split = await a.waitFor(/split done/, 300_000);
+    const split = await a.waitFor(/split done/, waitMs);
     const dispatched = await a.waitFor(/cubes dispatched/, 600_000);
     const apiSplitMs = await probeA.stop();
     const rssA = vmHwmBytes(a.child.pid!);
@@ -67,10 +69,10 @@ async function once(cubes: number): Promise<Record<string, number>> {
     await new Promise((r) => a.child.once("exit", r));
     const t1 = performance.now();
     const b = spawnCoordinator(common, env);
-    await b.waitFor(/HTTP \(metrics, dashboard\) listening|runs resumed/, 300_000);
+    await b.waitFor(/HTTP \(metrics, dashboard\) listening|runs resumed/, waitMs);
     const probeB = probe(`http://127.0.0.1:${port}/api/runs`);
-    const resumed = await b.waitFor(/runs resumed/, 300_000);
-    await b.waitFor(/coordinator started/, 300_000);
+    const resumed = await b.waitFor(/runs resumed/, waitMs);
+    await b.waitFor(/coordinator started/, waitMs);
     const startedB = performance.now();
     const apiResumeMs = await probeB.stop();
     const rssB = vmHwmBytes(b.child.pid!);

@@ -1,16 +1,20 @@
 /**
- * Score mode on the official Eternity II with its 5 hints (issue 13 target: score >= 440 within 10 minutes on
- * 2 cores; goal 460+ on long runs). The puzzle is shuffled first (seeded: piece order and orientation) so the
- * file's piece order gives nothing away, then `cubist solve --objective score --json --time T` runs on it.
+ * Score mode on the official Eternity II with its 5 hints at their official cells. The puzzle is shuffled first
+ * (seeded: piece order and orientation) so the file's piece order gives nothing away, then each configuration runs
+ * on it for --time seconds, one after the other on the same cores:
+ *   solve    `cubist solve --objective score --json --time T --threads N` (one machine, N threads);
+ *   cluster  `cubist solve --objective score --json --time T --workers N` (the embedded cluster: a nats-server, a
+ *            coordinator and N workers, the run's score slots; its history is the best score as the run reported it).
  *
- *   node --import tsx bench/score.ts [--time 600] [--seeds 1,2,3] [--threads 2] [-- extra solve flags]
+ *   node --import tsx bench/score.ts [--time 600] [--seeds 1,2,3] [--configs solve,cluster] [--threads 2]
+ *        [--workers 2] [--out FILE] [-- extra solve flags]
  *
- * Prints one JSON line per seed (final score and the score-over-time curve) and a markdown table of the score
- * reached at 10 s, 60 s, 180 s and the end.
+ * Prints one JSON line per configuration and seed (final score and the score-over-time curve; also appended to --out)
+ * and a markdown table of the score reached at 10 s, 60 s, 180 s, 600 s, 1800 s and the end.
  */
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,6 +26,9 @@ const { values, positionals } = parseArgs({
     time: { type: "string", default: "600" },
     seeds: { type: "string", default: "1" },
     threads: { type: "string", default: "2" },
+    workers: { type: "string", default: "2" },
+    configs: { type: "string", default: "solve" },
+    out: { type: "string", default: "" },
   },
   allowPositionals: true,
 });
@@ -29,33 +36,45 @@ const { values, positionals } = parseArgs({
 const FIX = "test/fixtures/eternity2/";
 const bare = readCanonical(readFileSync(FIX + "e2_pieces.txt", "utf8"), "e2_pieces.txt");
 const e2 = withHints(bare, parseE2Hints(readFileSync(FIX + "e2_hints.txt", "utf8"), "e2_hints.txt", bare));
+const marks = [10, 60, 180, 600, 1800, 3600, 7200];
+const configs = values.configs!.split(",");
+type Row = { config: string; seed: number; final: number | null; at: Record<number, number | null>; seconds: number };
+const rows: Row[] = [];
+
+/** One configuration on one shuffled file: its final score and the score at each mark. */
+function runOne(config: string, seed: number, file: string): Row {
+  const where = config === "cluster" ? ["--workers", values.workers!] : ["--threads", values.threads!];
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ["dist/cli/main.js", "solve", file, "--objective", "score", "--json", "--time", values.time!, ...where, ...positionals], {
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  const out = JSON.parse(r.stdout) as { best: { score: number } | null; history?: Array<{ seconds: number; score: number }> };
+  const history = out.history ?? [];
+  const at: Record<number, number | null> = {};
+  for (const m of marks.filter((m) => m <= Number(values.time))) {
+    const upTo = history.filter((h) => h.seconds <= m);
+    at[m] = upTo.length ? upTo[upTo.length - 1].score : null;
+  }
+  const row = { config, seed, final: out.best?.score ?? null, at, seconds: +seconds.toFixed(1) };
+  const line = JSON.stringify({ ...row, time: Number(values.time), history });
+  console.log(line);
+  if (values.out) appendFileSync(values.out, line + "\n");
+  return row;
+}
+
 const dir = mkdtempSync(join(tmpdir(), "cubist-score-"));
-const marks = [10, 60, 180, 600, 1800];
-const rows: Array<{ seed: number; final: number | null; at: Record<number, number | null>; seconds: number }> = [];
 try {
   for (const seed of values.seeds!.split(",").map(Number)) {
     const { puzzle } = shufflePuzzle(e2, seed);
     const file = join(dir, `e2-s${seed}.txt`);
     writeFileSync(file, writeCanonical({ ...puzzle, name: `e2-hints5-s${seed}` }));
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, ["dist/cli/main.js", "solve", file, "--objective", "score", "--json", "--time", values.time!, "--threads", values.threads!, ...positionals], {
-      encoding: "utf8",
-      maxBuffer: 1 << 26,
-    });
-    const seconds = (performance.now() - t0) / 1000;
-    const out = JSON.parse(r.stdout) as { best: { score: number } | null; history: Array<{ seconds: number; score: number }> };
-    const at: Record<number, number | null> = {};
-    for (const m of marks.filter((m) => m <= Number(values.time))) {
-      const upTo = out.history.filter((h) => h.seconds <= m);
-      at[m] = upTo.length ? upTo[upTo.length - 1].score : null;
-    }
-    const row = { seed, final: out.best?.score ?? null, at, seconds: +seconds.toFixed(1) };
-    console.log(JSON.stringify({ ...row, history: out.history }));
-    rows.push(row);
+    for (const config of configs) rows.push(runOne(config, seed, file));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 const shown = marks.filter((m) => m <= Number(values.time));
-console.log(`\n| shuffle seed | ${shown.map((m) => `score at ${m} s`).join(" | ")} | final |\n|---|${shown.map(() => "---|").join("")}---|`);
-for (const r of rows) console.log(`| ${r.seed} | ${shown.map((m) => r.at[m] ?? "-").join(" | ")} | ${r.final ?? "-"} |`);
+console.log(`\n| configuration | shuffle seed | ${shown.map((m) => `score at ${m} s`).join(" | ")} | final |\n|---|---|${shown.map(() => "---|").join("")}---|`);
+for (const r of rows) console.log(`| ${r.config} | ${r.seed} | ${shown.map((m) => r.at[m] ?? "-").join(" | ")} | ${r.final ?? "-"} |`);

@@ -43,7 +43,7 @@ function printClusterCount(view: PuzzleView, r: LocalClusterResult, values: Pars
   return status;
 }
 
-function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: ParsedValues, seconds: number): Promise<void> | void {
+function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: ParsedValues, seconds: number, history: ReadonlyArray<{ seconds: number; score: number }>): Promise<void> | void {
   const status = r.state === "sat" ? "sat" : r.state === "unsat" ? "unsat" : "unknown";
   const c = r.status.cubes!;
   const board = r.state === "sat" ? r.solutions[0]?.cells ?? null : null;
@@ -70,6 +70,7 @@ function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: Par
       certified: certificationJSON(r.status.certification),
       certificate: r.certificate,
       ...(status === "unknown" && r.status.best ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId } } : {}),
+      ...(history.length ? { history } : {}),
     };
     process.stdout.write(JSON.stringify(out) + "\n");
     // --svg FILE with --json: the picture of the board (or the best board) the JSON tells of, and no grid.
@@ -107,6 +108,8 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
   show();
   const ticker = progress ? setInterval(show, 1000) : undefined;
   let deadline: NodeJS.Timeout | undefined;
+  // A score run's best score over time, as the run's status reported it (`history` in --json, as `solve --objective score`).
+  const history: Array<{ seconds: number; score: number }> = [];
   try {
     // Scan cubes in as many parts as there are solver slots, so every slot advances the scan (docs/cubing.md "Cube parts").
     const slots = (values.workers as number) * (values.concurrency as number);
@@ -128,7 +131,10 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
       maxCells: values["max-cells"] as number | undefined,
       maxFormulaMb: values["max-formula-mb"] as number | undefined,
       signal: abort.signal,
-      onStatus: progress ? (st) => progress.update(st) : undefined,
+      onStatus: (st) => {
+        progress?.update(st);
+        if (st.best && st.best.score > (history.at(-1)?.score ?? -1)) history.push({ seconds: Math.round(performance.now() - t0) / 1000, score: st.best.score });
+      },
     });
     clearTimeout(deadline);
     clearInterval(ticker);
@@ -140,7 +146,7 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
       if (result.state === "failed") return EXIT.ERROR;
       return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
     }
-    await printClusterResult(view, result, values, (performance.now() - t0) / 1000);
+    await printClusterResult(view, result, values, (performance.now() - t0) / 1000, history);
     return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
   } finally {
     // Also when the cluster failed to start: a pending --time timer would keep the process alive until it fires.

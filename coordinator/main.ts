@@ -5,6 +5,7 @@
  */
 import { hostname } from "node:os";
 import type { NatsConnection } from "@nats-io/transport-node";
+import type { JetStreamManager } from "@nats-io/jetstream";
 import { connectNats, requireJetStream } from "../cluster/nats.js";
 import { createLogger, type Logger } from "../cluster/log.js";
 import { Coordinator } from "./shell/coordinator.js";
@@ -40,6 +41,41 @@ function reachable(listen: string | null, port?: number): string {
   return host.includes(":") ? `[${host}]:${p}` : `${host}:${p}`;
 }
 
+type ServerModules = Promise<[typeof import("./serve/grpc-server.js"), typeof import("./serve/api.js")]> | null;
+
+/** The gRPC API and the HTTP endpoint as configured; on an error, what was started is closed, and the coordinator too. */
+async function startServers(config: CoordinatorConfig, coordinator: Coordinator, jsm: JetStreamManager, logger: Logger, servers: ServerModules): Promise<{ grpc: GrpcServer | null; http: HttpServer | null }> {
+  const tokens = apiTokensFor({ grpc: config.grpc, http: config.http }, config.authToken, logger);
+  let grpc: GrpcServer | null = null;
+  if (config.grpc && servers) {
+    try {
+      const [{ startGrpcServer, DEFAULT_GRPC_RECEIVE_BYTES }, { createService }] = await servers;
+      grpc = await startGrpcServer(createService(coordinator), {
+        listen: config.grpc,
+        token: tokens.grpc,
+        authReads: config.authReads,
+        tlsCert: config.grpcTlsCert,
+        tlsKey: config.grpcTlsKey,
+        tlsClientCa: config.grpcTlsClientCa,
+        // Room for the largest puzzle text a run may have (the submit path checks it exactly: run-spec.ts).
+        maxReceiveBytes: Math.max(DEFAULT_GRPC_RECEIVE_BYTES, config.limits.maxPuzzleBytes + (1 << 20)),
+        log: logger,
+      });
+    } catch (err) {
+      await coordinator.close();
+      throw err;
+    }
+  }
+  try {
+    const http = config.http !== null ? await (await import("./serve/observability.js")).startObservability({ ...config, authToken: tokens.http }, coordinator, jsm, logger) : null;
+    return { grpc, http };
+  } catch (err) {
+    await grpc?.close();
+    await coordinator.close();
+    throw err;
+  }
+}
+
 export async function startCoordinatorProcess(config: CoordinatorConfig, log?: Logger): Promise<CoordinatorProcess> {
   const logger = log ?? createLogger({ component: "coordinator", level: config.logLevel, format: config.logFormat });
   // Loading starts now, so that it overlaps connecting to NATS.
@@ -61,35 +97,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
     });
     // Open first, then the servers, then the campaign: the API and dashboard answer while a large run is taken over.
     await coordinator.open();
-    const tokens = apiTokensFor({ grpc: config.grpc, http: config.http }, config.authToken, logger);
-    let grpc: GrpcServer | null = null;
-    if (config.grpc && servers) {
-      try {
-        const [{ startGrpcServer, DEFAULT_GRPC_RECEIVE_BYTES }, { createService }] = await servers;
-        grpc = await startGrpcServer(createService(coordinator), {
-          listen: config.grpc,
-          token: tokens.grpc,
-          authReads: config.authReads,
-          tlsCert: config.grpcTlsCert,
-          tlsKey: config.grpcTlsKey,
-          tlsClientCa: config.grpcTlsClientCa,
-          // Room for the largest puzzle text a run may have (the submit path checks it exactly: run-spec.ts).
-          maxReceiveBytes: Math.max(DEFAULT_GRPC_RECEIVE_BYTES, config.limits.maxPuzzleBytes + (1 << 20)),
-          log: logger,
-        });
-      } catch (err) {
-        await coordinator.close();
-        throw err;
-      }
-    }
-    let http: HttpServer | null = null;
-    try {
-      if (config.http !== null) http = await (await import("./serve/observability.js")).startObservability({ ...config, authToken: tokens.http }, coordinator, jsm, logger);
-    } catch (err) {
-      await grpc?.close();
-      await coordinator.close();
-      throw err;
-    }
+    const { grpc, http } = await startServers(config, coordinator, jsm, logger, servers);
     coordinator.advertise({ grpc: reachable(config.grpc, grpc?.port), http: http ? reachable(config.http, http.port) : "" });
     try {
       await coordinator.campaign();
