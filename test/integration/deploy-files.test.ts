@@ -404,8 +404,11 @@ test("deploy files - Kubernetes: cubist commands, variables, ports, probes, Serv
   const coordinator = cubist.find((x) => x.p.command === "coordinator")!;
   const worker = cubist.find((x) => x.p.command === "worker")!;
   assert.ok(coordinator && worker);
-  assert.equal(coordinator.o.spec.replicas, 1);
-  assert.equal(coordinator.o.spec.strategy.type, "Recreate", "never two coordinators at once");
+  // A leader and a standby: the leader lease keeps one of them in charge, and the Service routes to the one ready.
+  assert.equal(coordinator.o.spec.replicas, 2, "a standby beside the leader takes over within the lease");
+  const cc = coordinator.o.spec.template.spec.containers[0];
+  assert.equal(cc.readinessProbe.httpGet.path, "/readyz", "only the leader is ready, so the Service sends API calls to it");
+  assert.ok(coordinator.p.values["leader-lease"] === undefined || Number(coordinator.p.values["leader-lease"]) <= 10, "takeover within 10 s");
   assert.equal(coordinator.p.values.replicas, sts.spec.replicas, "--replicas equals the NATS pods");
   assert.ok(coordinator.p.values["auth-token-file"] || coordinator.p.values["auth-token"], "the coordinator's API needs a token");
   assert.deepEqual(ports(worker.p), [WORKER_HTTP_PORT]);
