@@ -2,10 +2,11 @@
  * The deployed topology against the embedded cluster, side by side: separate nats-server, `cubist coordinator` and
  * `cubist worker` processes as docs/operations.md starts them, and `cubist solve --workers 2`; with a fault on
  * the deployed one if asked (kill -9 of the coordinator or of a worker, restarted at once; nats-server down for
- * --outage seconds and restarted on its store).
+ * --outage seconds and restarted on its store; `leader`: a second coordinator runs as a standby from the start, the
+ * leader is killed with -9 and not restarted, and the standby takes over and finishes the run).
  *
  *   node --import tsx bench/deployed.ts [--boards FILE,...] [--seeds 1] [--configs embedded,deployed]
- *        [--fault none|coordinator|worker|nats] [--fault-at S] [--outage 20] [--repeats 3] [--limit 600]
+ *        [--fault none|coordinator|worker|nats|leader] [--fault-at S] [--outage 20] [--repeats 3] [--limit 600]
  *        [--out bench/results/deployed.jsonl]
  *
  * Each board is shuffled (`cubist puzzle shuffle --seed S`). embedded: `cubist solve FILE --workers 2 --json`, the
@@ -43,7 +44,7 @@ const { values } = parseArgs({
   },
 });
 const limitSec = Number(values.limit);
-const fault = values.fault as "none" | "coordinator" | "worker" | "nats";
+const fault = values.fault as "none" | "coordinator" | "worker" | "nats" | "leader";
 
 interface Result { config: string; board: string; seed: number; seconds: number; answer: string; ok: boolean; fault: string; detail: string }
 
@@ -94,17 +95,19 @@ async function deployed(file: string): Promise<{ seconds: number; answer: string
   const dir = mkdtempSync(join(tmpdir(), "cubist-deployed-"));
   const natsPort = await freePort();
   const grpc = `127.0.0.1:${await freePort()}`;
+  const grpcStandby = `127.0.0.1:${await freePort()}`;
   const url = `nats://127.0.0.1:${natsPort}`;
   let nats: ChildProcess | null = await startNats(natsPort, join(dir, "store"));
-  const startCoordinator = async (): Promise<ChildProcess> => {
-    const c = cubist(["coordinator", "--nats", url, "--grpc", grpc, "--http", "off"]);
-    await waitLog(c, /gRPC API listening/, 30_000);
+  const startCoordinator = async (address = grpc): Promise<ChildProcess> => {
+    const c = cubist(["coordinator", "--nats", url, "--grpc", address, "--http", "off"]);
+    await waitLog(c, /coordinator started/, 30_000);
     return c;
   };
   const startWorker = (id: string): ChildProcess => cubist(["worker", "--nats", url, "--concurrency", "1", "--id", id, "--cache-dir", join(dir, `cache-${id}`), "--grace", "0"]);
   let coordinator: ChildProcess | null = await startCoordinator();
+  const standby: ChildProcess | null = fault === "leader" ? await startCoordinator(grpcStandby) : null;
   const workers: Array<ChildProcess | null> = [startWorker("wa"), startWorker("wb")];
-  const client = new CubistServiceClient(grpc, credentials.createInsecure());
+  let client = new CubistServiceClient(grpc, credentials.createInsecure());
   try {
     await new Promise((r) => setTimeout(r, 1000));
     const text = (await import("node:fs")).readFileSync(file, "utf8");
@@ -120,6 +123,12 @@ async function deployed(file: string): Promise<{ seconds: number; answer: string
         killGroup(coordinator, "SIGKILL");
         await exited(coordinator!);
         coordinator = await startCoordinator();
+      } else if (fault === "leader") {
+        killGroup(coordinator, "SIGKILL");
+        await exited(coordinator!);
+        coordinator = null;
+        client.close();
+        client = new CubistServiceClient(grpcStandby, credentials.createInsecure());
       } else if (fault === "worker") {
         killGroup(workers[1], "SIGKILL");
         await exited(workers[1]!);
@@ -155,7 +164,8 @@ async function deployed(file: string): Promise<{ seconds: number; answer: string
     client.close();
     for (const w of workers) killGroup(w, "SIGTERM");
     killGroup(coordinator, "SIGTERM");
-    await Promise.all([...workers, coordinator].filter((p): p is ChildProcess => p !== null).map(exited));
+    killGroup(standby, "SIGTERM");
+    await Promise.all([...workers, coordinator, standby].filter((p): p is ChildProcess => p !== null).map(exited));
     killGroup(nats, "SIGTERM");
     if (nats) await exited(nats);
     rmSync(dir, { recursive: true, force: true });
