@@ -23,6 +23,23 @@ function unpack(x: number): Placement {
   return { cell: Math.floor(x / 4096), piece: (x >> 2) & 1023, rot: x & 3 };
 }
 
+/**
+ * Branching lists are shared: cubes of one split mostly have the same list (the branching factors along their path),
+ * so the table keeps one frozen copy of each, with its weight, instead of one per cube (about 90 bytes a cube at
+ * Eternity II size). Bounded, so that a table of all-different lists does not pay for the index.
+ */
+const SHARED_LISTS = new Map<string, { branching: readonly number[]; weight: number }>();
+const MAX_SHARED_LISTS = 65_536;
+
+function sharedList(branching: readonly number[]): { branching: readonly number[]; weight: number } {
+  const key = branching.join(",");
+  const known = SHARED_LISTS.get(key);
+  if (known) return known;
+  const fresh = { branching: Object.freeze([...branching]), weight: weightOf(branching) };
+  if (SHARED_LISTS.size < MAX_SHARED_LISTS) SHARED_LISTS.set(key, fresh);
+  return fresh;
+}
+
 /** A cube as the table keeps it. Read-only: only the cube table changes it, as the run's ledger says. */
 export interface CubeEntry {
   readonly id: string;
@@ -59,7 +76,7 @@ export interface CubeEntry {
 /** The table's own, changeable record of a cube (coordinator/model/cube-table.ts hands it out as a CubeEntry). */
 export class CubeRecord implements CubeEntry {
   private readonly packed: number[];
-  readonly weight: number;
+  private readonly shared: { readonly branching: readonly number[]; readonly weight: number };
   state: CubeEntryState = "queued";
   /** Unknown verdicts so far (the re-split policy counts them). */
   unknowns = 0;
@@ -84,7 +101,7 @@ export class CubeRecord implements CubeEntry {
   constructor(
     readonly id: string,
     placements: readonly Placement[],
-    readonly branching: readonly number[],
+    branching: readonly number[],
     seq: number,
     lease = "",
     /** A part of the placements' subtree (scan cubes in parts); undefined: all of it. */
@@ -94,9 +111,17 @@ export class CubeRecord implements CubeEntry {
       if (p.cell >= 1 << 19 || p.piece >= 1024 || p.rot > 3) throw new Error(`cube ${id}: placement out of range`);
     }
     this.packed = placements.map(pack);
-    this.weight = weightOf(branching);
+    this.shared = sharedList(branching);
     this.seq = seq;
     this.lease = lease;
+  }
+
+  get branching(): readonly number[] {
+    return this.shared.branching;
+  }
+
+  get weight(): number {
+    return this.shared.weight;
   }
 
   /** The cube's placements (decoded on each call). */
