@@ -103,10 +103,11 @@ export class RunTimeline {
   private applyState(next: RunState, message: string, add: (kind: TimelineKind, message: string) => void): void {
     const prev = this.state;
     this.state = next;
-    const why = message ? `: ${message}` : "";
-    if (isTerminal(next)) add("ended", `ended ${runStateName(next)}${why}`);
-    else if (next === RunState.RUN_STATE_PAUSED) add("paused", `paused${why}`);
-    else if (next === RunState.RUN_STATE_RUNNING && (prev === RunState.RUN_STATE_PAUSED || prev === RunState.RUN_STATE_FAILED)) add("resumed", `resumed${why}`);
+    // "paused" with the message "paused (running cubes stopped)" says it once.
+    const text = (word: string): string => (!message ? word : message.startsWith(word) ? message : `${word}: ${message}`);
+    if (isTerminal(next)) add("ended", text(`ended ${runStateName(next)}`));
+    else if (next === RunState.RUN_STATE_PAUSED) add("paused", text("paused"));
+    else if (next === RunState.RUN_STATE_RUNNING && (prev === RunState.RUN_STATE_PAUSED || prev === RunState.RUN_STATE_FAILED)) add("resumed", text("resumed"));
   }
 
   private applyAdded(a: Extract<LedgerBody, { $case: "added" }>["value"], add: (kind: TimelineKind, message: string) => void): void {

@@ -112,6 +112,7 @@ export class RunController extends EventEmitter<RunEvents> {
       maxDeliver: deps.settings.maxDeliver,
       batchSize: deps.settings.batchSize,
       clock: Date.now,
+      term: () => deps.ledger.term,
       lease: newLease,
       log: deps.log.child({ run: spec.runId }),
       memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
