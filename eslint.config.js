@@ -6,7 +6,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "proto/gen/", "artifacts/", "tmp/", ".bench-cache/"] },
+  { ignores: ["dist/", "node_modules/", "proto/gen/", "artifacts/", "tmp/", ".bench-cache/", "coordinator/dashboard/uplot.esm.js"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

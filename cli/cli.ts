@@ -34,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "run list": () => import("./commands/run-list.js"),
   "run show": () => import("./commands/run-show.js"),
   "run watch": () => import("./commands/run-watch.js"),
+  "run events": () => import("./commands/run-events.js"),
   "run pause": () => import("./commands/run-pause.js"),
   "run resume": () => import("./commands/run-resume.js"),
   "run cancel": () => import("./commands/run-cancel.js"),

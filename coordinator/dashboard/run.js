@@ -1,14 +1,16 @@
 // One run, live: progress and ETA, the board (best partial placement, then the verified solution), the map of
-// the search space, cubes by state over time, running cubes with a re-split button, workers, and the cube list.
+// the search space, cubes by state over time and the best score (charts.js), what happened to the run (timeline.js),
+// running cubes with a re-split button, workers, and the cube list.
 import {
   api, ApiError, el, follow, fmtBoardSize, fmtDuration, fmtNumber, fmtPercent, fmtWeight, setProgress, setupTokenBox, showConnection,
-  showMessage, STATE_COLOURS, stateBadge,
+  showMessage, STATE_COLOURS, stateBadge, fmtDateTime,
 } from "./common.js";
+import { bestChart, cubesChart } from "./charts.js";
+import { refreshTimeline } from "./timeline.js";
 
 const runId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
-const CHART_LAYERS = ["unsat", "sat", "resplit", "failed", "unknown", "running", "queued"];
 
 let history = [];
 let lastDetail = null;
@@ -57,23 +59,11 @@ function setCells(tr, values) {
 
 // ---- summary ----
 
-// The best score over time (one point per improvement, a step line to now).
+// The best score over time (one point per improvement, a step line to now): charts.js.
+const drawBest = bestChart($("best-chart"));
 function renderBestHistory(points, now) {
-  const box = $("best-history");
-  box.hidden = !points || points.length === 0;
-  box.querySelector("svg")?.remove();
-  if (box.hidden) return;
-  const t0 = points[0].atUnixMs, t1 = Math.max(now, points[points.length - 1].atUnixMs + 1);
-  const lo = Math.min(...points.map((p) => p.score)), hi = Math.max(...points.map((p) => p.score));
-  const W = 300, H = 60;
-  const x = (t) => ((t - t0) / (t1 - t0)) * W;
-  const y = (s) => H - 4 - (hi === lo ? 0.5 : (s - lo) / (hi - lo)) * (H - 8);
-  let d = `M0 ${y(points[0].score)}`;
-  for (const p of points.slice(1)) d += ` H${x(p.atUnixMs).toFixed(1)} V${y(p.score).toFixed(1)}`;
-  d += ` H${W}`;
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "best-history-svg", role: "img", "aria-label": `best score from ${lo} to ${hi}` });
-  root.append(svg("path", { d, fill: "none", stroke: "currentColor", "stroke-width": 2 }));
-  box.append(root);
+  $("best-history").hidden = !points || points.length === 0;
+  if (points?.length) drawBest(points, now);
 }
 
 function renderDetail(d) {
@@ -266,50 +256,24 @@ function renderMap(m) {
 
 // ---- chart ----
 
+const drawCubes = cubesChart($("chart"));
+
+/** A point a second from the page's own updates, after the points the coordinator kept (from the run's ledger). */
 function addSample(d) {
   const c = d.run.cubes;
   const last = history[history.length - 1];
   if (last && d.now - last.t < 1000) return;
-  history.push({ t: d.now, progress: d.run.progress, queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
+  history.push({ t: d.now, progress: Math.min(1, d.run.progress), open: c.queued + c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
   if (history.length > 1200) history = history.filter((_, i) => i % 2 === 0 || i === history.length - 1);
   renderChart();
 }
 
 function renderChart() {
-  const W = 800;
-  const H = 220;
-  const box = $("chart");
-  if (history.length === 0) {
-    box.replaceChildren(el("p", { class: "muted" }, "No samples yet."));
-    return;
-  }
+  if (history.length === 0) return;
+  drawCubes(history);
   const t0 = history[0].t;
-  const t1 = Math.max(history[history.length - 1].t, t0 + 1000);
-  const total = (s) => CHART_LAYERS.reduce((n, k) => n + s[k], 0);
-  const ymax = Math.max(1, ...history.map(total));
-  const X = (t) => ((t - t0) / (t1 - t0)) * W;
-  const Y = (v) => H - (v / ymax) * (H - 4);
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", class: "chart-svg", role: "img", "aria-label": "cubes by state over time" });
-  const below = history.map(() => 0);
-  for (const layer of CHART_LAYERS) {
-    const top = history.map((s, i) => below[i] + s[layer]);
-    if (top.every((v, i) => v === below[i])) continue;
-    const pts = history.map((s, i) => `${X(s.t).toFixed(1)},${Y(top[i]).toFixed(1)}`);
-    const back = history.map((s, i) => `${X(s.t).toFixed(1)},${Y(below[i]).toFixed(1)}`).reverse();
-    if (history.length === 1) {
-      pts.push(`${W},${Y(top[0]).toFixed(1)}`);
-      back.unshift(`${W},${Y(below[0]).toFixed(1)}`);
-    }
-    root.append(svg("polygon", { points: [...pts, ...back].join(" "), fill: STATE_COLOURS[layer], "data-layer": layer }));
-    top.forEach((v, i) => (below[i] = v));
-  }
-  const prog = history.map((s) => `${X(s.t).toFixed(1)},${(H - s.progress * (H - 4)).toFixed(1)}`);
-  if (history.length === 1) prog.push(`${W},${(H - history[0].progress * (H - 4)).toFixed(1)}`);
-  root.append(svg("polyline", { points: prog.join(" "), fill: "none", stroke: "#1f2a37", "stroke-width": 2, "stroke-dasharray": "6 4", "vector-effect": "non-scaling-stroke", class: "progress-line" }));
-  box.replaceChildren(root);
-  $("chart-caption").textContent = `last ${fmtDuration((t1 - t0) / 1000)}; max ${fmtNumber(ymax)} cubes; dashed: progress 0..100%`;
-  const now = history[history.length - 1];
-  $("chart-legend").replaceChildren(...CHART_LAYERS.map((k) => el("li", {}, el("span", { class: "swatch", style: `background:${STATE_COLOURS[k]}` }), `${k} ${fmtNumber(now[k])}`)));
+  const t1 = history[history.length - 1].t;
+  $("chart-caption").textContent = `since ${fmtDateTime(t0)} (${fmtDuration((t1 - t0) / 1000)}); right axis: share of the space closed`;
 }
 
 // ---- cube list ----
@@ -349,6 +313,7 @@ async function start() {
   try {
     const d = await api(`/api/runs/${encodeURIComponent(runId)}`);
     history = d.history.slice();
+    refreshTimeline(runId);
     fillCubeStates(d.cubeStates);
     renderDetail(d);
     renderBoard(d.board);
@@ -368,4 +333,5 @@ async function start() {
 
 const tokenBox = setupTokenBox(start);
 setInterval(refreshCubes, 3000);
+setInterval(() => refreshTimeline(runId), 5000);
 start();

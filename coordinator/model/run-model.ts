@@ -6,7 +6,8 @@
  * One RunModel is composed of one part per concern, each owning its state: the run's life (state, times, priority:
  * run-life.ts), its cubes and weights (run-cubes.ts), its solutions (run-solutions.ts), counting (run-count.ts),
  * certification (run-certification.ts), the best board (run-best.ts) and a scan run's portfolio member
- * (scan-member.ts). State changes only through `apply(ledgerEntry)`, which hands each entry to the parts it concerns,
+ * (scan-member.ts), with its timeline and cube counts over time read from the same entries (run-timeline.ts,
+ * run-history.ts). State changes only through `apply(ledgerEntry)`, which hands each entry to the parts it concerns,
  * on replay and on the live paths alike (the recorder applies what it records: run-recorder.ts), so a replayed run
  * equals the live one by construction.
  *
@@ -34,7 +35,9 @@ import type { RunSteps } from "./run-effects.js";
 import { fail, finish, RunLife, setState } from "./run-life.js";
 import { checkComplete } from "./run-outcome.js";
 import { RunRecorder, type RunModelOptions } from "./run-recorder.js";
+import { RunHistory } from "./run-history.js";
 import { RunSolutions } from "./run-solutions.js";
+import { RunTimeline } from "./run-timeline.js";
 import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
@@ -49,6 +52,10 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   readonly best = new RunBest();
   readonly member = new ScanMember();
   readonly slots = new ScoreSlots();
+  /** What happened to the run, for `cubist run events` and its page (coordinator/model/run-timeline.ts). */
+  readonly timeline = new RunTimeline();
+  /** Its cube counts over time, for its page's chart (coordinator/model/run-history.ts). */
+  readonly history = new RunHistory();
   readonly recorder: RunRecorder;
   readonly log: Logger;
   private appliedCount = 0;
@@ -175,9 +182,11 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
         this.slots.apply(b);
         break;
       default:
-        // "note": for the run's timeline; no state.
+        // "note": for the run's timeline only.
         break;
     }
+    this.timeline.apply(e);
+    if (b.$case !== "note" && b.$case !== "best" && b.$case !== "priority") this.history.sample(e.atUnixMs, this.cubes.table.snapshotCounts(), this.coveredWeight);
   }
 
   // ---- decisions -------------------------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ export interface RunModelOptions {
   readonly log: Logger;
   /** A fresh lease token for each task published (the shell's: coordinator/shell/lease-tokens.ts, 128 random bits). */
   readonly lease: () => string;
+  /** The leader term the entries are written in (the ledger stamps it as it writes: coordinator/shell/ledger.ts). @default 0 */
+  readonly term?: () => number;
   /** Resident memory in MB, for the split's log lines. @default none */
   readonly memoryMB?: () => number;
   /** Tasks in flight were recorded (or abandoned): verdicts held for them can be looked at again (coordinator/model/in-flight.ts). */
@@ -63,9 +65,9 @@ export class RunRecorder {
     private readonly apply: (e: LedgerEntry) => void,
   ) {}
 
-  /** An entry stamped now; its term is stamped by the ledger as it is written. */
+  /** An entry stamped now, in the current term (the ledger stamps the term again as it writes it). */
   entry(body: LedgerBody): LedgerEntry {
-    return { atUnixMs: this.opts.clock(), term: 0, entry: body };
+    return { atUnixMs: this.opts.clock(), term: this.opts.term?.() ?? 0, entry: body };
   }
 
   /** Records an entry, then applies it: memory shows the fact once it is durable. */

@@ -13,14 +13,16 @@ import { toServiceError } from "./api-errors.js";
 import type { RunController } from "../shell/run.js";
 import { certificateFiles } from "../shell/certificate.js";
 import type { CoordinatorControl } from "./coordinator-view.js";
+import { grpcActor } from "./actor.js";
+import { listRunEvents } from "./run-events.js";
 import {
   cancelRun, deleteRun, getRun, getSolution, listCubes, listRuns, liveRun, pauseRun, resplitCube, resumeRun, setRunPriority, submitRun,
 } from "./run-calls.js";
 
-/** A unary handler of the plain call `fn`: its answer, or its error as a gRPC status. */
-function unary<Req, Res>(c: CoordinatorControl, fn: (c: CoordinatorControl, req: Req) => Promise<Res>) {
+/** A unary handler of the plain call `fn` (given who calls, serve/actor.ts): its answer, or its error as a gRPC status. */
+function unary<Req, Res>(c: CoordinatorControl, fn: (c: CoordinatorControl, req: Req, actor: string) => Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
-    fn(c, call.request).then(
+    fn(c, call.request, grpcActor(call.metadata, call.getPeer())).then(
       (res) => callback(null, res),
       (err) => callback(toServiceError(err)),
     );
@@ -47,6 +49,7 @@ export function createService(c: CoordinatorControl): CubistServiceServer {
       sendCertificate(c, call).catch((err) => call.emit("error", Object.assign(new Error((err as Error).message), toServiceError(err))));
     },
     getSolution: unary(c, getSolution),
+    listRunEvents: unary(c, listRunEvents),
   };
 }
 

@@ -8,7 +8,8 @@
  *   GET  /api/runs/<run>                  detail, history, board and map of one run
  *   GET  /api/runs/<run>/cubes            ?state=S&prefix=CUBE&limit=N&recent=1 (newest first; default limit 1000)&stuck=SEC
  *   GET  /api/runs/<run>/board            ?solution=N: the solution N, else the best partial board (SVG in JSON)
- *   GET  /api/runs/<run>/map, /history    the search-space map; the cube counts over time
+ *   GET  /api/runs/<run>/map, /history    the search-space map; the cube counts over time (from the ledger)
+ *   GET  /api/runs/<run>/timeline         what happened to the run (ListRunEvents: serve/run-events.ts)
  *   GET  /api/workers                     live workers
  *   GET  /api/events, /api/runs/<run>/events   server-sent events: `runs`; `detail`, `board`, `map`
  *   POST /api/runs/<run>/pause|resume|cancel|priority, /api/runs/<run>/cubes/<cube>/resplit   JSON bodies (serve/http-actions.ts)
@@ -33,7 +34,9 @@ import type { EventStreams } from "./http-events.js";
 import { jsonBody, requireHost, requireToken, type HttpAccess } from "./http-request.js";
 import type { CoordinatorMetrics } from "./metrics.js";
 import type { SpaceMap } from "./space-map.js";
-import { cubesView, runDetail, type RunHistory, type RunSummary } from "./views.js";
+import { cubesView, runDetail, type RunSummary } from "./views.js";
+import { httpActor } from "./actor.js";
+import { timelineView } from "./run-events.js";
 import { workersView, type WorkerSpeeds } from "./worker-views.js";
 
 /** What the routes read and share: the coordinator, who may call, and what the server keeps between calls. */
@@ -44,7 +47,6 @@ export interface HttpContext extends HttpAccess {
   readonly files: DashboardFiles;
   readonly events: EventStreams;
   readonly speeds: WorkerSpeeds;
-  readonly history: RunHistory;
   /** Interval of server-sent events. */
   readonly eventMs: number;
   /** The run's search-space map, rebuilt at most once a second. */
@@ -151,13 +153,14 @@ const GET_ROUTES: readonly Route[] = [
     path: "api/runs/:run", access: "api",
     handle: async (x, { res }, p) => {
       const run = await runById(x, p.run);
-      sendJson(res, 200, { ...runDetail(x.c, run, x.speeds), history: x.history.get(run.id), board: boardView(run), map: x.mapOf(run), cubeStates: CUBE_STATE_NAMES });
+      sendJson(res, 200, { ...runDetail(x.c, run, x.speeds), history: run.cubeHistory, board: boardView(run), map: x.mapOf(run), cubeStates: CUBE_STATE_NAMES });
     },
   },
   { path: "api/runs/:run/cubes", access: "api", handle: async (x, { res, url }, p) => sendJson(res, 200, cubesView(await runById(x, p.run), cubesQuery(url))) },
   { path: "api/runs/:run/board", access: "api", handle: async (x, { res, url }, p) => sendJson(res, 200, boardOf(await runById(x, p.run), url)) },
   { path: "api/runs/:run/map", access: "api", handle: async (x, { res }, p) => sendJson(res, 200, x.mapOf(await runById(x, p.run))) },
-  { path: "api/runs/:run/history", access: "api", handle: async (x, { res }, p) => sendJson(res, 200, { history: x.history.get((await runById(x, p.run)).id) }) },
+  { path: "api/runs/:run/history", access: "api", handle: async (x, { res }, p) => sendJson(res, 200, { history: (await runById(x, p.run)).cubeHistory }) },
+  { path: "api/runs/:run/timeline", access: "api", handle: async (x, { res }, p) => sendJson(res, 200, timelineView((await runById(x, p.run)).timeline)) },
   { path: "api/runs/:run/events", access: "api", handle: async (x, call, p) => runEvents(x, call, await runById(x, p.run)) },
 ];
 
@@ -194,7 +197,7 @@ async function post(x: HttpContext, call: Call): Promise<void> {
   const { parts, url } = call;
   if (parts[0] !== "api" || parts[1] !== "runs" || parts.length < 4) throw new HttpError(404, `no endpoint ${url.pathname}`);
   requireToken(x, call.req, true);
-  const out = await runAction(x.c, parts.slice(2), await jsonBody(call.req));
+  const out = await runAction(x.c, parts.slice(2), await jsonBody(call.req), httpActor(call.req));
   x.forgetRunsList(); // the next runs list shows the change
   if (!out) throw new HttpError(404, `no endpoint ${url.pathname}`);
   if ("children" in out) x.log.info("cube re-split from the dashboard", { run: parts[2], cube: parts[4], children: out.children.length });

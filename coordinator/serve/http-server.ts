@@ -24,7 +24,7 @@ import { createHostGuard } from "./http-guard.js";
 import { createHttpHandler, type HttpContext } from "./http-routes.js";
 import type { CoordinatorMetrics } from "./metrics.js";
 import { buildSpaceMap, type SpaceMap } from "./space-map.js";
-import { RunHistory, runSummaries, type RunSummary } from "./views.js";
+import { runSummaries, type RunSummary } from "./views.js";
 import { WorkerSpeeds } from "./worker-views.js";
 
 export interface CoordinatorHttpOptions {
@@ -43,8 +43,6 @@ export interface CoordinatorHttpOptions {
   dashboardDir?: string;
   /** Interval of server-sent events. @default 1000 */
   eventIntervalMs?: number;
-  /** Interval of the cube-count history samples. @default 2000 */
-  historyIntervalMs?: number;
 }
 
 /** Maps are the costliest view (every cube, sorted): one per run, rebuilt when the counts or running set change (at most once a second). */
@@ -83,24 +81,17 @@ export async function startCoordinatorHttp(opts: CoordinatorHttpOptions): Promis
   const dashboardDir = opts.dashboardDir ?? locateDashboard();
   if (!dashboardDir) log.warn("dashboard files not found; serving the API and /metrics only");
   const speeds = new WorkerSpeeds();
-  const history = new RunHistory();
   const onVerdict = (v: Verdict): void => speeds.record(v);
   c.verdictTap.on("verdict", onVerdict);
-  const sampleAll = (): void => {
-    for (const run of c.runs()) history.sample(run);
-  };
-  sampleAll();
-  const timer = setInterval(sampleAll, opts.historyIntervalMs ?? 2000);
   const events = new EventStreams();
   const runs = runsList(c);
   const context: HttpContext = {
     c, log, metrics: opts.metrics, token: opts.token, authReads: opts.authReads === true, guard: createHostGuard(parseListen(opts.listen).host, opts.allowHosts),
-    files: new DashboardFiles(dashboardDir), events, speeds, history, eventMs: opts.eventIntervalMs ?? 1000,
+    files: new DashboardFiles(dashboardDir), events, speeds, eventMs: opts.eventIntervalMs ?? 1000,
     mapOf: spaceMaps(), runsList: runs.get, forgetRunsList: runs.forget,
   };
   const handle = createHttpHandler(context);
   const stopFollowing = (): void => {
-    clearInterval(timer);
     c.verdictTap.off("verdict", onVerdict);
   };
   let server: HttpServer;

@@ -91,36 +91,46 @@ export async function listRuns(c: CoordinatorControl, req: ListRunsRequest): Pro
   return { runs };
 }
 
-export async function pauseRun(c: CoordinatorControl, req: PauseRunRequest): Promise<RunInfo> {
+/** A manual action's note for the run's timeline: who asked (serve/actor.ts); none when no caller is named. */
+async function noteActor(run: RunController, kind: string, message: string, actor: string): Promise<void> {
+  if (actor) await run.note(kind, message, actor);
+}
+
+export async function pauseRun(c: CoordinatorControl, req: PauseRunRequest, actor = ""): Promise<RunInfo> {
   const run = await liveRun(c, req.runId);
   if (run.state !== RunState.RUN_STATE_RUNNING) throw new FailedPreconditionError(`run ${run.id} is ${runStateName(run.state)}, not running`);
   await run.pause(req.now);
+  await noteActor(run, "pause", "paused", actor);
   return runInfo(run.record());
 }
 
-export async function resumeRun(c: CoordinatorControl, req: RunRef): Promise<RunInfo> {
+export async function resumeRun(c: CoordinatorControl, req: RunRef, actor = ""): Promise<RunInfo> {
   const run = await liveRun(c, req.runId);
   if (run.state !== RunState.RUN_STATE_PAUSED && run.state !== RunState.RUN_STATE_FAILED) {
     throw new FailedPreconditionError(`run ${run.id} is ${runStateName(run.state)}, not paused or failed`);
   }
   await run.resume();
+  await noteActor(run, "resume", "resumed", actor);
   return runInfo(run.record());
 }
 
-export async function cancelRun(c: CoordinatorControl, req: CancelRunRequest): Promise<RunInfo> {
+export async function cancelRun(c: CoordinatorControl, req: CancelRunRequest, actor = ""): Promise<RunInfo> {
   const run = await liveRun(c, req.runId);
   if (isTerminal(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended (${runStateName(run.state)})`);
   await run.cancel(req.reason.slice(0, 500) || "cancelled through the API");
+  await noteActor(run, "cancel", "cancelled", actor);
   return runInfo(run.record());
 }
 
-export async function setRunPriority(c: CoordinatorControl, req: SetRunPriorityRequest): Promise<RunInfo> {
+export async function setRunPriority(c: CoordinatorControl, req: SetRunPriorityRequest, actor = ""): Promise<RunInfo> {
   const run = await liveRun(c, req.runId);
   if (!Number.isInteger(req.priority) || req.priority < -1000 || req.priority > 1000) {
     throw new InvalidOptionError("priority", `must be an integer in -1000..1000, got ${req.priority}`);
   }
   if (isTerminal(run.state)) throw new FailedPreconditionError(`run ${run.id} already ended (${runStateName(run.state)})`);
+  const before = run.priority;
   await run.setPriority(req.priority);
+  if (before !== req.priority) await noteActor(run, "priority", `priority set to ${req.priority}`, actor);
   return runInfo(run.record());
 }
 
@@ -145,7 +155,7 @@ export async function listCubes(c: CoordinatorControl, req: ListCubesRequest): P
   return { cubes: cubes.map((x) => cubeInfo(x, req.placements, ids)), total };
 }
 
-export async function resplitCube(c: CoordinatorControl, req: ResplitCubeRequest): Promise<ResplitCubeResponse> {
+export async function resplitCube(c: CoordinatorControl, req: ResplitCubeRequest, actor = ""): Promise<ResplitCubeResponse> {
   const run = await liveRun(c, req.runId);
   if (!CUBE_ID_RE.test(req.cubeId)) throw new InvalidOptionError("cube_id", `"${req.cubeId.slice(0, 80)}" is not a cube id`);
   if (req.depth > 16) throw new InvalidOptionError("depth", `must be 1..16, got ${req.depth}`);
@@ -159,6 +169,7 @@ export async function resplitCube(c: CoordinatorControl, req: ResplitCubeRequest
   const before = run.table.snapshotCounts().refutedBySplit;
   const n = await run.resplit(e, { depth: req.targetChildren ? undefined : req.depth || 1, targetChildren: req.targetChildren || undefined }, "manual");
   const children = Array.from({ length: n }, (_, k) => `${e.id}.${k}`);
+  await noteActor(run, "resplit", `cube ${e.id} re-split by hand into ${n} children`, actor);
   return { children, refuted: run.table.snapshotCounts().refutedBySplit - before };
 }
 

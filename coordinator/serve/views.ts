@@ -277,44 +277,6 @@ export function cubeInfo(c: CubeView & { entry: CubeEntry }, placements: boolean
   };
 }
 
-/** One sample of a run's cube counts over time. */
-export interface HistorySample {
-  t: number;
-  progress: number;
-  queued: number;
-  running: number;
-  unsat: number;
-  sat: number;
-  unknown: number;
-  failed: number;
-  resplit: number;
-}
-
-/** Cube counts of each run over time, sampled by the HTTP server; halves its resolution when full. */
-export class RunHistory {
-  private readonly samples = new Map<string, HistorySample[]>();
-
-  constructor(private readonly max = 600) {}
-
-  sample(run: RunView, now = Date.now()): void {
-    let list = this.samples.get(run.id);
-    if (!list) this.samples.set(run.id, (list = []));
-    const last = list[list.length - 1];
-    // A finished run gets one last sample, then stays as it is.
-    if (last && isTerminal(run.state) && last.progress === Math.min(1, run.coveredWeight) && last.queued + last.running === 0) return;
-    const c = run.status(now).cubes!;
-    list.push({ t: now, progress: Math.min(1, run.coveredWeight), queued: c.queued, running: c.running, unsat: c.unsat, sat: c.sat, unknown: c.unknown, failed: c.failed, resplit: c.resplit });
-    if (list.length > this.max) {
-      const kept = list.filter((_, i) => i % 2 === 0 || i === list!.length - 1);
-      this.samples.set(run.id, kept);
-    }
-  }
-
-  get(id: string): HistorySample[] {
-    return this.samples.get(id) ?? [];
-  }
-}
-
 /** Everything the run page shows, except the map and the board (sent separately, when they change). */
 export function runDetail(c: CoordinatorView, run: RunView, speeds: WorkerSpeeds, now = Date.now()) {
   const status = run.status(now);

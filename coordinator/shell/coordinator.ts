@@ -28,6 +28,7 @@ import type { RunRecord } from "../../proto/gen/cubist/v1/run.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "../config.js";
 import { NotLeaderError } from "../errors.js";
 import { HeldVerdicts } from "../model/verdict-hold.js";
+import { QuarantineNotes } from "./quarantine-notes.js";
 import type { RunRequest } from "../run-spec.js";
 import { Rejections } from "./heartbeats.js";
 import { Leadership } from "./leadership.js";
@@ -76,6 +77,8 @@ export class Coordinator {
   private store!: RunStore;
   private leadership!: Leadership;
   private readonly workerTable: WorkerTable;
+  /** Workers quarantined or back, noted on the runs' timelines. */
+  private readonly quarantineNotes: QuarantineNotes;
   private readonly settings: CoordinatorSettings;
   private readonly subs: Subscription[] = [];
   private timers: NodeJS.Timeout[] = [];
@@ -105,6 +108,7 @@ export class Coordinator {
     this.settings = { ...DEFAULT_SETTINGS, ...opts.settings };
     this.rejections = new Rejections(opts.log);
     this.workerTable = new WorkerTable(opts.names, this.rejections);
+    this.quarantineNotes = new QuarantineNotes(opts.log);
     this.router = new VerdictRouter({
       names: opts.names, log: opts.log, counters: this.counters, rejections: this.rejections, verdictTap: this.verdictTap, held: this.held,
       run: (id) => this.getRun(id),
@@ -351,13 +355,16 @@ export class Coordinator {
 
   /** A heartbeat, believed only as far as coordinator/shell/heartbeats.ts finds it possible. */
   private onWorkerStatus(data: Uint8Array, subject: string): void {
-    const orphans = this.workerTable.record(data, subject, (id: string) => {
+    const seen = this.workerTable.record(data, subject, (id: string) => {
       const run = this.store.get(id);
       // A scan run's portfolio member runs like a cube but is none (coordinator/model/cube-table.ts MemberEntry).
       return run && { createdUnixMs: run.spec.createdUnixMs, hasCube: (cube: string) => run.table.get(cube) !== undefined || run.table.member(cube) !== undefined };
     });
+    if (!seen || this.state !== "leading") return;
+    this.quarantineNotes.seen(seen.status, this.runs());
     // A worker started again: what its old process held waits for nobody; send it out again now, not after ack_wait.
-    if (orphans && this.state === "leading") {
+    const orphans = seen.orphans;
+    if (orphans) {
       this.opts.log.info("worker started again; its cubes are sent again", { worker: orphans.workerId, cubes: orphans.cubes.length });
       for (const o of orphans.cubes) {
         void this.store.get(o.runId)?.requeueOrphan(o.cubeId).catch((err: Error) => this.opts.log.debug("orphan not sent again", { run: o.runId, cube: o.cubeId, err: err.message }));

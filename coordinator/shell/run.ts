@@ -20,6 +20,8 @@ import type { CoordinatorSettings } from "../config.js";
 import type { CubeEntry } from "../model/cube-entry.js";
 import type { CubeTableView } from "../model/cube-table.js";
 import type { BestPoint } from "../model/run-best.js";
+import type { CubeCountsPoint } from "../model/run-history.js";
+import type { RunTimeline } from "../model/run-timeline.js";
 import { runStatus } from "../model/run-status.js";
 import type { Ledger } from "./ledger.js";
 import { publishTasks } from "./task-publisher.js";
@@ -110,6 +112,7 @@ export class RunController extends EventEmitter<RunEvents> {
       maxDeliver: deps.settings.maxDeliver,
       batchSize: deps.settings.batchSize,
       clock: Date.now,
+      term: () => deps.ledger.term,
       lease: newLease,
       log: deps.log.child({ run: spec.runId }),
       memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
@@ -134,6 +137,10 @@ export class RunController extends EventEmitter<RunEvents> {
   get coveredWeight(): number { return this.model.coveredWeight; }
   get best(): BestBoard | null { return this.model.best.board; }
   get bestHistory(): readonly BestPoint[] { return this.model.best.history; }
+  /** What happened to the run, from its ledger (coordinator/model/run-timeline.ts). */
+  get timeline(): RunTimeline { return this.model.timeline; }
+  /** Its cube counts over time, from its ledger (coordinator/model/run-history.ts). */
+  get cubeHistory(): readonly CubeCountsPoint[] { return this.model.history.points; }
   get startedAt(): number { return this.model.startedAt; }
   get finishedAt(): number { return this.model.finishedAt; }
   /** The Object Stores of formulas and proofs (certificate bundles). */
@@ -346,6 +353,11 @@ export class RunController extends EventEmitter<RunEvents> {
     if (this.model.ended || this.splitting === null || this.spec.solver?.objective !== "score") return;
     await this.splitting;
     await this.carryOut(this.model.growScoreSlots(liveSlots));
+  }
+
+  /** Records a note for the run's timeline: who asked for a manual action, a worker quarantined (RunNote). */
+  note(kind: string, message: string, actor: string): Promise<void> {
+    return this.carryOut(this.model.recordNote(kind, message, actor));
   }
 
   setPriority(priority: number): Promise<void> {

@@ -47,13 +47,14 @@ export class WorkerTable {
   /**
    * A heartbeat on `subject`; dropped (and counted) unless possible. Returns the cubes a previous process of the same
    * worker held when this heartbeat shows a new one (a worker killed and started again): nobody works on them now.
+   * Returns the heartbeat as believed too, or null when it was dropped.
    */
-  record(data: Uint8Array, subject: string, runOf: RunOf, now = Date.now()): Orphans | null {
+  record(data: Uint8Array, subject: string, runOf: RunOf, now = Date.now()): { status: WorkerStatus; orphans: Orphans | null } | null {
     const s = checkHeartbeat(data, subject, { names: this.names, now, runOf, rejections: this.rejections });
     if (!s) return null;
     const orphans = orphansOf(this.workers.get(s.workerId), s, now);
     this.workers.set(s.workerId, { status: s, seenMs: now });
-    return orphans;
+    return { status: s, orphans };
   }
 
   /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */

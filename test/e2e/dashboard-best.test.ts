@@ -58,7 +58,8 @@ test("dashboard - a long run shows its best board with score and viewer link, th
     assert.ok(Number(placed) > 5 && Number(score) > 0, caption);
     assert.match((await page.locator("#board-link a").getAttribute("href")) ?? "", /^https:\/\/e2\.bucas\.name\/#puzzle=/);
     assert.equal(await page.locator("#board-link").isVisible(), true);
-    await page.locator("#best-history svg path").waitFor({ timeout: 10_000 });
+    await page.locator("#best-chart .uplot canvas").waitFor({ timeout: 10_000 });
+    assert.match((await page.locator("#best-chart").getAttribute("data-y-ticks")) ?? "", /^\d+(\|\d+)*$/, "the score axis has ticks");
 
     // Placements and the work left (the engine's tree estimates) among the facts.
     const facts = async (): Promise<string> => (await page.locator("#facts").textContent()) ?? "";

@@ -132,7 +132,10 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     // Progress moves while cubes close; the map and the chart show them.
     assert.ok(await eventually(async () => Number(await page.locator("#progress").getAttribute("aria-valuenow")) > 0, 30_000), "progress rose");
     await page.locator('#map svg rect[data-state="unsat"]').first().waitFor({ timeout: 10_000 });
-    await page.locator('#chart svg polygon[data-layer="unsat"]').waitFor({ timeout: 10_000 });
+    await page.locator("#chart .uplot canvas").waitFor({ timeout: 10_000 });
+    // The bottom band of the stack (series 6): unsat cubes.
+    assert.ok(await eventually(async () => (await page.evaluate("Math.max(0, ...(document.getElementById('chart').uplot?.data[6] ?? []))")) as number > 0, 10_000),
+      "the chart shows unsat cubes");
     assert.match((await page.locator("#progress .label").textContent()) ?? "", /closed, ETA/);
     await shot(page, "dashboard-run-progress.png");
 

@@ -42,6 +42,10 @@ test("quarantine - a worker whose solver crashes beside a good one: quarantined 
     assert.equal(good.worker.stats().errors, 0);
     const closedBy = new Set([...run.table.entries()].filter((e) => e.state === "unsat").map((e) => e.worker));
     assert.deepEqual([...closedBy], ["good"]);
+    // The run's timeline says which worker was quarantined and why, once (coordinator/shell/quarantine-notes.ts).
+    const notes = run.timeline.events.filter((e) => e.kind === "quarantine");
+    assert.deepEqual(notes.map((e) => e.actor), ["broken"], JSON.stringify(run.timeline.events));
+    assert.match(notes[0].message, /^worker broken quarantined: 3 solver errors in a row; last: SolverCrashedError/);
     // What the dashboard (its worker table reads /api/workers) and Prometheus see, from the heartbeats.
     const metrics = createCoordinatorMetrics({ coordinator: c.coordinator, jsm: t.jsm, names: t.names, log: silentLogger, defaultMetrics: false });
     const http = await startCoordinatorHttp({ listen: "127.0.0.1:0", coordinator: c.coordinator, metrics, log: silentLogger });

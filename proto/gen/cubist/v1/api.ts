@@ -326,6 +326,42 @@ export interface CertificateChunk {
   last: boolean;
 }
 
+export interface ListRunEventsRequest {
+  runId: string;
+  /** the newest N events (default and at most 10000) */
+  limit: number;
+}
+
+/** One event of a run's timeline (coordinator/model/run-timeline.ts). */
+export interface TimelineEvent {
+  /** the ledger time of the entry that says it */
+  atUnixMs: number;
+  /** "submitted" | "paused" | "resumed" | "priority" | "resplit" | "quarantine" | */
+  kind: string;
+  /**
+   * "quarantine-lifted" | "takeover" | "best" | "solution" | "cube-failed" | "coverage" |
+   * "ended" | "note"
+   */
+  message: string;
+  /** who: an API caller, a coordinator's instance id, a worker; "" when the run did it */
+  actor: string;
+  /** the leader term of the coordinator that recorded it */
+  term: number;
+}
+
+export interface ListRunEventsResponse {
+  events: TimelineEvent[];
+  /** events not kept, by kind (a run keeps at most so many of the noisy kinds) */
+  omitted: { [key: string]: number };
+  /** events kept before the limit */
+  total: number;
+}
+
+export interface ListRunEventsResponse_OmittedEntry {
+  key: string;
+  value: number;
+}
+
 function createBaseSubmitRunRequest(): SubmitRunRequest {
   return {
     puzzleText: "",
@@ -3172,6 +3208,452 @@ export const CertificateChunk: MessageFns<CertificateChunk> = {
   },
 };
 
+function createBaseListRunEventsRequest(): ListRunEventsRequest {
+  return { runId: "", limit: 0 };
+}
+
+export const ListRunEventsRequest: MessageFns<ListRunEventsRequest> = {
+  encode(message: ListRunEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.runId !== "") {
+      writer.uint32(10).string(message.runId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).uint32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRunEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRunEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.runId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRunEventsRequest {
+    return {
+      runId: isSet(object.runId)
+        ? globalThis.String(object.runId)
+        : isSet(object.run_id)
+        ? globalThis.String(object.run_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListRunEventsRequest): unknown {
+    const obj: any = {};
+    if (message.runId !== "") {
+      obj.runId = message.runId;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRunEventsRequest>, I>>(base?: I): ListRunEventsRequest {
+    return ListRunEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRunEventsRequest>, I>>(object: I): ListRunEventsRequest {
+    const message = createBaseListRunEventsRequest();
+    message.runId = object.runId ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseTimelineEvent(): TimelineEvent {
+  return { atUnixMs: 0, kind: "", message: "", actor: "", term: 0 };
+}
+
+export const TimelineEvent: MessageFns<TimelineEvent> = {
+  encode(message: TimelineEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.atUnixMs !== 0) {
+      writer.uint32(9).double(message.atUnixMs);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.message !== "") {
+      writer.uint32(26).string(message.message);
+    }
+    if (message.actor !== "") {
+      writer.uint32(34).string(message.actor);
+    }
+    if (message.term !== 0) {
+      writer.uint32(40).uint32(message.term);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TimelineEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTimelineEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.atUnixMs = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.term = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TimelineEvent {
+    return {
+      atUnixMs: isSet(object.atUnixMs)
+        ? globalThis.Number(object.atUnixMs)
+        : isSet(object.at_unix_ms)
+        ? globalThis.Number(object.at_unix_ms)
+        : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
+      term: isSet(object.term) ? globalThis.Number(object.term) : 0,
+    };
+  },
+
+  toJSON(message: TimelineEvent): unknown {
+    const obj: any = {};
+    if (message.atUnixMs !== 0) {
+      obj.atUnixMs = floatToJson(message.atUnixMs);
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.actor !== "") {
+      obj.actor = message.actor;
+    }
+    if (message.term !== 0) {
+      obj.term = Math.round(message.term);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TimelineEvent>, I>>(base?: I): TimelineEvent {
+    return TimelineEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TimelineEvent>, I>>(object: I): TimelineEvent {
+    const message = createBaseTimelineEvent();
+    message.atUnixMs = object.atUnixMs ?? 0;
+    message.kind = object.kind ?? "";
+    message.message = object.message ?? "";
+    message.actor = object.actor ?? "";
+    message.term = object.term ?? 0;
+    return message;
+  },
+};
+
+function createBaseListRunEventsResponse(): ListRunEventsResponse {
+  return { events: [], omitted: {}, total: 0 };
+}
+
+export const ListRunEventsResponse: MessageFns<ListRunEventsResponse> = {
+  encode(message: ListRunEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      TimelineEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    globalThis.Object.entries(message.omitted).forEach(([key, value]: [string, number]) => {
+      ListRunEventsResponse_OmittedEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    if (message.total !== 0) {
+      writer.uint32(24).uint64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRunEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRunEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(TimelineEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = ListRunEventsResponse_OmittedEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.omitted[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.total = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRunEventsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => TimelineEvent.fromJSON(e)) : [],
+      omitted: isObject(object.omitted)
+        ? (globalThis.Object.entries(object.omitted) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListRunEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => TimelineEvent.toJSON(e));
+    }
+    if (message.omitted) {
+      const entries = globalThis.Object.entries(message.omitted) as [string, number][];
+      if (entries.length > 0) {
+        obj.omitted = {};
+        entries.forEach(([k, v]) => {
+          obj.omitted[k] = Math.round(v);
+        });
+      }
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRunEventsResponse>, I>>(base?: I): ListRunEventsResponse {
+    return ListRunEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRunEventsResponse>, I>>(object: I): ListRunEventsResponse {
+    const message = createBaseListRunEventsResponse();
+    message.events = object.events?.map((e) => TimelineEvent.fromPartial(e)) || [];
+    message.omitted = (globalThis.Object.entries(object.omitted ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseListRunEventsResponse_OmittedEntry(): ListRunEventsResponse_OmittedEntry {
+  return { key: "", value: 0 };
+}
+
+export const ListRunEventsResponse_OmittedEntry: MessageFns<ListRunEventsResponse_OmittedEntry> = {
+  encode(message: ListRunEventsResponse_OmittedEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(16).uint64(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRunEventsResponse_OmittedEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRunEventsResponse_OmittedEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRunEventsResponse_OmittedEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: ListRunEventsResponse_OmittedEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = Math.round(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRunEventsResponse_OmittedEntry>, I>>(
+    base?: I,
+  ): ListRunEventsResponse_OmittedEntry {
+    return ListRunEventsResponse_OmittedEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRunEventsResponse_OmittedEntry>, I>>(
+    object: I,
+  ): ListRunEventsResponse_OmittedEntry {
+    const message = createBaseListRunEventsResponse_OmittedEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
 export type CubistServiceService = typeof CubistServiceService;
 export const CubistServiceService = {
   /** Starts a run. INVALID_ARGUMENT names the puzzle's file:line problem or the bad option. */
@@ -3288,6 +3770,20 @@ export const CubistServiceService = {
     responseSerialize: (value: SolutionInfo): Buffer => Buffer.from(SolutionInfo.encode(value).finish()),
     responseDeserialize: (value: Buffer): SolutionInfo => SolutionInfo.decode(value),
   },
+  /**
+   * The run's timeline (submitted, paused, resumed, priority, manual re-splits and who asked, workers quarantined,
+   * takeovers, best scores, solutions, ended), oldest first, read from its ledger: it survives coordinator restarts.
+   */
+  listRunEvents: {
+    path: "/cubist.v1.CubistService/ListRunEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRunEventsRequest): Buffer => Buffer.from(ListRunEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRunEventsRequest => ListRunEventsRequest.decode(value),
+    responseSerialize: (value: ListRunEventsResponse): Buffer =>
+      Buffer.from(ListRunEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRunEventsResponse => ListRunEventsResponse.decode(value),
+  },
   /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
   getCertificate: {
     path: "/cubist.v1.CubistService/GetCertificate" as const,
@@ -3318,6 +3814,11 @@ export interface CubistServiceServer extends UntypedServiceImplementation {
   /** Replaces a cube by its children (also a running cube: its solver is stopped). The weight passes to them. */
   resplitCube: handleUnaryCall<ResplitCubeRequest, ResplitCubeResponse>;
   getSolution: handleUnaryCall<GetSolutionRequest, SolutionInfo>;
+  /**
+   * The run's timeline (submitted, paused, resumed, priority, manual re-splits and who asked, workers quarantined,
+   * takeovers, best scores, solutions, ended), oldest first, read from its ledger: it survives coordinator restarts.
+   */
+  listRunEvents: handleUnaryCall<ListRunEventsRequest, ListRunEventsResponse>;
   /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
   getCertificate: handleServerStreamingCall<RunRef, CertificateChunk>;
 }
@@ -3490,6 +3991,25 @@ export interface CubistServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SolutionInfo) => void,
   ): ClientUnaryCall;
+  /**
+   * The run's timeline (submitted, paused, resumed, priority, manual re-splits and who asked, workers quarantined,
+   * takeovers, best scores, solutions, ended), oldest first, read from its ledger: it survives coordinator restarts.
+   */
+  listRunEvents(
+    request: ListRunEventsRequest,
+    callback: (error: ServiceError | null, response: ListRunEventsResponse) => void,
+  ): ClientUnaryCall;
+  listRunEvents(
+    request: ListRunEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRunEventsResponse) => void,
+  ): ClientUnaryCall;
+  listRunEvents(
+    request: ListRunEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRunEventsResponse) => void,
+  ): ClientUnaryCall;
   /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
   getCertificate(request: RunRef, options?: Partial<CallOptions>): ClientReadableStream<CertificateChunk>;
   getCertificate(
@@ -3542,6 +4062,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {
