@@ -20,6 +20,9 @@ import type { Names } from "../../proto/contract.js";
 export const LEDGER_RETRY_MS = 120_000;
 
 /** Another coordinator appended to the run's ledger since this one last did: this one no longer leads. */
+/** Bytes of ledger entries in flight to the replay at a time. */
+const REPLAY_BYTES = 8 << 20;
+
 export class LedgerFencedError extends Error {
   constructor(readonly run: string, detail: string) {
     super(`run ${run}: another coordinator wrote to the ledger (${detail}); this coordinator no longer leads`);
@@ -96,8 +99,11 @@ export class Ledger {
     }
   }
 
-  /** Every entry of a run, in order. Undecodable entries are reported through `onBad` and skipped. */
-  async replay(run: string, onBad: (seq: number, err: Error) => void = () => undefined): Promise<LedgerEntry[]> {
+  /**
+   * The run's entries in order, read as they are applied (a million-cube ledger is hundreds of MB: it is never held
+   * whole). Records the last sequence, so that the next append is fenced on it; undecodable entries go to `onBad`.
+   */
+  async *entries(run: string, onBad: (seq: number, err: Error) => void = () => undefined): AsyncGenerator<LedgerEntry> {
     const subject = this.names.ledgerSubject(run);
     const jsm = await this.js.jetstreamManager();
     let last = 0;
@@ -106,31 +112,40 @@ export class Ledger {
       const subjects = info.state.subjects as Record<string, number> | undefined;
       if (!subjects || !subjects[subject]) {
         this.last.set(run, 0);
-        return [];
+        return;
       }
       last = info.state.last_seq;
     } catch {
-      return [];
+      return;
     }
     const consumer = await this.js.consumers.get(this.names.ledgerStream, {
       filter_subjects: subject,
       deliver_policy: DeliverPolicy.All,
     });
-    const out: LedgerEntry[] = [];
-    const messages = await consumer.consume({ max_messages: 4096 });
+    // Bounded in bytes, not messages: split batches are large (about 150 kB for 1,000 Eternity II cubes), and 4,096 of
+    // them at once overran the client's pending limit (a slow consumer) on a million-cube run, and the replay waited.
+    const messages = await consumer.consume({ max_bytes: REPLAY_BYTES });
     try {
       for await (const m of messages) {
         this.last.set(run, m.seq);
+        let entry: LedgerEntry | null = null;
         try {
-          out.push(LedgerEntry.decode(m.data));
+          entry = LedgerEntry.decode(m.data);
         } catch (err) {
           onBad(m.seq, err as Error);
         }
+        if (entry) yield entry;
         if (m.info.pending === 0 || m.seq >= last) break;
       }
     } finally {
       await messages.close();
     }
+  }
+
+  /** Every entry of a run, in order, in one array (small ledgers: tests, tools). */
+  async replay(run: string, onBad?: (seq: number, err: Error) => void): Promise<LedgerEntry[]> {
+    const out: LedgerEntry[] = [];
+    for await (const e of this.entries(run, onBad)) out.push(e);
     return out;
   }
 

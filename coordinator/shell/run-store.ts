@@ -68,7 +68,7 @@ export class RunStore {
     for (const id of await ledger.runs()) {
       if (!RUN_ID_RE.test(id) || (await this.recordedTerminal(id))) continue;
       try {
-        const entries = await ledger.replay(id, (seq, err) => log.warn("undecodable ledger entry skipped", { run: id, seq, err: err.message }));
+        const entries = ledger.entries(id, (seq, err) => log.warn("undecodable ledger entry skipped", { run: id, seq, err: err.message }));
         const run = await RunController.resume(this.deps(), entries, takeover);
         if (run) this.byId.set(id, run);
       } catch (err) {
@@ -105,9 +105,7 @@ export class RunStore {
 
   /** A run not in memory, rebuilt from its ledger (a finished run after a restart); undefined when it has none. */
   async load(id: string): Promise<RunController | undefined> {
-    const entries = await this.opts.ledger.replay(id);
-    if (entries.length === 0) return undefined;
-    const run = await RunController.resume(this.deps(), entries);
+    const run = await RunController.resume(this.deps(), this.opts.ledger.entries(id));
     if (!run) return undefined;
     this.byId.set(id, run);
     return run;

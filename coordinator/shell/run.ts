@@ -185,19 +185,26 @@ export class RunController extends EventEmitter<RunEvents> {
    * Rebuilds a run from its ledger and continues where it stopped. With `takeover` (a coordinator taking the lead), an
    * open run first gets a takeover note: the entry that fences the coordinator before this one out of its ledger.
    */
-  static async resume(deps: RunDeps, entries: readonly LedgerEntry[], takeover?: { actor: string; term: number }): Promise<RunController | null> {
-    const first = entries[0]?.entry;
-    if (!first || first.$case !== "started") return null;
-    const spec = first.value;
-    const { model, formula } = RunController.modelOf(deps, spec);
-    if (formula.numVars !== spec.numVars) throw new Error(`run ${spec.runId}: re-encoding gives ${formula.numVars} variables, the ledger says ${spec.numVars}`);
-    // A large ledger is applied a slice at a time, so that the API and heartbeats are answered throughout.
-    for (let i = 0; i < entries.length; i++) {
-      model.apply(entries[i]);
-      if (i % REPLAY_SLICE === REPLAY_SLICE - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+  static async resume(deps: RunDeps, entries: AsyncIterable<LedgerEntry>, takeover?: { actor: string; term: number }): Promise<RunController | null> {
+    let model: RunModel | null = null;
+    let count = 0;
+    // Applied as read, a slice at a time, so that the API and heartbeats are answered throughout.
+    for await (const entry of entries) {
+      if (!model) {
+        const first = entry.entry;
+        if (!first || first.$case !== "started") return null;
+        const spec = first.value;
+        const built = RunController.modelOf(deps, spec);
+        if (built.formula.numVars !== spec.numVars) throw new Error(`run ${spec.runId}: re-encoding gives ${built.formula.numVars} variables, the ledger says ${spec.numVars}`);
+        model = built.model;
+      }
+      model.apply(entry);
+      if (++count % REPLAY_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    if (!model) return null;
+    const spec = model.spec;
     const run = new RunController(deps, model);
-    run.log.info("run resumed from ledger", { entries: entries.length, state: runStateName(model.state), cubes: model.table.size, open: model.table.open });
+    run.log.info("run resumed from ledger", { entries: count, state: runStateName(model.state), cubes: model.table.size, open: model.table.open });
     if (model.ended) return run;
     if (takeover) await run.carryOut(model.recordNote("takeover", `coordinator ${takeover.actor} took the run over (term ${takeover.term})`, takeover.actor));
     await ensureRunConsumer(deps.jsm, deps.names, spec.runId, { ackWaitMs: deps.settings.ackWaitMs, maxDeliver: deps.settings.maxDeliver });
