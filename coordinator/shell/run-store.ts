@@ -124,10 +124,23 @@ export class RunStore {
     }
   }
 
+  /**
+   * The keys of the runs bucket, from its stream's subjects: one request, where `kv.keys()` creates a consumer each
+   * time (a dashboard polling the runs list made one every two seconds). Deleted runs' markers are among them; their
+   * records read as null.
+   */
+  private async recordedIds(): Promise<string[]> {
+    const bucket = this.opts.names.runsBucket;
+    const prefix = `$KV.${bucket}.`;
+    const info = await this.opts.jsm.streams.info(`KV_${bucket}`, { subjects_filter: `${prefix}>` });
+    const subjects = (info.state.subjects ?? {}) as Record<string, number>;
+    return Object.keys(subjects).map((s) => s.slice(prefix.length));
+  }
+
   /** Every run's record: those in memory and those in the runs bucket. */
   async listRecords(): Promise<RunRecord[]> {
     const ids = new Set<string>(this.byId.keys());
-    for await (const k of await this.opts.layout.runs.keys()) ids.add(k);
+    for (const k of await this.recordedIds()) ids.add(k);
     const out: RunRecord[] = [];
     for (const id of ids) {
       const r = await this.record(id);
