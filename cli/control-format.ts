@@ -140,6 +140,8 @@ export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
     finishedUnixMs: st.finishedUnixMs ?? 0,
     updatedUnixMs: st.updatedUnixMs ?? 0,
     certified: certificationJSON(st.certification),
+    // The best board so far (a score run's incumbent, else the deepest partial board); its cells: `run best --json`.
+    best: st.best ? { score: st.best.score, maxScore: st.best.maxScore, placed: st.best.placed, cube: st.best.cubeId, worker: st.best.workerId, foundUnixMs: st.best.foundUnixMs } : null,
   };
 }
 
@@ -179,7 +181,7 @@ export function runJSON(r: RunInfo): Record<string, unknown> {
     clauses: r.numClauses,
     cubing: r.cubing ? { targetCubes: r.cubing.targetCubes, maxDepth: r.cubing.maxDepth, cellOrder: r.cubing.cellOrder, parts: r.cubing.parts ?? 1 } : null,
     solver: r.solver
-      ? { solver: r.solver.solver, timeLimitSec: r.solver.timeLimitSec, conflictLimit: r.solver.conflictLimit, seed: r.solver.seed, searchMs: r.solver.searchMs }
+      ? { solver: r.solver.solver, timeLimitSec: r.solver.timeLimitSec, conflictLimit: r.solver.conflictLimit, seed: r.solver.seed, searchMs: r.solver.searchMs, objective: r.solver.objective || "sat" }
       : null,
     resplit: r.resplit ? { afterBudgets: r.resplit.afterBudgets, depth: r.resplit.depth, targetChildren: r.resplit.targetChildren } : null,
     createdUnixMs: r.createdUnixMs,

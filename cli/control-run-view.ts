@@ -96,7 +96,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["solutions", `${s?.solutions ?? 0}${s?.solutions ? ` (cubist solution show ${r.runId})` : ""}${s?.rejectedModels ? `; ${s.rejectedModels} SAT answer(s) rejected by the verifier` : ""}`],
     ["work", workLine(s, s?.state === RunState.RUN_STATE_SAT || s?.state === RunState.RUN_STATE_UNSAT)],
     ["best board", s?.best
-      ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${boardCells(r)} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier)`
+      ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${boardCells(r)} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier; cubist run best ${r.runId})`
       : "- (none reported yet)"],
     ["priority", String(s?.priority ?? 0)],
     ...(s?.waiting ? [["waiting", s.waiting] as [string, string]] : []),
@@ -110,11 +110,17 @@ export function renderRunDetails(r: RunInfo, now: number): string {
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${terminalSafe(v)}`).join("\n") + "\n";
 }
 
+/** A score run's best score so far (`448/480`); "-" for other runs and before a board. */
+function bestScore(r: RunInfo): string {
+  const b = r.status?.best;
+  return r.solver?.objective === "score" && b ? `${b.score}/${b.maxScore}` : "-";
+}
+
 /** The `run list` table, newest first (as the coordinator sends them). */
 export function renderRunTable(runs: readonly RunInfo[], now: number): string {
   if (runs.length === 0) return "no runs\n";
   return formatTable(
-    ["RUN", "STATE", "PROGRESS", "OPEN", "DONE", "SOLUTIONS", "SIZE", "CREATED", "NAME"],
+    ["RUN", "STATE", "PROGRESS", "OPEN", "DONE", "SOLUTIONS", "BEST", "SIZE", "CREATED", "NAME"],
     runs.map((r) => {
       const c = r.status?.cubes ?? emptyCounts();
       return [
@@ -124,6 +130,7 @@ export function renderRunTable(runs: readonly RunInfo[], now: number): string {
         String(c.queued + c.running + c.unknown),
         String(c.unsat + c.sat + c.failed),
         String(r.status?.solutionCount ?? r.status?.solutions ?? 0),
+        bestScore(r),
         formatBoardSize(r),
         `${formatTime(r.createdUnixMs).replace(/:\d\d UTC$/, " UTC")} (${age(now, r.createdUnixMs)})`,
         r.name,

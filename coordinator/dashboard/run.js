@@ -1,7 +1,7 @@
 // One run, live: progress and ETA, the board (best partial placement, then the verified solution), the map of
 // the search space, cubes by state over time, running cubes with a re-split button, workers, and the cube list.
 import {
-  api, ApiError, el, follow, fmtBoardSize, fmtDuration, fmtNumber, fmtPercent, fmtWeight, setProgress, setupTokenBox, showConnection,
+  api, ApiError, el, follow, fmtBoardSize, fmtDuration, fmtNumber, fmtPercent, fmtWeight, saveFile, setProgress, setupTokenBox, showConnection, token,
   showMessage, STATE_COLOURS, stateBadge,
 } from "./common.js";
 
@@ -117,6 +117,7 @@ function renderDetail(d) {
   ];
   $("facts").replaceChildren(...facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v))));
   $("run-message").textContent = r.message || "";
+  renderDownloads(d);
   renderRunning(d.running, terminal);
   renderWorkers(d.workers);
   addSample(d);
@@ -222,6 +223,36 @@ function renderWorkers(workers) {
 }
 
 // ---- board ----
+
+/** A download link of a board file (JSON or SVG): a plain link, fetched with the token when one is set. */
+function downloadLink(path, fileName, text) {
+  const a = el("a", { href: path, download: fileName, class: "download", "data-file": fileName }, text);
+  a.addEventListener("click", async (ev) => {
+    if (!token()) return;
+    ev.preventDefault();
+    try {
+      await saveFile(path, fileName);
+    } catch (err) {
+      handleActionError(err);
+    }
+  });
+  return a;
+}
+
+/** Downloads of the best board and of the solutions (the first 20), each as JSON (what cubist render reads) and SVG. */
+function renderDownloads(d) {
+  const box = $("board-downloads");
+  const base = `/api/runs/${encodeURIComponent(runId)}`;
+  const key = `${d.best ? `${d.best.score}/${d.best.placed}/${d.best.foundUnixMs}` : ""};${d.solutions.length}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const parts = [];
+  const pair = (path, name) => [downloadLink(`${path}.json`, `${runId}-${name}.json`, "JSON"), " / ", downloadLink(`${path}.svg`, `${runId}-${name}.svg`, "SVG")];
+  if (d.best) parts.push(el("span", {}, `Best board (score ${d.best.score} of ${d.best.maxScore}): `, ...pair(`${base}/best`, "best")));
+  for (const s of d.solutions.slice(0, 20)) parts.push(el("span", {}, `Solution ${s.index + 1}: `, ...pair(`${base}/solutions/${s.index}`, `solution-${s.index}`)));
+  box.hidden = parts.length === 0;
+  box.replaceChildren(...parts.flatMap((p, i) => (i ? [" · ", p] : [p])));
+}
 
 function renderBoard(b) {
   const box = $("board");

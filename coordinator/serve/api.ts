@@ -14,7 +14,7 @@ import type { RunController } from "../shell/run.js";
 import { certificateFiles } from "../shell/certificate.js";
 import type { CoordinatorControl } from "./coordinator-view.js";
 import {
-  cancelRun, deleteRun, getRun, getSolution, listCubes, listRuns, liveRun, pauseRun, resplitCube, resumeRun, setRunPriority, submitRun,
+  cancelRun, deleteRun, getBestBoard, getRun, getSolution, listCubes, listRuns, liveRun, pauseRun, resplitCube, resumeRun, setRunPriority, submitRun,
 } from "./run-calls.js";
 
 /** A unary handler of the plain call `fn`: its answer, or its error as a gRPC status. */
@@ -47,6 +47,7 @@ export function createService(c: CoordinatorControl): CubistServiceServer {
       sendCertificate(c, call).catch((err) => call.emit("error", Object.assign(new Error((err as Error).message), toServiceError(err))));
     },
     getSolution: unary(c, getSolution),
+    getBestBoard: unary(c, getBestBoard),
   };
 }
 
