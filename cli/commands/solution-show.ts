@@ -76,5 +76,5 @@ async function pointToBest(api: ControlApi, runId: string, err: unknown): Promis
   const best = info?.status?.best;
   if (!best || (info?.status?.solutions ?? 0) > 0) throw err;
   const what = info?.solver?.objective === "score" ? "a score run: its best board so far" : "its best board so far";
-  throw new ClusterError(Status.NOT_FOUND, `run ${runId} has no solution; ${what} has score ${best.score} of ${best.maxScore} (${best.placed} cells): cubist run best ${runId}`);
+  throw new ClusterError(Status.NOT_FOUND, `NOT_FOUND: run ${runId} has no solution; ${what} has score ${best.score} of ${best.maxScore} (${best.placed} cells): cubist run best ${runId}`);
 }

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { cubistCommand, REPO_ROOT, spawnCubist, trackChild, type CubistProcess } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
-import { verifySolution } from "../../core/verify.js";
+import { scoreBoard, verifySolution } from "../../core/verify.js";
 
 const TOKEN = "ctl-test-token-1234";
 const marker = newMarker();
@@ -316,6 +316,56 @@ test("cli control - a long run: cubes list filters (subtree time, file piece ids
   const ended = await cubist(["run", "watch", run]);
   assert.equal(ended.code, 30, ended.stderr);
   assert.match(ended.stdout, /^run ctl-slow cancelled: test over/m);
+});
+
+test("cli control - a score run's best board comes out: run best (text, --json read by render and verify, --svg, --bucas), best in run show --json and run list, solution show points to run best", async () => {
+  const board = "test/fixtures/brendan/pieces_08x08.txt";
+  const run = (await cubist(["run", "submit", board, "--objective", "score", "--cube-time", "3600", "--id", "ctl-score"])).stdout.trim();
+  assert.equal(run, "ctl-score");
+  const puzzle = parsePuzzle(readFileSync(board, "utf8"), board);
+  type Shown = { state: string; solutions: number; cubes: { running: number }; best: { score: number; maxScore: number; placed: number; board: unknown } | null };
+  const shown = await until("a best board", 30_000, async () => {
+    const s = json<Shown>(await cubist(["run", "show", run, "--json"]));
+    return s.best ? s : undefined;
+  });
+  // run show --json: the best board's cells, scored by the verifier as the coordinator says.
+  const fromShow = readBoardJSON(shown.best!.board, puzzle);
+  assert.equal(scoreBoard(puzzle, fromShow), shown.best!.score);
+  assert.equal(shown.best!.maxScore, 112);
+  assert.equal(shown.best!.placed, 64);
+  // run list: the best score of a score run.
+  const list = await cubist(["run", "list"]);
+  assert.match(list.stdout, /\bBEST\b/);
+  assert.match(list.stdout.split("\n").find((l) => l.startsWith("ctl-score")) ?? "", / \d+\/112 /);
+
+  // run best --json: a file that render and verify read as it is.
+  const file = join(temp, "best.json");
+  const svg = join(temp, "best.svg");
+  const best = await cubist(["run", "best", run, "--json", "--svg", svg]);
+  const out = json<{ score: number; maxScore: number; placed: number; board: unknown }>(best);
+  assert.ok(out.score >= shown.best!.score && out.maxScore === 112 && out.placed === 64, best.stdout);
+  writeFileSync(file, best.stdout);
+  assert.match(readFileSync(svg, "utf8"), /^<svg/);
+  const rendered = await cubist(["render", board, file]);
+  assert.equal(rendered.code, 0, rendered.stderr);
+  assert.match(rendered.stdout, new RegExp(`^score ${out.score} of 112: 64 of 64 cells placed`));
+  const verified = await cubist(["verify", board, file, "--json"]);
+  assert.equal(JSON.parse(verified.stdout).score, out.score, verified.stderr);
+  const text = await cubist(["run", "best", run]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^best board \(checked\) of run ctl-score .*: score \d+ of 112, 64 of 64 cells/);
+  const link = await cubist(["run", "best", run, "--bucas"]);
+  assert.match(link.stdout, /^https:\/\/e2\.bucas\.name\/#puzzle=.*board_w=8&board_h=8/);
+
+  // solution show: no solution, and where the best board is.
+  const sol = await cubist(["solution", "show", run]);
+  assert.equal(sol.code, 1);
+  assert.match(sol.stderr, /NOT_FOUND: run ctl-score has no solution; a score run: its best board so far has score \d+ of 112 \(64 cells\): cubist run best ctl-score\n$/);
+  assert.equal((await cubist(["run", "cancel", run])).code, 0);
+  // A run without a best board: NOT_FOUND from run best.
+  const none = await cubist(["run", "best", "nosuch"]);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /NOT_FOUND/);
 });
 
 test("cli control - with --auth-token: mutating calls without the token are UNAUTHENTICATED (exit 1); reads need none", async () => {
