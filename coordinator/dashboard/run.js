@@ -86,7 +86,8 @@ function renderDetail(d) {
   $("btn-pause").disabled = r.state !== "running";
   $("btn-resume").disabled = r.state !== "paused";
   $("btn-cancel").disabled = terminal;
-  const eta = terminal ? "" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
+  // One ETA (the smoothed tree estimate); none while paused, none for a score run (nothing to close).
+  const eta = terminal || r.score ? "" : r.state === "paused" ? ", no ETA while paused" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
   // A counting run shows its covered share and its count as it grows (never "solved").
   const counted = r.count ? `; ${countText(r.count, terminal)}` : "";
   setProgress($("progress"), r.progress, r.state === "sat" && !r.count ? "solved" : `${fmtPercent(r.progress)} closed${eta}${counted}`);
@@ -94,7 +95,8 @@ function renderDetail(d) {
   $("priority").disabled = terminal;
   if (document.activeElement !== $("priority")) $("priority").value = String(r.priority);
   const c = r.cubes;
-  const elapsed = ((r.finishedUnixMs || d.now) - r.startedUnixMs) / 1000;
+  // The time it ran: paused time left out (it stands still while paused).
+  const elapsed = r.runningSeconds || ((r.finishedUnixMs || d.now) - r.startedUnixMs) / 1000;
   const made = r.initialCubes && d.spec.targetCubes && r.initialCubes !== d.spec.targetCubes ? ` (initial split: ${fmtNumber(r.initialCubes)} for ${fmtNumber(d.spec.targetCubes)} asked)` : "";
   const facts = [
     ["Cubes", `${fmtNumber(c.unsat + c.sat + c.resplit)} closed of ${fmtNumber(cubeTotal(c))}${made}`],
@@ -103,14 +105,15 @@ function renderDetail(d) {
     ["Queued / running", `${fmtNumber(c.queued)} / ${fmtNumber(c.running)}`],
     ["Unknown / failed", `${fmtNumber(c.unknown)} / ${fmtNumber(c.failed)}`],
     ["Re-split / refuted by split", `${fmtNumber(c.resplit)} / ${fmtNumber(c.refutedBySplit)}`],
-    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s, ${fmtNumber(Math.round(r.placementsPerSecond))} placements/s`],
+    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s, ${fmtNumber(Math.round(r.placementsPerSecond))} placements/s${terminal ? " on average" : ""}`],
     ["Placements", fmtNumber(r.placements)],
     ["Work left (tree estimate)", terminal ? "none" : r.remainingNodes >= 0
-      ? `${r.remainingNodes.toExponential(2)} ± ${r.remainingNodesStderr.toExponential(1)} placements${r.workEtaSeconds >= 0 ? `, about ${fmtDuration(r.workEtaSeconds)}` : ""}`
+      ? `${r.remainingNodes.toExponential(2)} ± ${r.remainingNodesStderr.toExponential(1)} placements`
       : "no estimate yet"],
     ...(r.count ? [["Count", countText(r.count, terminal)]] : []),
-    ["Solutions", `${r.solutions}${r.count ? " recorded" : ""}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`],
-    [terminal ? "Took" : "Running for", fmtDuration(elapsed)],
+    // A counting run's count is its one number of solutions (its recorded boards: cubist solution list).
+    ...(r.count ? [] : [["Solutions", `${r.solutions}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`]]),
+    [terminal ? "Took" : "Running for", `${fmtDuration(elapsed)}${r.state === "paused" ? " (stopped while paused)" : ""}`],
     ["Puzzle", `${fmtBoardSize(r)}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
     ["Encoding", `${r.encoding}: ${fmtNumber(d.spec.numVars)} vars, ${fmtNumber(d.spec.numClauses)} clauses`],
     ["Solver", `${d.spec.solver}${d.spec.timeLimitSec ? `, ${d.spec.timeLimitSec} s per cube` : ""}${d.spec.searchMs ? `, search ${d.spec.searchMs} ms` : ""}`],

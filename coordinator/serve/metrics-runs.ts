@@ -123,7 +123,7 @@ function registerCubeStates(registers: Registry[], src: RunMetricsSource): void 
     },
   });
   new Gauge({
-    name: "cubist_run_cubes", help: "Cubes of the run by state (running = queued cubes a worker reports working on).", labelNames: ["run", "state"], registers,
+    name: "cubist_run_cubes", help: "Cubes of the run by state (running = queued cubes a worker reports working on; a score run: its busy slots).", labelNames: ["run", "state"], registers,
     collect() {
       this.reset();
       for (const r of src.labelled()) {

@@ -25,6 +25,8 @@ let coordinator: CubistProcess;
 let authCoordinator: CubistProcess;
 let worker: CubistProcess;
 let address: string;
+/** The open coordinator's dashboard and /metrics. */
+let httpBase: string;
 let authAddress: string;
 let stopping = false;
 
@@ -42,15 +44,16 @@ function json<T = Record<string, unknown>>(r: Result): T {
   return JSON.parse(r.stdout) as T;
 }
 
-async function startCoordinator(extra: string[]): Promise<{ proc: CubistProcess; address: string }> {
-  const proc = spawnCubist(["coordinator", "--nats", nats.url, "--grpc", "127.0.0.1:0", "--http", "off", "--ack-wait", "10", ...extra], { env: marker.env });
+async function startCoordinator(extra: string[], http = "off"): Promise<{ proc: CubistProcess; address: string; http: string }> {
+  const proc = spawnCubist(["coordinator", "--nats", nats.url, "--grpc", "127.0.0.1:0", "--http", http, "--ack-wait", "10", ...extra], { env: marker.env });
   void proc.exited.then(({ code, signal }) => {
     if (!stopping) process.stderr.write(`coordinator ${extra.join(" ")} exited early (${code ?? signal}):\n${proc.stderr()}\n`);
   });
   const line = await proc.waitForLog(/gRPC API listening/, 20_000);
   const m = /address=(\S+:\d+)/.exec(line);
   assert.ok(m, line);
-  return { proc, address: m[1] };
+  const web = http === "off" ? null : /address=(\S+:\d+)/.exec(await proc.waitForLog(/HTTP \(metrics, dashboard\) listening/, 20_000));
+  return { proc, address: m[1], http: web ? `http://${web[1]}` : "" };
 }
 
 /** Polls `fn` every 300 ms until it returns a value, or fails after `ms`. */
@@ -75,7 +78,7 @@ async function stop(p: CubistProcess | undefined): Promise<void> {
 before(async () => {
   temp = mkdtempSync(join(tmpdir(), "cubist-cli-control-"));
   nats = await startTestNats({ layout: false });
-  ({ proc: coordinator, address } = await startCoordinator([]));
+  ({ proc: coordinator, address, http: httpBase } = await startCoordinator([], "127.0.0.1:0"));
   ({ proc: authCoordinator, address: authAddress } = await startCoordinator(["--prefix", "ctlauth", "--auth-token", TOKEN]));
   worker = spawnCubist([
     "worker", "--nats", nats.url, "--id", "cw1", "--concurrency", "1", "--cache-dir", join(temp, "cache"),
@@ -277,6 +280,16 @@ test("cli control - a long run: cubes list filters (subtree time, file piece ids
   const shown = await cubist(["run", "show", run]);
   assert.match(shown.stdout, /^state\s+paused \(running cubes stopped\)$/m);
   assert.match(shown.stdout, /^cubes\s+\d+ queued, 0 running, /m);
+  // Paused: no ETA, and the clock of "running for" stands still.
+  assert.match(shown.stdout, /^ETA\s+none while paused$/m);
+  assert.match(shown.stdout, /^running for\s+\S+ \(stopped while paused\)$/m);
+  type Clock = { etaSeconds: number; runningSeconds: number };
+  const before = json<Clock>(await cubist(["run", "show", run, "--json"]));
+  await sleep(1500);
+  const later = json<Clock>(await cubist(["run", "show", run, "--json"]));
+  assert.equal(later.runningSeconds, before.runningSeconds, "running time stands still while paused");
+  assert.deepEqual([before.etaSeconds, later.etaSeconds], [-1, -1]);
+  assert.ok(before.runningSeconds > 0);
   assert.equal((await cubist(["run", "resume", run])).code, 0);
 
   // Re-split a queued cube: its children are printed; it is closed as resplit and cannot be re-split again.
@@ -323,16 +336,30 @@ test("cli control - a score run's best board comes out: run best (text, --json r
   const run = (await cubist(["run", "submit", board, "--objective", "score", "--cube-time", "3600", "--id", "ctl-score"])).stdout.trim();
   assert.equal(run, "ctl-score");
   const puzzle = parsePuzzle(readFileSync(board, "utf8"), board);
-  type Shown = { state: string; solutions: number; cubes: { running: number }; best: { score: number; maxScore: number; placed: number; board: unknown } | null };
+  type Shown = { state: string; solutions: number; etaSeconds: number; cubes: { running: number }; best: { score: number; maxScore: number; placed: number; board: unknown } | null };
   const shown = await until("a best board", 30_000, async () => {
     const s = json<Shown>(await cubist(["run", "show", run, "--json"]));
     return s.best ? s : undefined;
   });
+  // A score run has no ETA (nothing to close).
+  assert.equal(shown.etaSeconds, -1);
+  assert.match((await cubist(["run", "show", run])).stdout, /^ETA\s+none \(a score run improves its best board until it is stopped\)$/m);
   // run show --json: the best board's cells, scored by the verifier as the coordinator says.
   const fromShow = readBoardJSON(shown.best!.board, puzzle);
   assert.equal(scoreBoard(puzzle, fromShow), shown.best!.score);
   assert.equal(shown.best!.maxScore, 112);
   assert.equal(shown.best!.placed, 64);
+  // Running counts agree everywhere: the one worker's slot is busy with the run's one score slot.
+  const counts = await until("the busy slot in every view", 20_000, async () => {
+    const showRunning = json<Shown>(await cubist(["run", "show", run, "--json"])).cubes.running;
+    const listed = json<{ total: number; cubes: Array<{ cube: string; state: string; worker: string }> }>(await cubist(["cubes", "list", run, "--state", "running", "--json"]));
+    const detail = (await (await fetch(`${httpBase}/api/runs/${run}`)).json()) as { run: { cubes: { running: number } }; running: Array<{ cubeId: string }> };
+    const metric = /cubist_run_cubes\{run="ctl-score",state="running"\} (\d+)/.exec(await (await fetch(`${httpBase}/metrics`)).text());
+    const all = [showRunning, listed.total, detail.run.cubes.running, detail.running.length, Number(metric?.[1] ?? -1)];
+    return all.every((n) => n === 1) ? { listed, detail } : undefined;
+  });
+  assert.deepEqual(counts.listed.cubes.map((c) => [c.cube, c.state, c.worker]), [["score-0", "running", "cw1"]]);
+  assert.deepEqual(counts.detail.running.map((c) => c.cubeId), ["score-0"]);
   // run list: the best score of a score run.
   const list = await cubist(["run", "list"]);
   assert.match(list.stdout, /\bBEST\b/);
