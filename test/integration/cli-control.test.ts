@@ -178,6 +178,16 @@ test("cli control - submit --watch on an unsatisfiable puzzle: verdict lines, ex
   assert.equal(earlier.length, s.cubes.unsat, again.stdout);
   const events = (await cubist(["run", "watch", run, "--verdicts", "--json"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { event: string; earlier?: boolean });
   assert.equal(events.filter((e) => e.event === "verdict" && e.earlier === true).length, s.cubes.unsat);
+
+  // The ended run's rate is its average over the time it ran, and stays so (not a window that empties after the end).
+  type Rates = { cubesPerSecond: number; runningSeconds: number; cubes: Record<string, number> };
+  const ended = json<Rates>(await cubist(["run", "show", run, "--json"]));
+  assert.ok(ended.runningSeconds > 0);
+  const average = (ended.cubes.unsat + ended.cubes.sat) / ended.runningSeconds;
+  assert.ok(Math.abs(ended.cubesPerSecond - average) < 1e-9 * average, `${ended.cubesPerSecond} cubes/s vs the average ${average}`);
+  await sleep(1500);
+  assert.equal(json<Rates>(await cubist(["run", "show", run, "--json"])).cubesPerSecond, ended.cubesPerSecond);
+  assert.match((await cubist(["run", "show", run])).stdout, /^rate\s+\d+\.\d\d cubes\/s on average$/m);
 });
 
 test("cli control - a long run: cubes list filters (subtree time, file piece ids), watch | head, a second run waits and says why, run priority, purged cubes, Ctrl-C on watch, pause/resume (--now), cube resplit, cancel", async () => {
