@@ -4,7 +4,7 @@
  * cluster (private nats-server, the coordinator, two workers running the placement engine alone) on a generated board
  * made unsatisfiable (bench/work-estimate.ts's boards, 7x7 by default), each cube closed in one attempt.
  *
- *   node --import tsx bench/eta-record.ts [--size 7] [--centre 7] [--seed 2] [--cubes 64] -o FILE.json
+ *   node --import tsx bench/eta-record.ts [--size 7] [--centre 7] [--seed 2] [--cubes 64] [--max-sec S] -o FILE.json
  */
 
 import { writeFileSync } from "node:fs";
@@ -18,7 +18,7 @@ import { startTestCoordinator, waitForRunEnd } from "../test/helpers/coordinator
 import { startTestWorker } from "../test/helpers/worker.js";
 
 const { values } = parseArgs({
-  options: { seed: { type: "string", default: "2" }, cubes: { type: "string", default: "64" }, size: { type: "string", default: "7" }, centre: { type: "string", default: "7" }, o: { type: "string" } },
+  options: { seed: { type: "string", default: "2" }, cubes: { type: "string", default: "64" }, size: { type: "string", default: "7" }, centre: { type: "string", default: "7" }, "max-sec": { type: "string", default: "0" }, o: { type: "string" } },
 });
 const size = Number(values.size);
 
@@ -48,7 +48,11 @@ try {
   run.on("verdict", (v: Verdict) => verdicts.push({
     ms: Date.now() - t0, cube: v.cubeId, kind: v.kind, searchNodes: v.stats?.searchNodes ?? 0, estNodes: v.stats?.estNodes ?? 0, estStderr: v.stats?.estNodesStderr ?? 0,
   }));
+  // --max-sec S: the first S seconds of the stream (the run is cancelled then), for a board that takes longer.
+  const maxMs = Number(values["max-sec"]) * 1000;
+  const cap = maxMs > 0 ? setTimeout(() => void run.cancel("recorded long enough"), maxMs) : undefined;
   const state = await waitForRunEnd(run, 3_600_000);
+  clearTimeout(cap);
   const out = { board: `broken-${size}x${size}-c${values.centre}-s${seed}`, workers: 2, cubes, verdicts, state, wallMs: Date.now() - t0 };
   const text = JSON.stringify(out);
   if (values.o) writeFileSync(values.o, `${text}\n`);

@@ -5,12 +5,15 @@
  * A raw ETA jumps whenever a heavy-tailed tree estimate arrives or leaves, or a burst of verdicts moves the rate:
  * on a steady run it swung 3x within minutes. The smoothed ETA counts down with the clock between readings and
  * moves towards each new reading by a share that grows with the time since the last one (an exponential moving
- * average with a time constant of TAU_MS), taken on the logarithm so that a reading twice as long pulls as hard as
- * one half as long. A lasting change reaches the ETA within a few time constants; a reading that comes and goes
- * moves it a little. Pure: the caller passes the time.
+ * average), taken on the logarithm so that a reading twice as long pulls as hard as one half as long. Its time
+ * constant is a quarter of the time left (between 10 s and 10 minutes): a week-long run's ETA moves over minutes, a
+ * five-minute run's over a minute. A lasting change reaches the ETA within a few time constants; a reading that comes
+ * and goes moves it a little. Pure: the caller passes the time.
  */
 
-/** The time constant of the smoothing. */
+/** The time constant: this share of the ETA, within [ETA_TAU_MIN_MS, ETA_TAU_MS]. */
+export const ETA_TAU_SHARE = 0.25;
+export const ETA_TAU_MIN_MS = 10 * 1000;
 export const ETA_TAU_MS = 10 * 60 * 1000;
 
 export class SteadyEta {
@@ -36,7 +39,8 @@ export class SteadyEta {
       this.seconds = predicted;
       return this.seconds;
     }
-    const share = 1 - Math.exp(-dt / ETA_TAU_MS);
+    const tau = Math.max(ETA_TAU_MIN_MS, Math.min(ETA_TAU_MS, ETA_TAU_SHARE * predicted * 1000));
+    const share = 1 - Math.exp(-dt / tau);
     const raw = Math.max(1, rawSeconds);
     this.seconds = Math.exp(Math.log(predicted) + share * (Math.log(raw) - Math.log(predicted)));
     return this.seconds;
