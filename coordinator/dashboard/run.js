@@ -87,7 +87,7 @@ function renderDetail(d) {
   $("btn-resume").disabled = r.state !== "paused";
   $("btn-cancel").disabled = terminal;
   // One ETA (the smoothed tree estimate); none while paused, none for a score run (nothing to close).
-  const eta = terminal || r.score ? "" : r.state === "paused" ? ", no ETA while paused" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
+  const eta = terminal || r.scoreRun ? "" : r.state === "paused" ? ", no ETA while paused" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
   // A counting run shows its covered share and its count as it grows (never "solved").
   const counted = r.count ? `; ${countText(r.count, terminal)}` : "";
   setProgress($("progress"), r.progress, r.state === "sat" && !r.count ? "solved" : `${fmtPercent(r.progress)} closed${eta}${counted}`);

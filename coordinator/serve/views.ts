@@ -48,7 +48,7 @@ export interface RunSummary {
   /** Seconds the run has run (paused time left out). */
   runningSeconds: number;
   /** A score run (objective "score"): anytime optimisation, no ETA. */
-  score: boolean;
+  scoreRun: boolean;
   /** The current priority, why queued cubes wait ("" when they do not), and the cubes the initial split made. */
   priority: number;
   waiting: string;
@@ -124,7 +124,7 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     remainingNodesStderr: s.remainingNodesStderr,
     workEtaSeconds: s.workEtaSeconds,
     runningSeconds: s.runningSeconds ?? 0,
-    score: spec.solver?.objective === "score",
+    scoreRun: spec.solver?.objective === "score",
     priority: s.priority,
     waiting: s.waiting ?? "",
     initialCubes: s.initialCubes ?? 0,
