@@ -33,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   "run submit": () => import("./commands/run-submit.js"),
   "run list": () => import("./commands/run-list.js"),
   "run show": () => import("./commands/run-show.js"),
+  "run best": () => import("./commands/run-best.js"),
   "run watch": () => import("./commands/run-watch.js"),
   "run events": () => import("./commands/run-events.js"),
   "run pause": () => import("./commands/run-pause.js"),

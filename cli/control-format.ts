@@ -58,10 +58,10 @@ export function parseDuration(text: string, flag = "--duration"): number {
   return total;
 }
 
-/** The ETA of a status: "done" when solved or refuted, "-" when cancelled or failed, "?" when unknown. */
+/** The ETA of a status: "done" when solved or refuted, "-" when cancelled, failed or paused, "?" when unknown. */
 export function formatEta(status: Pick<RunStatus, "etaSeconds" | "state">): string {
   if (status.state === RunState.RUN_STATE_SAT || status.state === RunState.RUN_STATE_UNSAT) return "done";
-  if (isTerminal(status.state)) return "-";
+  if (isTerminal(status.state) || status.state === RunState.RUN_STATE_PAUSED) return "-";
   return status.etaSeconds < 0 ? "?" : formatDuration(status.etaSeconds);
 }
 
@@ -138,8 +138,12 @@ export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
     initialCubes: st.initialCubes ?? 0,
     startedUnixMs: st.startedUnixMs ?? 0,
     finishedUnixMs: st.finishedUnixMs ?? 0,
+    // Seconds it has run (paused time left out); an ended run's cubesPerSecond is its average over them.
+    runningSeconds: st.runningSeconds ?? 0,
     updatedUnixMs: st.updatedUnixMs ?? 0,
     certified: certificationJSON(st.certification),
+    // The best board so far (a score run's incumbent, else the deepest partial board); its cells: `run best --json`.
+    best: st.best ? { score: st.best.score, maxScore: st.best.maxScore, placed: st.best.placed, cube: st.best.cubeId, worker: st.best.workerId, foundUnixMs: st.best.foundUnixMs } : null,
   };
 }
 
@@ -179,7 +183,7 @@ export function runJSON(r: RunInfo): Record<string, unknown> {
     clauses: r.numClauses,
     cubing: r.cubing ? { targetCubes: r.cubing.targetCubes, maxDepth: r.cubing.maxDepth, cellOrder: r.cubing.cellOrder, parts: r.cubing.parts ?? 1 } : null,
     solver: r.solver
-      ? { solver: r.solver.solver, timeLimitSec: r.solver.timeLimitSec, conflictLimit: r.solver.conflictLimit, seed: r.solver.seed, searchMs: r.solver.searchMs }
+      ? { solver: r.solver.solver, timeLimitSec: r.solver.timeLimitSec, conflictLimit: r.solver.conflictLimit, seed: r.solver.seed, searchMs: r.solver.searchMs, objective: r.solver.objective || "sat" }
       : null,
     resplit: r.resplit ? { afterBudgets: r.resplit.afterBudgets, depth: r.resplit.depth, targetChildren: r.resplit.targetChildren } : null,
     createdUnixMs: r.createdUnixMs,

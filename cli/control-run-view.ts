@@ -24,20 +24,31 @@ function sci(n: number): string {
 }
 
 /**
- * Placements so far and their rate, then the work left by the tree estimates with a two-standard-error range:
- * `1.2e9 placements at 3.1e7/s; left about 4.0e11 ± 1.1e11 placements: 3.6h (1.6h-5.6h)`.
+ * Placements so far and their rate (an ended run: its average), then the work left by the tree estimates with its
+ * standard error: `1.2e9 placements at 3.1e7/s; left about 4.0e11 ± 1.1e11 placements`. The time is the ETA line's.
  */
 export function workLine(s: RunInfo["status"], ended: boolean): string {
   if (!s) return "-";
-  const done = `${sci(s.placements)} placements${s.placementsPerSecond > 0 ? ` at ${sci(s.placementsPerSecond)}/s` : ""}`;
+  const done = `${sci(s.placements)} placements${s.placementsPerSecond > 0 ? ` at ${sci(s.placementsPerSecond)}/s${ended ? " on average" : ""}` : ""}`;
   if (ended) return done;
-  if (s.workEtaSeconds < 0 && s.remainingNodes > 0 && s.placementsPerSecond <= 0) return `${done}; left about ${sci(s.remainingNodes)} ± ${sci(s.remainingNodesStderr)} placements`;
   if (s.remainingNodes < 0) return `${done}; no tree estimate yet`;
-  const left = `left about ${sci(s.remainingNodes)} ± ${sci(s.remainingNodesStderr)} placements`;
-  if (s.workEtaSeconds < 0 || s.placementsPerSecond <= 0) return `${done}; ${left}`;
-  const lo = Math.max(0, s.remainingNodes - 2 * s.remainingNodesStderr) / s.placementsPerSecond;
-  const hi = (s.remainingNodes + 2 * s.remainingNodesStderr) / s.placementsPerSecond;
-  return `${done}; ${left}: ${formatDuration(s.workEtaSeconds)} (${formatDuration(lo)}-${formatDuration(hi)})`;
+  return `${done}; left about ${sci(s.remainingNodes)} ± ${sci(s.remainingNodesStderr)} placements`;
+}
+
+/**
+ * The one ETA: the smoothed tree-estimate time (coordinator/model/steady-eta.ts) with a two-standard-error range from
+ * the estimate, `1h02m (40m-1h50m)`; `done`, `-` for a cancelled or failed run, none while paused or for a score run.
+ */
+export function etaLine(s: RunInfo["status"], score: boolean): string {
+  if (!s) return "?";
+  if (isTerminal(s.state)) return formatEta(s);
+  if (score) return "none (a score run improves its best board until it is stopped)";
+  if (s.state === RunState.RUN_STATE_PAUSED) return "none while paused";
+  if (s.etaSeconds < 0) return "? (no rate yet)";
+  if (s.remainingNodes <= 0) return formatDuration(s.etaSeconds);
+  const lo = s.etaSeconds * Math.max(0, s.remainingNodes - 2 * s.remainingNodesStderr) / s.remainingNodes;
+  const hi = s.etaSeconds * (s.remainingNodes + 2 * s.remainingNodesStderr) / s.remainingNodes;
+  return `${formatDuration(s.etaSeconds)} (${formatDuration(lo)}-${formatDuration(hi)})`;
 }
 
 /**
@@ -76,9 +87,11 @@ export function renderRunDetails(r: RunInfo, now: number): string {
   const resplit = rs
     ? `after ${rs.afterBudgets} unknown budget(s), ${rs.targetChildren > 0 ? `into ${rs.targetChildren} children` : `${rs.depth} placement(s) deeper`}`
     : "-";
-  // An ended run without a finish time (older records) has no known duration.
+  // The time it ran (paused time left out); older records without it: start to end.
   const end = isTerminal(s?.state) ? s?.finishedUnixMs ?? 0 : now;
-  const running = s?.startedUnixMs && end ? (end - s.startedUnixMs) / 1000 : -1;
+  const running = s?.runningSeconds ? s.runningSeconds : s?.startedUnixMs && end ? (end - s.startedUnixMs) / 1000 : -1;
+  const score = r.solver?.objective === "score";
+  const counting = s?.solutionCount !== undefined;
   const rows: Array<[string, string]> = [
     ["run", r.runId],
     ["name", r.name],
@@ -92,16 +105,19 @@ export function renderRunDetails(r: RunInfo, now: number): string {
       : `${formatPercent(s?.progress ?? 0, 2)} of the search space closed`],
     ["cubes", formatCounts(c)],
     ["open", `${c.queued + c.running + c.unknown} cube(s) open`],
-    ["rate", `${(s?.cubesPerSecond ?? 0).toFixed(2)} cubes/s, ETA ${s ? formatEta(s) : "?"}`],
-    ["solutions", `${s?.solutions ?? 0}${s?.solutions ? ` (cubist solution show ${r.runId})` : ""}${s?.rejectedModels ? `; ${s.rejectedModels} SAT answer(s) rejected by the verifier` : ""}`],
+    ["rate", `${(s?.cubesPerSecond ?? 0).toFixed(2)} cubes/s${isTerminal(s?.state) ? " on average" : ""}`],
+    ["ETA", etaLine(s, score)],
+    // A counting run's count (above) is its one number of solutions; its recorded boards are in solution list.
+    ...(counting ? [] : [["solutions", `${s?.solutions ?? 0}${s?.solutions ? ` (cubist solution show ${r.runId})` : ""}${s?.rejectedModels ? `; ${s.rejectedModels} SAT answer(s) rejected by the verifier` : ""}`] as [string, string]]),
+    ...(counting && s?.rejectedModels ? [["rejected", `${s.rejectedModels} board(s) rejected by the verifier`] as [string, string]] : []),
     ["work", workLine(s, s?.state === RunState.RUN_STATE_SAT || s?.state === RunState.RUN_STATE_UNSAT)],
     ["best board", s?.best
-      ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${boardCells(r)} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier)`
+      ? `score ${s.best.score} of ${s.best.maxScore}, ${s.best.placed} of ${boardCells(r)} cells (cube ${s.best.cubeId}, worker ${s.best.workerId}, ${age(now, s.best.foundUnixMs)}; checked by the verifier; cubist run best ${r.runId})`
       : "- (none reported yet)"],
     ["priority", String(s?.priority ?? 0)],
     ...(s?.waiting ? [["waiting", s.waiting] as [string, string]] : []),
     ["created", `${formatTime(r.createdUnixMs)} (${age(now, r.createdUnixMs)})`],
-    [isTerminal(s?.state) ? "ran for" : "running for", running >= 0 ? formatDuration(running) : "-"],
+    [isTerminal(s?.state) ? "ran for" : "running for", running >= 0 ? `${formatDuration(running)}${s?.state === RunState.RUN_STATE_PAUSED ? " (stopped while paused)" : ""}` : "-"],
   ];
   const certified = formatCertification(s?.certification, c.unsat);
   if (certified) rows.push(["certified", certified]);
@@ -110,11 +126,17 @@ export function renderRunDetails(r: RunInfo, now: number): string {
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${terminalSafe(v)}`).join("\n") + "\n";
 }
 
+/** A score run's best score so far (`448/480`); "-" for other runs and before a board. */
+function bestScore(r: RunInfo): string {
+  const b = r.status?.best;
+  return r.solver?.objective === "score" && b ? `${b.score}/${b.maxScore}` : "-";
+}
+
 /** The `run list` table, newest first (as the coordinator sends them). */
 export function renderRunTable(runs: readonly RunInfo[], now: number): string {
   if (runs.length === 0) return "no runs\n";
   return formatTable(
-    ["RUN", "STATE", "PROGRESS", "OPEN", "DONE", "SOLUTIONS", "SIZE", "CREATED", "NAME"],
+    ["RUN", "STATE", "PROGRESS", "OPEN", "DONE", "SOLUTIONS", "BEST", "SIZE", "CREATED", "NAME"],
     runs.map((r) => {
       const c = r.status?.cubes ?? emptyCounts();
       return [
@@ -124,6 +146,7 @@ export function renderRunTable(runs: readonly RunInfo[], now: number): string {
         String(c.queued + c.running + c.unknown),
         String(c.unsat + c.sat + c.failed),
         String(r.status?.solutionCount ?? r.status?.solutions ?? 0),
+        bestScore(r),
         formatBoardSize(r),
         `${formatTime(r.createdUnixMs).replace(/:\d\d UTC$/, " UTC")} (${age(now, r.createdUnixMs)})`,
         r.name,

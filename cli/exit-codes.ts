@@ -24,7 +24,7 @@ export const EXIT = {
 } as const;
 
 export const EXIT_CODES_HELP = `Exit codes:
-  0    success (solve: a solution was found and verified)
+  0    success (solve: a solution was found and verified; --objective score: also a best board at --time)
   1    error: bad input file or option value, solver crash or garbage output, service unreachable
   2    usage error (unknown flag, missing argument)
   3    a model failed verification (encoder or solver bug; nothing is printed as a solution)

@@ -63,8 +63,10 @@ export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: nu
     } else {
       process.stdout.write(`unknown: no complete board (${reason}) after ${secs} s\n`);
     }
-    if (stop.interrupted && !values.json) return EXIT.INTERRUPTED;
-    return result.status === "sat" ? EXIT.OK : EXIT.UNKNOWN;
+    if (result.status === "sat") return EXIT.OK;
+    if (stop.interrupted) return values.json ? EXIT.UNKNOWN : EXIT.INTERRUPTED;
+    // A score search that ran to its time limit and has a board did what it was asked.
+    return result.best ? EXIT.OK : EXIT.UNKNOWN;
   } finally {
     clearInterval(ticker);
     stop.dispose();

@@ -116,7 +116,8 @@ export class StatusThrottle {
 
   /** True (and remembered as printed) for the first status, a change of state or solutions, an end, or after the interval. */
   shouldPrint(status: RunStatus, now: number): boolean {
-    const changed = status.state !== this.lastState || status.solutions !== this.lastSolutions;
+    // A counting run's count grows all the time: it shows at the interval, not at every board.
+    const changed = status.state !== this.lastState || (status.solutionCount === undefined && status.solutions !== this.lastSolutions);
     if (!changed && !isTerminal(status.state) && now - this.lastAt < this.intervalMs) return false;
     this.lastAt = now;
     this.lastState = status.state;

@@ -10,14 +10,15 @@ import type { ListRunsRequest, ListRunsResponse } from "../../proto/gen/cubist/v
 
 export const spec: CommandSpec = {
   name: "run list",
-  summary: "List the runs the coordinator knows (newest first): state, progress, open and closed cubes, solutions.",
+  summary: "List the runs the coordinator knows (newest first): state, progress, open and closed cubes, solutions, a score run's best score.",
   usage: "cubist run list [--state S] [--coordinator HOST:PORT] [--json]",
   positionals: { min: 0, max: 0 },
   options: {
     state: { type: "string", arg: "S", description: "only runs in this state", choices: RUN_STATE_NAMES },
     ...CLIENT_OPTIONS,
   },
-  details: `OPEN = queued + running + unknown cubes; DONE = cubes answered (unsat, sat, failed).
+  details: `OPEN = queued + running + unknown cubes; DONE = cubes answered (unsat, sat, failed); BEST = a score run's best
+score so far (its board: cubist run best RUN).
 --json prints one JSON array of runs.
 
 Exit codes: 0 listed, 1 error (unreachable coordinator, UNAUTHENTICATED), 2 usage error.`,

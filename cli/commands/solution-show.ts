@@ -6,13 +6,14 @@
 import { terminalSafe } from "../../cluster/terminal-text.js";
 import type { CommandSpec, ParsedValues } from "../args.js";
 import { EXIT } from "../exit-codes.js";
-import { CLIENT_OPTIONS } from "../client.js";
-import { withControlApi } from "../control-client.js";
+import { ClusterError, CLIENT_OPTIONS } from "../client.js";
+import { withControlApi, type ControlApi } from "../control-client.js";
 import { BOARD_OUTPUT_OPTIONS } from "../board-output.js";
 import { formatTime } from "../control-format.js";
 import { parseAnyPuzzle } from "../../core/formats/index.js";
 import { puzzleView } from "../puzzle-view.js";
-import type { GetSolutionRequest, SolutionInfo } from "../../proto/gen/cubist/v1/api.js";
+import type { GetRunRequest, GetSolutionRequest, RunInfo, SolutionInfo } from "../../proto/gen/cubist/v1/api.js";
+import { status as Status } from "@grpc/grpc-js";
 
 export const spec: CommandSpec = {
   name: "solution show",
@@ -29,6 +30,9 @@ export const spec: CommandSpec = {
 turns applied to the piece as listed. A triangle run's board (--json: "shape": "triangle", "side") is board[row][pos],
 row 0 at the apex with 2*row+1 cells, rot = clockwise 120-degree turns; it is checked by the triangle verifier.
 
+A run with no solution but a best board (a score run's best complete board so far, or the deepest partial board of
+another run) says so and names the command that shows it: cubist run best RUN.
+
 Exit codes: 0 shown; 1 error (NOT_FOUND: no such run, or no solution with that index; unreachable coordinator);
 3 the board failed verification here (a coordinator bug; nothing is printed as a solution); 2 usage error.`,
 };
@@ -36,7 +40,7 @@ Exit codes: 0 shown; 1 error (NOT_FOUND: no such run, or no solution with that i
 export async function run(values: ParsedValues, [runId]: string[]): Promise<number> {
   return withControlApi(values, async (api) => {
     const index = values.index as number;
-    const info = await api.call<GetSolutionRequest, SolutionInfo>(api.client.getSolution, { runId, index });
+    const info = await api.call<GetSolutionRequest, SolutionInfo>(api.client.getSolution, { runId, index }).catch((err: unknown) => pointToBest(api, runId, err));
     const sol = info.solution!;
     const view = puzzleView(parseAnyPuzzle(info.puzzleText, `<run ${runId}>`, "canonical"));
     view.verify(sol.cells, `solution ${index} of run ${runId} as sent by the coordinator`);
@@ -60,4 +64,17 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     await view.show(sol.cells, values);
     return EXIT.OK;
   });
+}
+
+/**
+ * A NOT_FOUND for a run without solutions that has a best board (a score run's, above all) names `cubist run best`,
+ * the command that shows it; any other error passes unchanged.
+ */
+async function pointToBest(api: ControlApi, runId: string, err: unknown): Promise<never> {
+  if (!(err instanceof ClusterError) || err.code !== Status.NOT_FOUND) throw err;
+  const info = await api.call<GetRunRequest, RunInfo>(api.client.getRun, { runId }).catch(() => null);
+  const best = info?.status?.best;
+  if (!best || (info?.status?.solutions ?? 0) > 0) throw err;
+  const what = info?.solver?.objective === "score" ? "a score run: its best board so far" : "its best board so far";
+  throw new ClusterError(Status.NOT_FOUND, `NOT_FOUND: run ${runId} has no solution; ${what} has score ${best.score} of ${best.maxScore} (${best.placed} cells): cubist run best ${runId}`);
 }

@@ -67,7 +67,8 @@ the coordinator, and the coverage proved and checked once; --certificate DIR exp
 --objective score searches for complete boards with as few mismatched inner edges as possible (the Eternity II
 score: matched inner edges, 480 at most on 16x16), one score-mode engine per core, until --time or Ctrl-C; every
 improvement is re-scored by the verifier and shown on stderr, and the best board is printed at the end (--json:
-{"status", "best": {"score", "maxScore", "placed", "mismatches", "board"}, "history": [{"seconds", "score"}]}).
+{"status", "board": null, "best": {"score", "maxScore", "placed", "mismatches", "board"}, "history": [{"seconds", "score"}]},
+which cubist render and cubist verify read as it is). Reaching --time with a board exits 0, like a solution.
 
 --all counts every solution on this machine (the space split over --threads engine processes): a solution is a
 board, copies of identical pieces are interchangeable and a symmetric piece's equal rotations are one board.

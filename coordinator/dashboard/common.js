@@ -56,6 +56,21 @@ export async function api(path, { method = "GET", body } = {}) {
 }
 
 /**
+ * Saves the file at `path` (a board download) under its name, fetched with the token (a plain link would go without
+ * the header).
+ */
+export async function saveFile(path, fileName) {
+  const res = await fetch(path, { headers: headers() });
+  if (!res.ok) throw new ApiError(res.status, `${res.status} ${res.statusText}`);
+  const url = URL.createObjectURL(await res.blob());
+  const a = Object.assign(document.createElement("a"), { href: url, download: fileName });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
  * Follows a server-sent-events endpoint, reconnecting after a drop. `onEvent(name, data)`; `onState(state)`
  * with "live", "reconnecting" or "unauthorized". Returns a stop function.
  */

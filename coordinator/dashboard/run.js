@@ -2,7 +2,7 @@
 // the search space, cubes by state over time and the best score (charts.js), what happened to the run (timeline.js),
 // running cubes with a re-split button, workers, and the cube list.
 import {
-  api, ApiError, el, follow, fmtBoardSize, fmtDuration, fmtNumber, fmtPercent, fmtWeight, setProgress, setupTokenBox, showConnection,
+  api, ApiError, el, follow, fmtBoardSize, fmtDuration, fmtNumber, fmtPercent, fmtWeight, saveFile, setProgress, setupTokenBox, showConnection, token,
   showMessage, STATE_COLOURS, stateBadge, fmtDateTime,
 } from "./common.js";
 import { bestChart, cubesChart } from "./charts.js";
@@ -76,7 +76,8 @@ function renderDetail(d) {
   $("btn-pause").disabled = r.state !== "running";
   $("btn-resume").disabled = r.state !== "paused";
   $("btn-cancel").disabled = terminal;
-  const eta = terminal ? "" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
+  // One ETA (the smoothed tree estimate); none while paused, none for a score run (nothing to close).
+  const eta = terminal || r.scoreRun ? "" : r.state === "paused" ? ", no ETA while paused" : r.etaSeconds >= 0 ? `, ETA ${fmtDuration(r.etaSeconds)}` : ", ETA unknown";
   // A counting run shows its covered share and its count as it grows (never "solved").
   const counted = r.count ? `; ${countText(r.count, terminal)}` : "";
   setProgress($("progress"), r.progress, r.state === "sat" && !r.count ? "solved" : `${fmtPercent(r.progress)} closed${eta}${counted}`);
@@ -84,7 +85,8 @@ function renderDetail(d) {
   $("priority").disabled = terminal;
   if (document.activeElement !== $("priority")) $("priority").value = String(r.priority);
   const c = r.cubes;
-  const elapsed = ((r.finishedUnixMs || d.now) - r.startedUnixMs) / 1000;
+  // The time it ran: paused time left out (it stands still while paused).
+  const elapsed = r.runningSeconds || ((r.finishedUnixMs || d.now) - r.startedUnixMs) / 1000;
   const made = r.initialCubes && d.spec.targetCubes && r.initialCubes !== d.spec.targetCubes ? ` (initial split: ${fmtNumber(r.initialCubes)} for ${fmtNumber(d.spec.targetCubes)} asked)` : "";
   const facts = [
     ["Cubes", `${fmtNumber(c.unsat + c.sat + c.resplit)} closed of ${fmtNumber(cubeTotal(c))}${made}`],
@@ -93,20 +95,22 @@ function renderDetail(d) {
     ["Queued / running", `${fmtNumber(c.queued)} / ${fmtNumber(c.running)}`],
     ["Unknown / failed", `${fmtNumber(c.unknown)} / ${fmtNumber(c.failed)}`],
     ["Re-split / refuted by split", `${fmtNumber(c.resplit)} / ${fmtNumber(c.refutedBySplit)}`],
-    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s, ${fmtNumber(Math.round(r.placementsPerSecond))} placements/s`],
+    ["Throughput", `${r.cubesPerSecond.toFixed(2)} cubes/s, ${fmtNumber(Math.round(r.placementsPerSecond))} placements/s${terminal ? " on average" : ""}`],
     ["Placements", fmtNumber(r.placements)],
     ["Work left (tree estimate)", terminal ? "none" : r.remainingNodes >= 0
-      ? `${r.remainingNodes.toExponential(2)} ± ${r.remainingNodesStderr.toExponential(1)} placements${r.workEtaSeconds >= 0 ? `, about ${fmtDuration(r.workEtaSeconds)}` : ""}`
+      ? `${r.remainingNodes.toExponential(2)} ± ${r.remainingNodesStderr.toExponential(1)} placements`
       : "no estimate yet"],
     ...(r.count ? [["Count", countText(r.count, terminal)]] : []),
-    ["Solutions", `${r.solutions}${r.count ? " recorded" : ""}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`],
-    [terminal ? "Took" : "Running for", fmtDuration(elapsed)],
+    // A counting run's count is its one number of solutions (its recorded boards: cubist solution list).
+    ...(r.count ? [] : [["Solutions", `${r.solutions}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`]]),
+    [terminal ? "Took" : "Running for", `${fmtDuration(elapsed)}${r.state === "paused" ? " (stopped while paused)" : ""}`],
     ["Puzzle", `${fmtBoardSize(r)}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
     ["Encoding", `${r.encoding}: ${fmtNumber(d.spec.numVars)} vars, ${fmtNumber(d.spec.numClauses)} clauses`],
     ["Solver", `${d.spec.solver}${d.spec.timeLimitSec ? `, ${d.spec.timeLimitSec} s per cube` : ""}${d.spec.searchMs ? `, search ${d.spec.searchMs} ms` : ""}`],
   ];
   $("facts").replaceChildren(...facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v))));
   $("run-message").textContent = r.message || "";
+  renderDownloads(d);
   renderRunning(d.running, terminal);
   renderWorkers(d.workers);
   addSample(d);
@@ -212,6 +216,36 @@ function renderWorkers(workers) {
 }
 
 // ---- board ----
+
+/** A download link of a board file (JSON or SVG): a plain link, fetched with the token when one is set. */
+function downloadLink(path, fileName, text) {
+  const a = el("a", { href: path, download: fileName, class: "download", "data-file": fileName }, text);
+  a.addEventListener("click", async (ev) => {
+    if (!token()) return;
+    ev.preventDefault();
+    try {
+      await saveFile(path, fileName);
+    } catch (err) {
+      handleActionError(err);
+    }
+  });
+  return a;
+}
+
+/** Downloads of the best board and of the solutions (the first 20), each as JSON (what cubist render reads) and SVG. */
+function renderDownloads(d) {
+  const box = $("board-downloads");
+  const base = `/api/runs/${encodeURIComponent(runId)}`;
+  const key = `${d.best ? `${d.best.score}/${d.best.placed}/${d.best.foundUnixMs}` : ""};${d.solutions.length}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const parts = [];
+  const pair = (path, name) => [downloadLink(`${path}.json`, `${runId}-${name}.json`, "JSON"), " / ", downloadLink(`${path}.svg`, `${runId}-${name}.svg`, "SVG")];
+  if (d.best) parts.push(el("span", {}, `Best board (score ${d.best.score} of ${d.best.maxScore}): `, ...pair(`${base}/best`, "best")));
+  for (const s of d.solutions.slice(0, 20)) parts.push(el("span", {}, `Solution ${s.index + 1}: `, ...pair(`${base}/solutions/${s.index}`, `solution-${s.index}`)));
+  box.hidden = parts.length === 0;
+  box.replaceChildren(...parts.flatMap((p, i) => (i ? [" · ", p] : [p])));
+}
 
 function renderBoard(b) {
   const box = $("board");

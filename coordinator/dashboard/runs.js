@@ -37,7 +37,8 @@ function render({ runs, workers, coordinator }) {
   }
   for (const r of runs) {
     const terminal = r.ended;
-    const eta = terminal ? (r.finishedUnixMs && r.startedUnixMs ? `took ${fmtDuration((r.finishedUnixMs - r.startedUnixMs) / 1000)}` : "") : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
+    const took = r.runningSeconds || (r.finishedUnixMs && r.startedUnixMs ? (r.finishedUnixMs - r.startedUnixMs) / 1000 : 0);
+    const eta = terminal ? (took ? `took ${fmtDuration(took)}` : "") : r.scoreRun || r.state === "paused" ? "-" : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
     tbody.append(el("tr", { dataset: { run: r.runId } },
       el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.runId)}`, class: "run-link" }, r.name || r.runId), r.name && r.name !== r.runId ? el("div", { class: "muted small" }, r.runId) : null,
         el("div", { class: "muted small" }, `${fmtBoardSize(r)}, ${r.encoding}`)),

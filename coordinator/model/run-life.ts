@@ -27,6 +27,9 @@ export class RunLife {
   private started = 0;
   private finished = 0;
   private prio: number;
+  /** Time spent paused (or FAILED before a resume), and since when the run is in such a spell now (0: it is not). */
+  private idleMs = 0;
+  private idleSince = 0;
 
   /** `priority`: the spec's, until changed (the "priority" entry). */
   constructor(priority: number) {
@@ -58,12 +61,25 @@ export class RunLife {
     return this.prio;
   }
 
+  /**
+   * Milliseconds the run has spent running by `now` (or by its end): from its start, without the spells it was paused
+   * (or FAILED, then resumed). So "running for" stops while a run is paused, and an ended run's rates are averages
+   * over the time it ran.
+   */
+  runningMs(now: number): number {
+    if (this.started === 0) return 0;
+    const end = this.finished || now;
+    const idle = this.idleMs + (this.idleSince > 0 ? Math.max(0, end - this.idleSince) : 0);
+    return Math.max(0, end - this.started - idle);
+  }
+
   apply(b: LifeEntry, atUnixMs: number): void {
     switch (b.$case) {
       case "started":
         this.started = atUnixMs;
         break;
       case "state":
+        this.trackIdle(b.value.state, atUnixMs);
         this.current = b.value.state;
         this.text = b.value.message;
         this.finished = isTerminal(this.current) ? atUnixMs : 0;
@@ -71,6 +87,17 @@ export class RunLife {
       case "priority":
         this.prio = b.value;
         break;
+    }
+  }
+
+  /** Opens an idle spell on PAUSED (or FAILED), closes it when the run goes on or ends. */
+  private trackIdle(next: RunState, atUnixMs: number): void {
+    const idle = (s: RunState): boolean => s === RunState.RUN_STATE_PAUSED || s === RunState.RUN_STATE_FAILED;
+    if (this.idleSince > 0 && !idle(next)) {
+      this.idleMs += Math.max(0, atUnixMs - this.idleSince);
+      this.idleSince = 0;
+    } else if (this.idleSince === 0 && idle(next) && this.started > 0) {
+      this.idleSince = atUnixMs;
     }
   }
 }

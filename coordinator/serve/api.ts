@@ -7,7 +7,7 @@
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from "@grpc/grpc-js";
 import type { CubistServiceServer, RunEvent, RunRef, WatchRunRequest, CertificateChunk } from "../../proto/gen/cubist/v1/api.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
-import type { Solution } from "../../proto/gen/cubist/v1/run.js";
+import { RunMode, type Solution } from "../../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../../proto/vocabulary.js";
 import { toServiceError } from "./api-errors.js";
 import type { RunController } from "../shell/run.js";
@@ -16,7 +16,7 @@ import type { CoordinatorControl } from "./coordinator-view.js";
 import { grpcActor } from "./actor.js";
 import { listRunEvents } from "./run-events.js";
 import {
-  cancelRun, deleteRun, getRun, getSolution, listCubes, listRuns, liveRun, pauseRun, resplitCube, resumeRun, setRunPriority, submitRun,
+  cancelRun, deleteRun, getBestBoard, getRun, getSolution, listCubes, listRuns, liveRun, pauseRun, resplitCube, resumeRun, setRunPriority, submitRun,
 } from "./run-calls.js";
 
 /** A unary handler of the plain call `fn` (given who calls, serve/actor.ts): its answer, or its error as a gRPC status. */
@@ -50,6 +50,7 @@ export function createService(c: CoordinatorControl): CubistServiceServer {
     },
     getSolution: unary(c, getSolution),
     listRunEvents: unary(c, listRunEvents),
+    getBestBoard: unary(c, getBestBoard),
   };
 }
 
@@ -78,7 +79,7 @@ async function sendCertificate(c: CoordinatorControl, call: ServerWritableStream
 /** Unflushed WatchRun events (about 100 bytes each) beyond which verdict events are dropped for that client. */
 const WATCH_BACKLOG = 20_000;
 
-/** WatchRun: a status snapshot every interval, verdicts (if asked) and solutions, until the run ends. */
+/** WatchRun: a status snapshot every interval, verdicts (if asked) and solutions (not a counting run's), until the run ends. */
 async function watch(c: CoordinatorControl, call: ServerWritableStream<WatchRunRequest, RunEvent>): Promise<void> {
   const run = await liveRun(c, call.request.runId);
   const intervalMs = Math.max(100, Math.min(60_000, (call.request.intervalSec || 1) * 1000));
@@ -123,14 +124,16 @@ async function watch(c: CoordinatorControl, call: ServerWritableStream<WatchRunR
       call.end();
     }
   };
+  // A counting run's solutions are its count (in every status), not events: a count of millions would be a flood.
+  const counting = run.spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS;
   run.on("verdict", onVerdict);
-  run.on("solution", onSolution);
+  if (!counting) run.on("solution", onSolution);
   const timer = setInterval(tick, intervalMs);
   call.on("cancelled", finish);
   call.on("close", finish);
   call.on("error", finish);
   if (call.request.verdicts) replayClosed(run, write);
-  for (const s of run.solutions) onSolution(s);
+  if (!counting) for (const s of run.solutions) onSolution(s);
   tick();
 }
 

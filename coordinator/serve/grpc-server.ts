@@ -39,7 +39,7 @@ export const DEFAULT_GRPC_RECEIVE_BYTES = 8 * 1024 * 1024;
  * The calls that only read. Every other call changes state (submit, pause, resume, priority, cancel, delete,
  * re-split) and needs the token; a call added to the service later needs it too until it is listed here.
  */
-export const READ_CALLS: ReadonlySet<string> = new Set(["getRun", "listRuns", "watchRun", "listCubes", "getSolution", "getCertificate", "listRunEvents"]);
+export const READ_CALLS: ReadonlySet<string> = new Set(["getRun", "listRuns", "watchRun", "listCubes", "getSolution", "getBestBoard", "getCertificate", "listRunEvents"]);
 
 /** True when the call needs the bearer token. */
 export function callNeedsToken(name: string, authReads: boolean): boolean {

@@ -10,6 +10,8 @@
  *   GET  /api/runs/<run>/board            ?solution=N: the solution N, else the best partial board (SVG in JSON)
  *   GET  /api/runs/<run>/map, /history    the search-space map; the cube counts over time (from the ledger)
  *   GET  /api/runs/<run>/timeline         what happened to the run (ListRunEvents: serve/run-events.ts)
+ *   GET  /api/runs/<run>/best.json|.svg   the best board as a file (JSON as `solve --json` prints; SVG) (serve/board-downloads.ts)
+ *   GET  /api/runs/<run>/solutions/<N>.json|.svg   solution N (from 0) as a file
  *   GET  /api/workers                     live workers
  *   GET  /api/events, /api/runs/<run>/events   server-sent events: `runs`; `detail`, `board`, `map`
  *   POST /api/runs/<run>/pause|resume|cancel|priority, /api/runs/<run>/cubes/<cube>/resplit   JSON bodies (serve/http-actions.ts)
@@ -26,6 +28,7 @@ import { CUBE_STATE_NAMES, isTerminal, type CubeStateName } from "../../proto/vo
 import { NotLeaderError } from "../errors.js";
 import type { RunController } from "../shell/run.js";
 import { HttpError } from "./api-errors.js";
+import { bestDownload, solutionDownload, type Download } from "./board-downloads.js";
 import { boardView } from "./board-view.js";
 import type { CoordinatorControl, CoordinatorView, RunView } from "./coordinator-view.js";
 import type { DashboardFiles } from "./dashboard-files.js";
@@ -162,7 +165,16 @@ const GET_ROUTES: readonly Route[] = [
   { path: "api/runs/:run/history", access: "api", handle: async (x, { res }, p) => sendJson(res, 200, { history: (await runById(x, p.run)).cubeHistory }) },
   { path: "api/runs/:run/timeline", access: "api", handle: async (x, { res }, p) => sendJson(res, 200, timelineView((await runById(x, p.run)).timeline)) },
   { path: "api/runs/:run/events", access: "api", handle: async (x, call, p) => runEvents(x, call, await runById(x, p.run)) },
+  { path: "api/runs/:run/best.json", access: "api", handle: async (x, { res }, p) => sendDownload(res, bestDownload(await runById(x, p.run), "json")) },
+  { path: "api/runs/:run/best.svg", access: "api", handle: async (x, { res }, p) => sendDownload(res, bestDownload(await runById(x, p.run), "svg")) },
+  { path: "api/runs/:run/solutions/:file", access: "api", handle: async (x, { res }, p) => sendDownload(res, solutionDownload(await runById(x, p.run), p.file)) },
 ];
+
+/** A board file, offered for saving under its name. */
+function sendDownload(res: ServerResponse, d: Download): void {
+  res.writeHead(200, { "content-type": d.contentType, "cache-control": "no-store", "content-disposition": `attachment; filename="${d.fileName}"` });
+  res.end(d.body);
+}
 
 /** The route's parameters when it matches the call, else null. */
 function match(route: Route, call: Call): Record<string, string> | null {

@@ -45,10 +45,10 @@ const RUN_FAMILIES: readonly PerRunFamily[] = [
     name: "cubist_run_remaining_placements", help: "Placements left in the run by the tree estimates (Knuth's estimator per cube; absent until one arrives).",
     value: (r) => nonNegative(r.status().remainingNodes),
   },
-  { name: "cubist_run_work_eta_seconds", help: "Seconds of work left by the tree estimates at the run's placement rate (absent while unknown).", value: (r) => nonNegative(r.status().workEtaSeconds) },
+  { name: "cubist_run_work_eta_seconds", help: "Seconds of work left by the tree estimates at the run's placement rate, unsmoothed (absent while unknown).", value: (r) => nonNegative(r.status().workEtaSeconds) },
   { name: "cubist_run_placements_per_second", help: "Placements per second of the workers' searches for the run (10-minute window).", value: (r) => r.status().placementsPerSecond },
   {
-    name: "cubist_run_eta_seconds", help: "Seconds until the run's closed weight reaches 1 at its current rate (absent while unknown).",
+    name: "cubist_run_eta_seconds", help: "The run's one ETA: the tree estimates' time left, smoothed (before one, the closed weight's); absent while unknown, paused, or for a score run.",
     value: (r) => {
       const eta = r.status().etaSeconds;
       return eta >= 0 && Number.isFinite(eta) ? eta : undefined;
@@ -123,7 +123,7 @@ function registerCubeStates(registers: Registry[], src: RunMetricsSource): void 
     },
   });
   new Gauge({
-    name: "cubist_run_cubes", help: "Cubes of the run by state (running = queued cubes a worker reports working on).", labelNames: ["run", "state"], registers,
+    name: "cubist_run_cubes", help: "Cubes of the run by state (running = queued cubes a worker reports working on; a score run: its busy slots).", labelNames: ["run", "state"], registers,
     collect() {
       this.reset();
       for (const r of src.labelled()) {

@@ -10,7 +10,7 @@ import { InvalidOptionError } from "../../core/errors.js";
 import { CUBE_ID_RE, RUN_ID_RE } from "../../proto/contract.js";
 import type {
   CancelRunRequest, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListCubesResponse, ListRunsRequest, ListRunsResponse,
-  PauseRunRequest, ResplitCubeRequest, ResplitCubeResponse, RunInfo, RunRef, SetRunPriorityRequest, SolutionInfo, SubmitRunRequest,
+  PauseRunRequest, ResplitCubeRequest, ResplitCubeResponse, BestBoardInfo, RunInfo, RunRef, SetRunPriorityRequest, SolutionInfo, SubmitRunRequest,
   SubmitRunResponse,
 } from "../../proto/gen/cubist/v1/api.js";
 import { RunMode, RunState } from "../../proto/gen/cubist/v1/run.js";
@@ -183,6 +183,18 @@ export async function getSolution(c: CoordinatorControl, req: GetSolutionRequest
     ids: sol.cells.map((x) => run.shape.pieceIds[x.piece]),
     rots: sol.cells.map((x) => x.rot),
     svg: run.shape.svg(sol.cells, run.spec.name),
+    puzzleText: run.spec.puzzleText,
+  };
+}
+
+/** The run's best board so far (checked and scored when recorded), drawn; NotFoundError before a worker reported one. */
+export async function getBestBoard(c: CoordinatorControl, req: RunRef): Promise<BestBoardInfo> {
+  const run = await liveRun(c, req.runId);
+  const best = run.best;
+  if (!best) throw new NotFoundError(`run ${run.id} has no best board yet: no worker has reported one`);
+  return {
+    best,
+    svg: run.shape.svg(best.cells, `${run.spec.name}: best board, score ${best.score} of ${best.maxScore}`),
     puzzleText: run.spec.puzzleText,
   };
 }

@@ -12,6 +12,7 @@ import { RunMode } from "../../proto/gen/cubist/v1/run.js";
 import { cubeStateOf, CubeState } from "../../proto/api-vocabulary.js";
 import { isTerminal, runStateName, type CubeStateName } from "../../proto/vocabulary.js";
 import { resplitDepth, subtreeOf, type CubeEntry } from "../model/cube-entry.js";
+import { isScoreSlot } from "../model/score-slots.js";
 import type { CoordinatorView, RunView } from "./coordinator-view.js";
 import { workersView, type WorkerSpeeds } from "./worker-views.js";
 
@@ -44,6 +45,10 @@ export interface RunSummary {
   remainingNodes: number;
   remainingNodesStderr: number;
   workEtaSeconds: number;
+  /** Seconds the run has run (paused time left out). */
+  runningSeconds: number;
+  /** A score run (objective "score"): anytime optimisation, no ETA. */
+  scoreRun: boolean;
   /** The current priority, why queued cubes wait ("" when they do not), and the cubes the initial split made. */
   priority: number;
   waiting: string;
@@ -118,6 +123,8 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     remainingNodes: s.remainingNodes,
     remainingNodesStderr: s.remainingNodesStderr,
     workEtaSeconds: s.workEtaSeconds,
+    runningSeconds: s.runningSeconds ?? 0,
+    scoreRun: spec.solver?.objective === "score",
     priority: s.priority,
     waiting: s.waiting ?? "",
     initialCubes: s.initialCubes ?? 0,
@@ -155,12 +162,22 @@ export interface RunningCubeView {
   subtreeResplits: number;
 }
 
-/** Cubes being worked on, oldest first. */
+/** A score run's slot in flight (coordinator/model/score-slots.ts) that a worker reports running: it counts as a running cube. */
+function busySlot(run: RunView, id: string): boolean {
+  return isScoreSlot(id) && run.table.member(id)?.open === true;
+}
+
+/** A busy score slot as a cube entry of the views: the whole board, no weight, no placements. */
+function slotEntry(run: RunView, id: string): CubeEntry {
+  return { id, weight: 0, state: "queued", unknowns: 0, errors: 0, seq: 0, lease: run.table.member(id)?.lease ?? "", branching: [], placements: [], placementCount: 0 };
+}
+
+/** Cubes being worked on (a score run: its busy slots), oldest first. */
 export function runningCubes(run: RunView, now = Date.now()): RunningCubeView[] {
   const out: RunningCubeView[] = [];
   if (isTerminal(run.state)) return out;
   for (const [id, r] of run.running) {
-    const e = run.table.get(id);
+    const e = busySlot(run, id) ? slotEntry(run, id) : run.table.get(id);
     if (!e || e.state !== "queued") continue;
     const ageSec = Math.max(0, (now - r.since) / 1000);
     const sub = run.table.subtree(id);
@@ -216,6 +233,13 @@ function runningBySubtree(run: RunView, now: number): Map<string, number> {
   return out;
 }
 
+/** The run's cubes, then a score run's busy slots (a score run has no cubes: its slots are what runs). */
+function* entriesAndSlots(run: RunView): Iterable<CubeEntry> {
+  yield* run.table.entries();
+  if (isTerminal(run.state)) return;
+  for (const id of run.running.keys()) if (busySlot(run, id)) yield slotEntry(run, id);
+}
+
 /** Cubes of a run that pass the filter; `total` counts them all, `cubes` holds at most `limit`. */
 export function selectCubes(run: RunView, filter: CubeFilter = {}, now = Date.now()): { total: number; cubes: Array<CubeView & { entry: CubeEntry }> } {
   const limit = Math.max(1, Math.min(filter.limit || DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT));
@@ -223,7 +247,7 @@ export function selectCubes(run: RunView, filter: CubeFilter = {}, now = Date.no
   let total = 0;
   const runningSecs = runningBySubtree(run, now);
   const subtreeSec = (id: string): number => run.table.subtree(id).spentMs / 1000 + (runningSecs.get(subtreeOf(id)) ?? 0);
-  for (const e of run.table.entries()) {
+  for (const e of entriesAndSlots(run)) {
     const state = cubeState(run, e);
     if (filter.state && filter.state !== state) continue;
     if (filter.stuckSec && ((state !== "queued" && state !== "running" && state !== "unknown") || subtreeSec(e.id) < filter.stuckSec)) continue;

@@ -28,6 +28,7 @@ import { publishTasks } from "./task-publisher.js";
 import { RunCertifier } from "./certify.js";
 import { uploadFormula } from "./formula-upload.js";
 import { decidedCount, RateTracker } from "../model/rate.js";
+import { SteadyEta } from "../model/steady-eta.js";
 import { runSteps, type RunEffect, type RunSteps } from "../model/run-effects.js";
 import { RunModel } from "../model/run-model.js";
 import { runShapeOf } from "../model/run-shape.js";
@@ -83,6 +84,7 @@ export class RunController extends EventEmitter<RunEvents> {
   private runningCubes: ReadonlyMap<string, WorkerOnCube> = new Map();
   private waitingFor = "";
   private readonly rate = new RateTracker();
+  private readonly eta = new SteadyEta();
   private splitting: Promise<void> | null = null;
   private dirty = true;
   private readonly log: Logger;
@@ -390,7 +392,7 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- status ----------------------------------------------------------------------------------------------
 
   status(now = Date.now()): RunStatus {
-    return runStatus(this.model, { running: this.running, rate: this.rate, waiting: this.waitingFor, proofsPending: this.certifier?.pending ?? 0 }, now);
+    return runStatus(this.model, { running: this.running, rate: this.rate, eta: this.eta, waiting: this.waitingFor, proofsPending: this.certifier?.pending ?? 0 }, now);
   }
 
   record(): RunRecord {

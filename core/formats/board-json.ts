@@ -26,7 +26,8 @@ export function boardToJSON(board: Board, puzzle: Pick<Puzzle, "pieces">): Board
 
 /**
  * Reads a board in the JSON shape for `puzzle`: `value` is JSON text or an already parsed value, either
- * the array itself or an object with a `board` array. Checks the size, known ids, rotations 0..3 and that
+ * the array itself or an object with a `board` array (or `"board": null` and a `best` object with one, as `cubist solve
+ * --json` prints a board that is not a solution). Checks the size, known ids, rotations 0..3 and that
  * no piece is used twice (not that edges match).
  */
 export function readBoardJSON(value: unknown, puzzle: Puzzle, file = "<board>"): Board {
@@ -38,7 +39,13 @@ export function readBoardJSON(value: unknown, puzzle: Puzzle, file = "<board>"):
       throw new InvalidPuzzleError(file, 0, `board is not valid JSON: ${(err as Error).message}`, { cause: err });
     }
   }
-  if (v !== null && typeof v === "object" && !Array.isArray(v) && "board" in v) v = (v as { board: unknown }).board;
+  if (v !== null && typeof v === "object" && !Array.isArray(v) && "board" in v) {
+    // `cubist solve --json` without a solution (unknown, or a score search) has "board": null and its best board in
+    // "best": {"board": ...}; that is the board such output is about.
+    const o = v as { board: unknown; best?: unknown };
+    const best = o.best !== null && typeof o.best === "object" ? (o.best as { board?: unknown }).board : undefined;
+    v = o.board === null && best !== undefined ? best : o.board;
+  }
   const fail = (reason: string): never => { throw new InvalidPuzzleError(file, 0, reason); };
   if (!Array.isArray(v)) fail("board must be an array of rows");
   const rowsIn = v as unknown[];

@@ -112,6 +112,14 @@ test("dashboard api - pages, JSON views, events, and token-checked actions with 
     assert.equal(paused.status, 200);
     assert.equal(((await paused.json()) as { run: { state: string } }).run.state, "paused");
     assert.equal((await post(base, `/api/runs/${run.id}/pause`, {}, auth)).status, 409);
+    // Paused: no ETA, and its running time stands still.
+    type Clock = { run: { etaSeconds: number; runningSeconds: number } };
+    const clock = async (): Promise<Clock> => (await (await fetch(`${base}/api/runs/${run.id}`)).json()) as Clock;
+    const before = await clock();
+    await new Promise((r) => setTimeout(r, 1200));
+    const later = await clock();
+    assert.deepEqual([before.run.etaSeconds, later.run.etaSeconds], [-1, -1]);
+    assert.equal(later.run.runningSeconds, before.run.runningSeconds, "the running time stands still while paused");
     assert.equal((await post(base, `/api/runs/${run.id}/resume`, {}, auth)).status, 200);
     assert.equal((await post(base, `/api/runs/${run.id}/resume`, {}, auth)).status, 409);
     // Priority: changed with the token (and shown in the runs list), refused without it or out of range.

@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
@@ -46,7 +46,7 @@ test("dashboard - a long run shows its best board with score and viewer link, th
       "--cache-dir", join(dir, "cache"), "--status-interval", "0.5"], { env: marker.env }));
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const page = await browser.newPage({ acceptDownloads: true, viewport: { width: 1280, height: 1000 } });
     page.on("pageerror", (e) => pageErrors.push(e.message));
     await page.goto(`${base}/runs/${runId}`);
     await page.locator("#run-state.state-running").waitFor({ timeout: 15_000 });
@@ -60,6 +60,25 @@ test("dashboard - a long run shows its best board with score and viewer link, th
     assert.equal(await page.locator("#board-link").isVisible(), true);
     await page.locator("#best-chart .uplot canvas").waitFor({ timeout: 10_000 });
     assert.match((await page.locator("#best-chart").getAttribute("data-y-ticks")) ?? "", /^\d+(\|\d+)*$/, "the score axis has ticks");
+
+    // Downloads of the best board: a JSON file that cubist render reads (the same board, scored alike) and the SVG.
+    const link = page.locator(`#board-downloads a[data-file="${runId}-best.json"]`);
+    await link.waitFor({ timeout: 10_000 });
+    const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+    assert.equal(download.suggestedFilename(), `${runId}-best.json`);
+    const file = join(dir, "best.json");
+    await download.saveAs(file);
+    const saved = JSON.parse(readFileSync(file, "utf8")) as { rows: number; cols: number; score: number; maxScore: number; board: unknown };
+    assert.deepEqual([saved.rows, saved.cols, saved.maxScore], [16, 16, 480]);
+    assert.ok(saved.score >= Number(score), `${saved.score} vs the caption's ${score}`);
+    const rendered = spawnCubist(["render", join(REPO_ROOT, "test/fixtures/eternity2/e2_pieces.txt"), file], { env: marker.env });
+    assert.equal((await rendered.exited).code, 0, rendered.stderr());
+    assert.match(rendered.stdout(), new RegExp(`^score ${saved.score} of 480`));
+    const svgRes = await fetch(`${base}/api/runs/${runId}/best.svg`);
+    assert.equal(svgRes.headers.get("content-type"), "image/svg+xml; charset=utf-8");
+    assert.match(svgRes.headers.get("content-disposition") ?? "", new RegExp(`attachment; filename="${runId}-best.svg"`));
+    assert.match(await svgRes.text(), /^<svg/);
+    assert.equal((await fetch(`${base}/api/runs/${runId}/solutions/0.json`)).status, 404, "no solution yet");
 
     // Placements and the work left (the engine's tree estimates) among the facts.
     const facts = async (): Promise<string> => (await page.locator("#facts").textContent()) ?? "";

@@ -68,6 +68,8 @@ test("dashboard - a counting run in Chromium: the count grows on the run page an
   await page.locator("#facts div", { hasText: "Countexactly 1820 solutions" }).waitFor({ timeout: 90_000 });
   await page.locator("#run-state.state-sat").waitFor({ timeout: 10_000 });
   assert.equal(await page.locator("#progress").getAttribute("aria-valuenow"), "100.00");
+  // One count: no "Solutions 100 recorded" beside it.
+  assert.equal(await page.locator("#facts dt", { hasText: /^Solutions$/ }).count(), 0);
   await page.goto(base);
   await page.locator(`#runs tr[data-run="${runId}"]`, { hasText: "1820" }).waitFor({ timeout: 10_000 });
   assert.ok(await eventually(async () => /cubist_run_solutions_counted\{run="[^"]+"\} 1820/.test(await (await fetch(`${base}/metrics`)).text()), 10_000), "the metric shows the count");

@@ -59,7 +59,7 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     }, 15_000), "the run was submitted");
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (e) => pageErrors.push(e.message));
 
     // The runs list shows the run, live.
@@ -150,6 +150,14 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     assert.equal(await page.locator("#board svg g[data-cell] polygon").count(), 144);
     assert.equal(await page.locator("#progress .label").textContent(), "solved", "a solved run is not shown as 0.000% closed");
     await shot(page, "dashboard-run-solved.png");
+    // The solution as a file (fetched with the token the page holds): cubist verify accepts it.
+    const link = page.locator(`#board-downloads a[data-file="${runId}-solution-0.json"]`);
+    await link.waitFor({ timeout: 10_000 });
+    const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+    const saved = join(dir, "solution.json");
+    await download.saveAs(saved);
+    const verified = spawnCubist(["verify", puzzleFile, saved], { env: marker.env });
+    assert.equal((await verified.exited).code, 0, `${verified.stdout()}${verified.stderr()}`);
     // Back on the runs list, the solved run counts every cube it made (purged ones too), not "1 / 1".
     await page.goto(base);
     const counts = page.locator(`#runs tr[data-run="${runId}"] td.num`).first();

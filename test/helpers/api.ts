@@ -14,7 +14,7 @@ import { RunState } from "../../proto/gen/cubist/v1/run.js";
 const REQUESTS: Record<string, { fromPartial(o: unknown): unknown }> = {
   submitRun: SubmitRunRequest, getRun: GetRunRequest, listRuns: ListRunsRequest, pauseRun: PauseRunRequest,
   resumeRun: RunRef, cancelRun: CancelRunRequest, listCubes: ListCubesRequest, resplitCube: ResplitCubeRequest,
-  getSolution: GetSolutionRequest,
+  getSolution: GetSolutionRequest, getBestBoard: RunRef,
 };
 import { spawnCubist, type CubistProcess } from "./processes.js";
 import type { TestNats } from "./nats.js";

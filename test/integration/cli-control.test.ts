@@ -6,7 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { cubistCommand, REPO_ROOT, spawnCubist, trackChild, type CubistProcess } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
-import { verifySolution } from "../../core/verify.js";
+import { scoreBoard, verifySolution } from "../../core/verify.js";
 
 const TOKEN = "ctl-test-token-1234";
 const marker = newMarker();
@@ -25,6 +25,8 @@ let coordinator: CubistProcess;
 let authCoordinator: CubistProcess;
 let worker: CubistProcess;
 let address: string;
+/** The open coordinator's dashboard and /metrics. */
+let httpBase: string;
 let authAddress: string;
 let stopping = false;
 
@@ -42,15 +44,16 @@ function json<T = Record<string, unknown>>(r: Result): T {
   return JSON.parse(r.stdout) as T;
 }
 
-async function startCoordinator(extra: string[]): Promise<{ proc: CubistProcess; address: string }> {
-  const proc = spawnCubist(["coordinator", "--nats", nats.url, "--grpc", "127.0.0.1:0", "--http", "off", "--ack-wait", "10", ...extra], { env: marker.env });
+async function startCoordinator(extra: string[], http = "off"): Promise<{ proc: CubistProcess; address: string; http: string }> {
+  const proc = spawnCubist(["coordinator", "--nats", nats.url, "--grpc", "127.0.0.1:0", "--http", http, "--ack-wait", "10", ...extra], { env: marker.env });
   void proc.exited.then(({ code, signal }) => {
     if (!stopping) process.stderr.write(`coordinator ${extra.join(" ")} exited early (${code ?? signal}):\n${proc.stderr()}\n`);
   });
   const line = await proc.waitForLog(/gRPC API listening/, 20_000);
   const m = /address=(\S+:\d+)/.exec(line);
   assert.ok(m, line);
-  return { proc, address: m[1] };
+  const web = http === "off" ? null : /address=(\S+:\d+)/.exec(await proc.waitForLog(/HTTP \(metrics, dashboard\) listening/, 20_000));
+  return { proc, address: m[1], http: web ? `http://${web[1]}` : "" };
 }
 
 /** Polls `fn` every 300 ms until it returns a value, or fails after `ms`. */
@@ -75,7 +78,7 @@ async function stop(p: CubistProcess | undefined): Promise<void> {
 before(async () => {
   temp = mkdtempSync(join(tmpdir(), "cubist-cli-control-"));
   nats = await startTestNats({ layout: false });
-  ({ proc: coordinator, address } = await startCoordinator([]));
+  ({ proc: coordinator, address, http: httpBase } = await startCoordinator([], "127.0.0.1:0"));
   ({ proc: authCoordinator, address: authAddress } = await startCoordinator(["--prefix", "ctlauth", "--auth-token", TOKEN]));
   worker = spawnCubist([
     "worker", "--nats", nats.url, "--id", "cw1", "--concurrency", "1", "--cache-dir", join(temp, "cache"),
@@ -175,6 +178,16 @@ test("cli control - submit --watch on an unsatisfiable puzzle: verdict lines, ex
   assert.equal(earlier.length, s.cubes.unsat, again.stdout);
   const events = (await cubist(["run", "watch", run, "--verdicts", "--json"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { event: string; earlier?: boolean });
   assert.equal(events.filter((e) => e.event === "verdict" && e.earlier === true).length, s.cubes.unsat);
+
+  // The ended run's rate is its average over the time it ran, and stays so (not a window that empties after the end).
+  type Rates = { cubesPerSecond: number; runningSeconds: number; cubes: Record<string, number> };
+  const ended = json<Rates>(await cubist(["run", "show", run, "--json"]));
+  assert.ok(ended.runningSeconds > 0);
+  const average = (ended.cubes.unsat + ended.cubes.sat) / ended.runningSeconds;
+  assert.ok(Math.abs(ended.cubesPerSecond - average) < 1e-9 * average, `${ended.cubesPerSecond} cubes/s vs the average ${average}`);
+  await sleep(1500);
+  assert.equal(json<Rates>(await cubist(["run", "show", run, "--json"])).cubesPerSecond, ended.cubesPerSecond);
+  assert.match((await cubist(["run", "show", run])).stdout, /^rate\s+\d+\.\d\d cubes\/s on average$/m);
 });
 
 test("cli control - a long run: cubes list filters (subtree time, file piece ids), watch | head, a second run waits and says why, run priority, purged cubes, Ctrl-C on watch, pause/resume (--now), cube resplit, cancel", async () => {
@@ -277,6 +290,16 @@ test("cli control - a long run: cubes list filters (subtree time, file piece ids
   const shown = await cubist(["run", "show", run]);
   assert.match(shown.stdout, /^state\s+paused \(running cubes stopped\)$/m);
   assert.match(shown.stdout, /^cubes\s+\d+ queued, 0 running, /m);
+  // Paused: no ETA, and the clock of "running for" stands still.
+  assert.match(shown.stdout, /^ETA\s+none while paused$/m);
+  assert.match(shown.stdout, /^running for\s+\S+ \(stopped while paused\)$/m);
+  type Clock = { etaSeconds: number; runningSeconds: number };
+  const before = json<Clock>(await cubist(["run", "show", run, "--json"]));
+  await sleep(1500);
+  const later = json<Clock>(await cubist(["run", "show", run, "--json"]));
+  assert.equal(later.runningSeconds, before.runningSeconds, "running time stands still while paused");
+  assert.deepEqual([before.etaSeconds, later.etaSeconds], [-1, -1]);
+  assert.ok(before.runningSeconds > 0);
   assert.equal((await cubist(["run", "resume", run])).code, 0);
 
   // Re-split a queued cube: its children are printed; it is closed as resplit and cannot be re-split again.
@@ -316,6 +339,70 @@ test("cli control - a long run: cubes list filters (subtree time, file piece ids
   const ended = await cubist(["run", "watch", run]);
   assert.equal(ended.code, 30, ended.stderr);
   assert.match(ended.stdout, /^run ctl-slow cancelled: test over/m);
+});
+
+test("cli control - a score run's best board comes out: run best (text, --json read by render and verify, --svg, --bucas), best in run show --json and run list, solution show points to run best", async () => {
+  const board = "test/fixtures/brendan/pieces_08x08.txt";
+  const run = (await cubist(["run", "submit", board, "--objective", "score", "--cube-time", "3600", "--id", "ctl-score"])).stdout.trim();
+  assert.equal(run, "ctl-score");
+  const puzzle = parsePuzzle(readFileSync(board, "utf8"), board);
+  type Shown = { state: string; solutions: number; etaSeconds: number; cubes: { running: number }; best: { score: number; maxScore: number; placed: number; board: unknown } | null };
+  const shown = await until("a best board", 30_000, async () => {
+    const s = json<Shown>(await cubist(["run", "show", run, "--json"]));
+    return s.best ? s : undefined;
+  });
+  // A score run has no ETA (nothing to close).
+  assert.equal(shown.etaSeconds, -1);
+  assert.match((await cubist(["run", "show", run])).stdout, /^ETA\s+none \(a score run improves its best board until it is stopped\)$/m);
+  // run show --json: the best board's cells, scored by the verifier as the coordinator says.
+  const fromShow = readBoardJSON(shown.best!.board, puzzle);
+  assert.equal(scoreBoard(puzzle, fromShow), shown.best!.score);
+  assert.equal(shown.best!.maxScore, 112);
+  assert.equal(shown.best!.placed, 64);
+  // Running counts agree everywhere: the one worker's slot is busy with the run's one score slot.
+  const counts = await until("the busy slot in every view", 20_000, async () => {
+    const showRunning = json<Shown>(await cubist(["run", "show", run, "--json"])).cubes.running;
+    const listed = json<{ total: number; cubes: Array<{ cube: string; state: string; worker: string }> }>(await cubist(["cubes", "list", run, "--state", "running", "--json"]));
+    const detail = (await (await fetch(`${httpBase}/api/runs/${run}`)).json()) as { run: { cubes: { running: number } }; running: Array<{ cubeId: string }> };
+    const metric = /cubist_run_cubes\{run="ctl-score",state="running"\} (\d+)/.exec(await (await fetch(`${httpBase}/metrics`)).text());
+    const all = [showRunning, listed.total, detail.run.cubes.running, detail.running.length, Number(metric?.[1] ?? -1)];
+    return all.every((n) => n === 1) ? { listed, detail } : undefined;
+  });
+  assert.deepEqual(counts.listed.cubes.map((c) => [c.cube, c.state, c.worker]), [["score-0", "running", "cw1"]]);
+  assert.deepEqual(counts.detail.running.map((c) => c.cubeId), ["score-0"]);
+  // run list: the best score of a score run.
+  const list = await cubist(["run", "list"]);
+  assert.match(list.stdout, /\bBEST\b/);
+  assert.match(list.stdout.split("\n").find((l) => l.startsWith("ctl-score")) ?? "", / \d+\/112 /);
+
+  // run best --json: a file that render and verify read as it is.
+  const file = join(temp, "best.json");
+  const svg = join(temp, "best.svg");
+  const best = await cubist(["run", "best", run, "--json", "--svg", svg]);
+  const out = json<{ score: number; maxScore: number; placed: number; board: unknown }>(best);
+  assert.ok(out.score >= shown.best!.score && out.maxScore === 112 && out.placed === 64, best.stdout);
+  writeFileSync(file, best.stdout);
+  assert.match(readFileSync(svg, "utf8"), /^<svg/);
+  const rendered = await cubist(["render", board, file]);
+  assert.equal(rendered.code, 0, rendered.stderr);
+  assert.match(rendered.stdout, new RegExp(`^score ${out.score} of 112: 64 of 64 cells placed`));
+  const verified = await cubist(["verify", board, file, "--json"]);
+  assert.equal(JSON.parse(verified.stdout).score, out.score, verified.stderr);
+  const text = await cubist(["run", "best", run]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^best board \(checked\) of run ctl-score .*: score \d+ of 112, 64 of 64 cells/);
+  const link = await cubist(["run", "best", run, "--bucas"]);
+  assert.match(link.stdout, /^https:\/\/e2\.bucas\.name\/#puzzle=.*board_w=8&board_h=8/);
+
+  // solution show: no solution, and where the best board is.
+  const sol = await cubist(["solution", "show", run]);
+  assert.equal(sol.code, 1);
+  assert.match(sol.stderr, /NOT_FOUND: run ctl-score has no solution; a score run: its best board so far has score \d+ of 112 \(64 cells\): cubist run best ctl-score\n$/);
+  assert.equal((await cubist(["run", "cancel", run])).code, 0);
+  // A run without a best board: NOT_FOUND from run best.
+  const none = await cubist(["run", "best", "nosuch"]);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /NOT_FOUND/);
 });
 
 test("cli control - with --auth-token: mutating calls without the token are UNAUTHENTICATED (exit 1); reads need none", async () => {

@@ -44,7 +44,7 @@ test("cli help - a command group's --help lists its commands and exits 0; the ba
     assert.ok(lines.length >= 1 && lines.every((l) => l.name.startsWith(`${group} `)), r.stdout);
   }
   const run = commandLines((await cubist(["run", "-h"])).stdout).map((l) => l.name);
-  assert.deepEqual(run.sort(), ["run cancel", "run certificate", "run delete", "run events", "run list", "run pause", "run priority", "run resume", "run show", "run submit", "run watch"]);
+  assert.deepEqual(run.sort(), ["run best", "run cancel", "run certificate", "run delete", "run events", "run list", "run pause", "run priority", "run resume", "run show", "run submit", "run watch"]);
   const bare = await cubist(["run"]);
   assert.equal(bare.code, 2);
   assert.match(bare.stderr, /try one of: run submit, /);

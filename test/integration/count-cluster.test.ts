@@ -117,6 +117,12 @@ test("count resume - coordinator SIGKILLed mid-count: a new one resumes from the
     assert.equal(new Set(listed.solutions.map((x) => JSON.stringify(x.board))).size, 100);
     const show = await cubist(["run", "show", id, "--coordinator", b.address]);
     assert.match(show.stdout, /^count\s+exactly 1820 solutions/m);
+    // One count: not "solutions 100" (the recorded boards) beside it; and a watch prints no line per board.
+    assert.doesNotMatch(show.stdout, /^solutions\s/m);
+    const watch = await cubist(["run", "watch", id, "--coordinator", b.address]);
+    assert.equal(watch.code, 0, watch.stderr);
+    assert.doesNotMatch(watch.stdout, /solution \d+ found/);
+    assert.match(watch.stdout, /exactly 1820 solutions/);
     assert.ok(verdicts.size > 0);
   } finally {
     sub.unsubscribe();

@@ -7,7 +7,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { withNats } from "../helpers/nats.js";
 import { requestFor, startTestCoordinator } from "../helpers/coordinator.js";
 import { startTestWorker } from "../helpers/worker.js";
@@ -117,4 +119,28 @@ test("score run - solve --workers 2 --objective score on a board with a perfect 
   const out = JSON.parse(p.stdout()) as { status: string; board: unknown };
   assert.equal(out.status, "sat");
   assert.ok(out.board);
+});
+
+test("score run - solve --objective score --json at its time limit: exit 0, and render and verify read its output as it is (alone and with --workers)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cubist-score-json-"));
+  try {
+    for (const extra of [["--threads", "1", "--time", "2"], ["--workers", "1", "--time", "15"]]) {
+      const p = spawnCubist(["solve", BOARD, "--objective", "score", "--json", ...extra]);
+      const { code } = await p.exited;
+      assert.equal(code, 0, `${extra.join(" ")}: ${p.stderr()}`);
+      const out = JSON.parse(p.stdout()) as { status: string; board: unknown; best: { score: number; board: unknown } };
+      assert.equal(out.status, "unknown", "no perfect board on this 8x8 in seconds");
+      assert.equal(out.board, null);
+      const file = join(dir, "out.json");
+      writeFileSync(file, p.stdout());
+      const rendered = spawnCubist(["render", BOARD, file]);
+      assert.equal((await rendered.exited).code, 0, rendered.stderr());
+      assert.match(rendered.stdout(), new RegExp(`^score ${out.best.score} of 112: 64 of 64 cells placed`), extra.join(" "));
+      const verified = spawnCubist(["verify", BOARD, file, "--json"]);
+      assert.equal((await verified.exited).code, 1, "read, and not a solution");
+      assert.equal((JSON.parse(verified.stdout()) as { score: number }).score, out.best.score);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -217,13 +217,29 @@ test("run views - run show lists state, settings, progress, counts, rate and sol
   assert.equal(solverOf("none", 0, 3_600_000), "none (the placement engine alone): 1h00m per cube, seed 0");
   assert.match(text, /^progress\s+36\.20% of the search space closed$/m);
   assert.match(text, /^cubes\s+12 queued, 2 running, 30 unsat, 0 sat, 1 unknown, 0 failed, 4 re-split, 7 refuted by the splitter$/m);
-  assert.match(text, /^rate\s+3\.25 cubes\/s, ETA 1m20s$/m);
+  assert.match(text, /^rate\s+3\.25 cubes\/s$/m);
+  // One ETA, on its own line (the smoothed tree estimate; a range when the estimate has an error).
+  assert.match(text, /^ETA\s+1m20s$/m);
+  assert.equal(text.match(/ETA/g)?.length, 1, text);
+  const ranged = renderRunDetails({ ...info, status: status({ remainingNodes: 1000, remainingNodesStderr: 250 }) }, now);
+  assert.match(ranged, /^ETA\s+1m20s \(40s-2m00s\)$/m);
+  assert.match(ranged, /^work\s+.*left about 1000 ± 250 placements$/m);
+  const paused = renderRunDetails({ ...info, status: status({ state: RunState.RUN_STATE_PAUSED, etaSeconds: -1, runningSeconds: 30 }) }, now);
+  assert.match(paused, /^ETA\s+none while paused$/m);
+  assert.match(paused, /^running for\s+30s \(stopped while paused\)$/m);
+  const score = renderRunDetails({ ...info, solver: { ...info.solver, objective: "score" }, status: status({ etaSeconds: -1 }) }, now);
+  assert.match(score, /^ETA\s+none \(a score run improves its best board until it is stopped\)$/m);
+  const counting = renderRunDetails({ ...info, status: status({ solutions: 100, solutionCount: 11584, countComplete: true, state: RunState.RUN_STATE_SAT }) }, now);
+  assert.match(counting, /^count\s+exactly 11584 solutions/m);
+  assert.doesNotMatch(counting, /^solutions\s/m, "one count, not the recorded boards beside it");
   assert.match(text, /^running for\s+2m00s$/m);
   const ended = renderRunDetails({ ...info, status: status({ state: RunState.RUN_STATE_CANCELLED, message: "enough", finishedUnixMs: 0 }) }, now);
   assert.match(ended, /^state\s+cancelled \(enough\)$/m);
   assert.match(ended, /^ran for\s+-$/m);
   const table = renderRunTable([info], now);
-  assert.match(table, /^RUN\s+STATE\s+PROGRESS\s+OPEN\s+DONE\s+SOLUTIONS\s+SIZE\s+CREATED\s+NAME\nr1\s+running\s+36\.2%\s+15\s+30\s+0\s+6x6\s+2026-11-22 04:00 UTC \(2m00s ago\)\s+clue1\n$/);
+  assert.match(table, /^RUN\s+STATE\s+PROGRESS\s+OPEN\s+DONE\s+SOLUTIONS\s+BEST\s+SIZE\s+CREATED\s+NAME\nr1\s+running\s+36\.2%\s+15\s+30\s+0\s+-\s+6x6\s+2026-11-22 04:00 UTC \(2m00s ago\)\s+clue1\n$/);
+  const best = { score: 448, maxScore: 480, placed: 256, cells: [], cubeId: "score-0", workerId: "w1", foundUnixMs: now };
+  assert.match(renderRunTable([{ ...info, solver: { ...info.solver, objective: "score" }, status: status({ best }) }], now), /^r1\s+running\s+36\.2%\s+15\s+30\s+0\s+448\/480\s+6x6/m);
   assert.equal(renderRunTable([], now), "no runs\n");
 });
 
@@ -243,8 +259,8 @@ test("run views - run show says how many cubes the split made beside the goal, w
   assert.doesNotMatch(exact, /^waiting/m);
   const solved = renderRunDetails({ ...info, status: status({ state: RunState.RUN_STATE_SAT, progress: 0, solutions: 1 }) }, now);
   assert.match(solved, /^progress\s+solved \(0\.00% of the search space closed before the solution\)$/m);
-  assert.match(solved, /^rate\s+.*ETA done$/m);
+  assert.match(solved, /^ETA\s+done$/m);
   const cancelled = renderRunDetails({ ...info, status: status({ state: RunState.RUN_STATE_CANCELLED }) }, now);
-  assert.match(cancelled, /^rate\s+.*ETA -$/m);
+  assert.match(cancelled, /^ETA\s+-$/m);
   assert.match(renderRunTable([{ ...info, status: status({ state: RunState.RUN_STATE_SAT, progress: 0 }) }], now), /^r1\s+sat\s+solved\s+/m);
 });

@@ -22,6 +22,7 @@ import {
 } from "@grpc/grpc-js";
 import { Placement, SolverSpec, VerdictKind, verdictKindFromJSON, verdictKindToJSON } from "./cube.js";
 import {
+  BestBoard,
   CubingSpec,
   ResplitPolicy,
   RunMode,
@@ -314,6 +315,12 @@ export interface SolutionInfo {
    */
   ids: number[];
   rots: number[];
+  svg: string;
+  puzzleText: string;
+}
+
+export interface BestBoardInfo {
+  best: BestBoard | undefined;
   svg: string;
   puzzleText: string;
 }
@@ -3107,6 +3114,111 @@ export const SolutionInfo: MessageFns<SolutionInfo> = {
   },
 };
 
+function createBaseBestBoardInfo(): BestBoardInfo {
+  return { best: undefined, svg: "", puzzleText: "" };
+}
+
+export const BestBoardInfo: MessageFns<BestBoardInfo> = {
+  encode(message: BestBoardInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.best !== undefined) {
+      BestBoard.encode(message.best, writer.uint32(10).fork()).join();
+    }
+    if (message.svg !== "") {
+      writer.uint32(18).string(message.svg);
+    }
+    if (message.puzzleText !== "") {
+      writer.uint32(26).string(message.puzzleText);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BestBoardInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBestBoardInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.best = BestBoard.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.svg = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.puzzleText = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BestBoardInfo {
+    return {
+      best: isSet(object.best) ? BestBoard.fromJSON(object.best) : undefined,
+      svg: isSet(object.svg) ? globalThis.String(object.svg) : "",
+      puzzleText: isSet(object.puzzleText)
+        ? globalThis.String(object.puzzleText)
+        : isSet(object.puzzle_text)
+        ? globalThis.String(object.puzzle_text)
+        : "",
+    };
+  },
+
+  toJSON(message: BestBoardInfo): unknown {
+    const obj: any = {};
+    if (message.best !== undefined) {
+      obj.best = BestBoard.toJSON(message.best);
+    }
+    if (message.svg !== "") {
+      obj.svg = message.svg;
+    }
+    if (message.puzzleText !== "") {
+      obj.puzzleText = message.puzzleText;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BestBoardInfo>, I>>(base?: I): BestBoardInfo {
+    return BestBoardInfo.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BestBoardInfo>, I>>(object: I): BestBoardInfo {
+    const message = createBaseBestBoardInfo();
+    message.best = (object.best !== undefined && object.best !== null) ? BestBoard.fromPartial(object.best) : undefined;
+    message.svg = object.svg ?? "";
+    message.puzzleText = object.puzzleText ?? "";
+    return message;
+  },
+};
+
 function createBaseCertificateChunk(): CertificateChunk {
   return { path: "", data: Buffer.alloc(0), last: false };
 }
@@ -3784,6 +3896,16 @@ export const CubistServiceService = {
       Buffer.from(ListRunEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListRunEventsResponse => ListRunEventsResponse.decode(value),
   },
+  /** The run's best board so far (checked and scored by the coordinator): NOT_FOUND when no worker reported one yet. */
+  getBestBoard: {
+    path: "/cubist.v1.CubistService/GetBestBoard" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RunRef): Buffer => Buffer.from(RunRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RunRef => RunRef.decode(value),
+    responseSerialize: (value: BestBoardInfo): Buffer => Buffer.from(BestBoardInfo.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BestBoardInfo => BestBoardInfo.decode(value),
+  },
   /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
   getCertificate: {
     path: "/cubist.v1.CubistService/GetCertificate" as const,
@@ -3819,6 +3941,8 @@ export interface CubistServiceServer extends UntypedServiceImplementation {
    * takeovers, best scores, solutions, ended), oldest first, read from its ledger: it survives coordinator restarts.
    */
   listRunEvents: handleUnaryCall<ListRunEventsRequest, ListRunEventsResponse>;
+  /** The run's best board so far (checked and scored by the coordinator): NOT_FOUND when no worker reported one yet. */
+  getBestBoard: handleUnaryCall<RunRef, BestBoardInfo>;
   /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
   getCertificate: handleServerStreamingCall<RunRef, CertificateChunk>;
 }
@@ -4009,6 +4133,22 @@ export interface CubistServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListRunEventsResponse) => void,
+  ): ClientUnaryCall;
+  /** The run's best board so far (checked and scored by the coordinator): NOT_FOUND when no worker reported one yet. */
+  getBestBoard(
+    request: RunRef,
+    callback: (error: ServiceError | null, response: BestBoardInfo) => void,
+  ): ClientUnaryCall;
+  getBestBoard(
+    request: RunRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BestBoardInfo) => void,
+  ): ClientUnaryCall;
+  getBestBoard(
+    request: RunRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BestBoardInfo) => void,
   ): ClientUnaryCall;
   /** The certificate of a certified UNSAT run, as files (formula, cubes, proofs, README), in chunks. */
   getCertificate(request: RunRef, options?: Partial<CallOptions>): ClientReadableStream<CertificateChunk>;

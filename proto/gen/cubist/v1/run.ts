@@ -225,7 +225,7 @@ export interface RunStatus {
     | undefined;
   /** closed weight, 0..1 */
   progress: number;
-  /** -1 when unknown */
+  /** the one ETA (tree estimate, smoothed); -1 when unknown, paused, or a score run */
   etaSeconds: number;
   cubesPerSecond: number;
   solutions: number;
@@ -257,6 +257,11 @@ export interface RunStatus {
   remainingNodes: number;
   remainingNodesStderr: number;
   workEtaSeconds: number;
+  /**
+   * Seconds the run has been running: from its start to now (or its end), without the time it was paused. An ended
+   * run's cubes_per_second and placements_per_second are its averages over this time.
+   */
+  runningSeconds: number;
   /** cubes the initial split made (cubing.target_cubes is only its goal) */
   initialCubes: number;
   /** why queued cubes wait ("2/2 slots busy with e2-full (priority 0)"); "" otherwise */
@@ -1230,6 +1235,7 @@ function createBaseRunStatus(): RunStatus {
     remainingNodes: 0,
     remainingNodesStderr: 0,
     workEtaSeconds: 0,
+    runningSeconds: 0,
     initialCubes: 0,
     waiting: "",
     solutionCount: undefined,
@@ -1301,6 +1307,9 @@ export const RunStatus: MessageFns<RunStatus> = {
     }
     if (message.workEtaSeconds !== 0) {
       writer.uint32(281).double(message.workEtaSeconds);
+    }
+    if (message.runningSeconds !== 0) {
+      writer.uint32(401).double(message.runningSeconds);
     }
     if (message.initialCubes !== 0) {
       writer.uint32(328).uint32(message.initialCubes);
@@ -1498,6 +1507,14 @@ export const RunStatus: MessageFns<RunStatus> = {
             message.workEtaSeconds = reader.double();
             continue;
           }
+          case 50: {
+            if (tag !== 401) {
+              break;
+            }
+
+            message.runningSeconds = reader.double();
+            continue;
+          }
           case 41: {
             if (tag !== 328) {
               break;
@@ -1609,6 +1626,11 @@ export const RunStatus: MessageFns<RunStatus> = {
         : isSet(object.work_eta_seconds)
         ? globalThis.Number(object.work_eta_seconds)
         : 0,
+      runningSeconds: isSet(object.runningSeconds)
+        ? globalThis.Number(object.runningSeconds)
+        : isSet(object.running_seconds)
+        ? globalThis.Number(object.running_seconds)
+        : 0,
       initialCubes: isSet(object.initialCubes)
         ? globalThis.Number(object.initialCubes)
         : isSet(object.initial_cubes)
@@ -1693,6 +1715,9 @@ export const RunStatus: MessageFns<RunStatus> = {
     if (message.workEtaSeconds !== 0) {
       obj.workEtaSeconds = floatToJson(message.workEtaSeconds);
     }
+    if (message.runningSeconds !== 0) {
+      obj.runningSeconds = floatToJson(message.runningSeconds);
+    }
     if (message.initialCubes !== 0) {
       obj.initialCubes = Math.round(message.initialCubes);
     }
@@ -1738,6 +1763,7 @@ export const RunStatus: MessageFns<RunStatus> = {
     message.remainingNodes = object.remainingNodes ?? 0;
     message.remainingNodesStderr = object.remainingNodesStderr ?? 0;
     message.workEtaSeconds = object.workEtaSeconds ?? 0;
+    message.runningSeconds = object.runningSeconds ?? 0;
     message.initialCubes = object.initialCubes ?? 0;
     message.waiting = object.waiting ?? "";
     message.solutionCount = object.solutionCount ?? undefined;
