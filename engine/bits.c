@@ -296,6 +296,7 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     return END_EXHAUSTED;
   }
   bframe_t *const Fleaf = F + leaf, *const Fpart = x->part_depth >= 0 ? F + x->part_depth : NULL;
+  for (bframe_t *g = F; g < F + n; g++) g->slow = g->mask != 0 || g == Fpart;
   const uint64_t part_n = (uint64_t)o->part_n, part_k = (uint64_t)o->part_k, part_from = o->part_from;
   bframe_t *Fmax = F + x->max_depth;
   /* the peek below runs at depths before Fpeek: not at the leaf's parent, nor where a path would go deeper than
@@ -316,14 +317,16 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       int r = __builtin_popcountll(f->b[1 + w] & (bit - 1));
       for (int v = 0; v < w; v++) r += __builtin_popcountll(f->b[1 + v]);
       const cand_t *e = (const cand_t *)(uintptr_t)f->b[0] + r;
-      if (f->mask) {
-        uint32_t wd;
-        memcpy(&wd, e->c, 4);
-        if ((wd & f->mask) != f->need) continue;
-      }
-      if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
-        uint64_t num = x->part_counter++;
-        if (num % part_n != part_k || num < part_from) continue;
+      if (f->slow) { /* one test per candidate for the two rare cases */
+        if (f->mask) {
+          uint32_t wd;
+          memcpy(&wd, e->c, 4);
+          if ((wd & f->mask) != f->need) continue;
+        }
+        if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
+          uint64_t num = x->part_counter++;
+          if (num % part_n != part_k || num < part_from) continue;
+        }
       }
       /* A dead end seen from here: the next depth would have no candidate left. The placement counts as made
        * (and undone), as in the bucket scan; only a path that goes deeper than before, reaches the leaf or a

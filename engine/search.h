@@ -39,6 +39,7 @@ typedef struct {
   int mul1, mul2;
   uint32_t need, mask;
   int w;
+  int slow;              /* a candidate here needs more than its bit: compared sides (mask) or the partition's numbering */
   int ka, nka;           /* this depth's and the next depth's kind, times W: where their availability words are */
   const uint64_t *buckets; /* the table: W + 1 words per key */
   /* the next depth's key as a function of this depth's candidate: nkb (set on entering, from the cells placed
