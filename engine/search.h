@@ -48,6 +48,8 @@ typedef struct {
   int nmul[3];
   int nkb, ns, nm;
   const uint64_t *nbuckets; /* the next depth's table (NULL at the last depth) */
+  const uint64_t *nbase;   /* set on entering: nbuckets at key nkb, so a candidate's next bucket is nbase + side * nstride */
+  size_t nstride;          /* nm * (W + 1) words */
   uint64_t m0[BITS_WMAX];  /* the candidates on entering (for the covered fraction) */
   bool force;              /* the symmetry's forced corner: only `fmask` (force_cls's slots) while it is free */
   uint64_t fmask[BITS_WMAX];
