@@ -251,8 +251,7 @@ static inline __attribute__((always_inline)) void enter(const ctx_t *x, bframe_t
     if (free_) for (int w = 0; w < W; w++) f->m[w] &= f->fmask[w];
   }
   for (int w = 0; w < W; w++) f->m0[w] = f->m[w];
-  f->nkb = *f->nkey[0] * f->nmul[0] + *f->nkey[1] * f->nmul[1] + *f->nkey[2] * f->nmul[2];
-  f->nbase = f->nbuckets ? f->nbuckets + (size_t)f->nkb * (size_t)(W + 1) : NULL;
+  if (f->nbuckets) f->nbase = f->nbuckets + *f->nkey[0] * f->nmulw[0] + *f->nkey[1] * f->nmulw[1] + *f->nkey[2] * f->nmulw[2];
   if (f->mask) {
     uint32_t need = 0;
     for (int s = 0; s < 4; s++) {
@@ -300,6 +299,7 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
   for (bframe_t *g = F; g < F + n; g++) {
     g->slow = g->mask != 0 || g == Fpart;
     g->nstride = (size_t)g->nm * (size_t)(W + 1);
+    for (int j = 0; j < 3; j++) g->nmulw[j] = (size_t)g->nmul[j] * (size_t)(W + 1);
   }
   const uint64_t part_n = (uint64_t)o->part_n, part_k = (uint64_t)o->part_k, part_from = o->part_from;
   bframe_t *Fmax = F + x->max_depth;
