@@ -251,7 +251,7 @@ static inline __attribute__((always_inline)) void enter(const ctx_t *x, bframe_t
     if (free_) for (int w = 0; w < W; w++) f->m[w] &= f->fmask[w];
   }
   for (int w = 0; w < W; w++) f->m0[w] = f->m[w];
-  f->nkb = *f->nkey[0] * f->nmul[0] + *f->nkey[1] * f->nmul[1] + *f->nkey[2] * f->nmul[2];
+  if (f->nbuckets) f->nbase = f->nbuckets + *f->nkey[0] * f->nmulw[0] + *f->nkey[1] * f->nmulw[1] + *f->nkey[2] * f->nmulw[2];
   if (f->mask) {
     uint32_t need = 0;
     for (int s = 0; s < 4; s++) {
@@ -296,6 +296,11 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     return END_EXHAUSTED;
   }
   bframe_t *const Fleaf = F + leaf, *const Fpart = x->part_depth >= 0 ? F + x->part_depth : NULL;
+  for (bframe_t *g = F; g < F + n; g++) {
+    g->slow = g->mask != 0 || g == Fpart;
+    g->nstride = (size_t)g->nm * (size_t)(W + 1);
+    for (int j = 0; j < 3; j++) g->nmulw[j] = (size_t)g->nmul[j] * (size_t)(W + 1);
+  }
   const uint64_t part_n = (uint64_t)o->part_n, part_k = (uint64_t)o->part_k, part_from = o->part_from;
   bframe_t *Fmax = F + x->max_depth;
   /* the peek below runs at depths before Fpeek: not at the leaf's parent, nor where a path would go deeper than
@@ -316,20 +321,22 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       int r = __builtin_popcountll(f->b[1 + w] & (bit - 1));
       for (int v = 0; v < w; v++) r += __builtin_popcountll(f->b[1 + v]);
       const cand_t *e = (const cand_t *)(uintptr_t)f->b[0] + r;
-      if (f->mask) {
-        uint32_t wd;
-        memcpy(&wd, e->c, 4);
-        if ((wd & f->mask) != f->need) continue;
-      }
-      if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
-        uint64_t num = x->part_counter++;
-        if (num % part_n != part_k || num < part_from) continue;
+      if (f->slow) { /* one test per candidate for the two rare cases */
+        if (f->mask) {
+          uint32_t wd;
+          memcpy(&wd, e->c, 4);
+          if ((wd & f->mask) != f->need) continue;
+        }
+        if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
+          uint64_t num = x->part_counter++;
+          if (num % part_n != part_k || num < part_from) continue;
+        }
       }
       /* A dead end seen from here: the next depth would have no candidate left. The placement counts as made
        * (and undone), as in the bucket scan; only a path that goes deeper than before, reaches the leaf or a
        * check point takes the long way. */
       if (f < Fpeek && nodes < peek_until) {
-        const uint64_t *nb = f->nbuckets + (size_t)(f->nkb + e->c[f->ns] * f->nm) * (size_t)(W + 1);
+        const uint64_t *nb = f->nbase + e->c[f->ns] * f->nstride;
         uint64_t any = 0;
         const uint64_t *na = A + f->nka;
         if (f->nka != f->ka) for (int v = 0; v < W; v++) any |= nb[1 + v] & na[v];

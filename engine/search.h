@@ -39,14 +39,19 @@ typedef struct {
   int mul1, mul2;
   uint32_t need, mask;
   int w;
+  int slow;              /* a candidate here needs more than its bit: compared sides (mask) or the partition's numbering */
   int ka, nka;           /* this depth's and the next depth's kind, times W: where their availability words are */
   const uint64_t *buckets; /* the table: W + 1 words per key */
-  /* the next depth's key as a function of this depth's candidate: nkb (set on entering, from the cells placed
-   * before) + candidate side `ns` * nm (0 when the next cell is not this one's neighbour) */
+  /* the next depth's bucket as a function of this depth's candidate: nbase (set on entering, from the cells placed
+   * before: nbuckets + the colours of nkey times nmulw) + candidate side `ns` * nstride (0 when the next cell is not
+   * this one's neighbour) */
   const uint8_t *nkey[3];
   int nmul[3];
-  int nkb, ns, nm;
+  int ns, nm;
   const uint64_t *nbuckets; /* the next depth's table (NULL at the last depth) */
+  const uint64_t *nbase;
+  size_t nstride;          /* nm * (W + 1) words */
+  size_t nmulw[3];         /* nmul * (W + 1) words */
   uint64_t m0[BITS_WMAX];  /* the candidates on entering (for the covered fraction) */
   bool force;              /* the symmetry's forced corner: only `fmask` (force_cls's slots) while it is free */
   uint64_t fmask[BITS_WMAX];

@@ -172,7 +172,7 @@ export function suiteSummary(suite: SuiteName, rows: readonly FrontierRow[], onl
   out.push("");
   out.push(`Configurations: ${configs.map((c) => `\`${c}\` = \`cubist solve FILE --json --time L${argsOf(c)}\``).join("; ")}.`);
   out.push(`✓ / ✗: the target met or not (the median of the runs, solved, within the target). Reference: ` +
-    "david3x3x3/eternity2, a public single-threaded C row-scan backtracker, measured 2026-11-23 on the same shuffles (bench/lib/peers.ts).");
+    "david3x3x3/eternity2, a public single-threaded C row-scan backtracker, measured on the same shuffles with its rows along the short side (2026-11-26; the Heule suite 2026-11-23) (bench/lib/peers.ts).");
   if (suite === "frontier") out.push("Target per board and seed (issue 10): `cubist solve` within max(1 s, the reference's time); where the reference did not finish, within its limit.");
   if (suite === "heule") out.push("Target (issue 10): every em-* within 1.2 s on one machine, em_9_3_5 within 3 s.");
   if (suite === "hard") out.push("Goal (issue 10): the 8x8 within 30 min; unsat-hard refuted (no target time).");

@@ -3,10 +3,14 @@
  * (bench/frontier.ts and BENCHMARKS.md), measured once and kept here:
  *
  *   david3x3x3/eternity2 (eternity2.c, CPU path; GPL-2, not part of this project): a plain row-scan backtracker with
- *   precomputed candidate tables, about 30 M placements/s on one core. Measured 2026-11-23 on a 2-core machine like
- *   ours, one job at a time, time to the first solution (every board it printed was verified). Each input was made
- *   with `cubist puzzle shuffle FILE --seed S` (seeds 1, 2, 3) and the pieces passed in that order, except that the
- *   first corner piece of the file was fixed at the top-left (the program's symmetry break).
+ *   precomputed candidate tables, about 30 M placements/s on one core. Measured on a 2-core machine like ours (Heule
+ *   suite 2026-11-23, Brendan's boards 2026-11-26), one job at a time, time to the first solution (every board it
+ *   printed was verified). Each input was made with `cubist puzzle shuffle FILE --seed S` (seeds 1, 2, 3) and the
+ *   pieces passed in that order, except that the first corner piece of the file was fixed at the top-left (the
+ *   program's symmetry break), on a board whose rows run along its short side (9 rows of 6 for 9x6), as a row scan
+ *   runs best. The Brendan table of 2026-11-23 had the rows along the long side, which overstated the program's
+ *   times up to 1000x (9x6 seed 3: > 120 s then, 0.04 s now). bench/frontier2.ts runs the program side by side
+ *   (bench/lib/reference-eternity2.ts).
  *
  * Seconds per board and seed; `null` is "> limit" (not solved within `limitSec`, or the board's own limit in
  * `boardLimitSec`); a seed that is absent was not run.
@@ -24,29 +28,48 @@ export interface ReferenceTable {
   readonly times: Readonly<Record<string, Readonly<Record<number, number | null>>>>;
 }
 
-const SOURCE = "david3x3x3/eternity2 (public single-threaded C row-scan backtracker, 1 core), measured 2026-11-23";
+const SOURCE = "david3x3x3/eternity2 (public single-threaded C row-scan backtracker, 1 core, rows along the short side), measured 2026-11-26";
+const SOURCE_HEULE = "david3x3x3/eternity2 (public single-threaded C row-scan backtracker, 1 core), measured 2026-11-23";
 
-/** Brendan Owen's set 1 (the frontier suite) and the 8x8, 120 s limit (the 8x8: 900 s, seed 1 only). */
+/**
+ * Brendan Owen's set 1 (the frontier suite), 120 s limit, re-measured 2026-11-26 with the rows along the short side;
+ * the 8x8: > 900 s on seed 1 (2026-11-23, rows along a side of 8 either way).
+ */
 export const REFERENCE_FRONTIER: ReferenceTable = {
   source: SOURCE,
   limitSec: 120,
   boardLimitSec: { "8x8": 900 },
   times: {
-    "7x6": { 1: 0.67, 2: 0.13, 3: 0.22 },
-    "8x5": { 1: 0.05, 2: 0.06, 3: 0.04 },
-    "7x7": { 1: 0.21, 2: 0.13, 3: 0.29 },
-    "8x6": { 1: 0.74, 2: 0.08, 3: 0.04 },
-    "9x5": { 1: 1.62, 2: 0.16, 3: 1.58 },
-    "8x7": { 1: 12.8, 2: 20.3, 3: 113 },
-    "9x6": { 1: 96.4, 2: 1.77, 3: null },
-    "10x5": { 1: 7.82, 2: 2.83, 3: 12.6 },
+    "7x6": { 1: 0.05, 2: 0.02, 3: 0.27 },
+    "8x5": { 1: 0.01, 2: 0.03, 3: 0.03 },
+    "7x7": { 1: 0.25, 2: 0.13, 3: 0.32 },
+    "8x6": { 1: 0.49, 2: 0.13, 3: 0.08 },
+    "9x5": { 1: 0.29, 2: 0.08, 3: 0.02 },
+    "8x7": { 1: 5.85, 2: 47.38, 3: 8.23 },
+    "9x6": { 1: 4.11, 2: 7.89, 3: 0.04 },
+    "10x5": { 1: 0.10, 2: 0.03, 3: 0.15 },
     "8x8": { 1: null },
+  },
+};
+
+/** Brendan Owen's set 1, the next sizes (bench/frontier2.ts), 120 s limit (14x5: 300 s), 2026-11-26; 8x8 not run. */
+export const REFERENCE_FRONTIER2: ReferenceTable = {
+  source: SOURCE,
+  limitSec: 120,
+  boardLimitSec: { "14x5": 300 },
+  times: {
+    "11x5": { 1: 3.46, 2: 1.83, 3: 1.10 },
+    "12x5": { 1: 41.26, 2: 35.72, 3: 3.29 },
+    "10x6": { 1: 1.99, 2: 16.02, 3: 1.61 },
+    "9x7": { 1: 13.98, 2: 5.19, 3: 3.13 },
+    "13x5": { 1: 13.79, 2: 16.49, 3: 32.81 },
+    "14x5": { 1: 65.73, 2: null, 3: 174.76 },
   },
 };
 
 /** Heule's 2008 em-* suite, 60 s limit. */
 export const REFERENCE_HEULE: ReferenceTable = {
-  source: SOURCE,
+  source: SOURCE_HEULE,
   limitSec: 60,
   boardLimitSec: {},
   times: {
@@ -69,7 +92,7 @@ export interface ReferenceTime {
 
 /** The reference time of a board and seed in either table, or undefined. */
 export function referenceTime(board: string, seed: number): ReferenceTime | undefined {
-  for (const table of [REFERENCE_FRONTIER, REFERENCE_HEULE]) {
+  for (const table of [REFERENCE_FRONTIER, REFERENCE_FRONTIER2, REFERENCE_HEULE]) {
     const row = table.times[board];
     if (!row || !(seed in row)) continue;
     return { seconds: row[seed], limitSec: table.boardLimitSec[board] ?? table.limitSec };
