@@ -22,6 +22,7 @@ import { readPuzzleText } from "../triangle-commands.js";
 import { runCluster } from "../solve-cluster.js";
 import { puzzleView } from "../puzzle-view.js";
 import { bestJSON } from "../../core/score.js";
+import { isCnfPath } from "../cnf-io.js";
 
 export const spec: CommandSpec = {
   name: "solve",
@@ -80,6 +81,10 @@ With --workers N, --all counts on the embedded cluster: the placement engine cou
 cube's budget (--cube-time), other cubes are re-split, and the coordinator verifies the boards that come with each
 count and sums the exact counts (docs/cluster.md "Counting"); --json prints the same shape plus "workers" and
 "run". With -o every board is recorded and verified by the coordinator. Not with --up-to-symmetry.
+
+A DIMACS CNF file (.cnf or .dimacs, plain or .gz) is solved by cube and conquer on this machine: lookahead cubes,
+Kissat per cube in --workers N (or --threads N) processes, --max-depth D decisions per cube, the model checked against
+every clause and printed as \`s SATISFIABLE\` and \`v\` lines, or \`s UNSATISFIABLE\` (docs/formats.md "DIMACS CNF").
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
 (--search-ms 0: Kissat alone), --all over --threads worker threads; with --workers N on the embedded cluster, cubes
@@ -201,6 +206,7 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
+  if (isCnfPath(path)) return (await import("../cnf-command.js")).solveCnfCommand(path, values);
   const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));
   if (triangle) {
     const { solveTriangle } = await import("../solve-triangle.js");

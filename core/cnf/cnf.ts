@@ -33,3 +33,12 @@ export function clauseList(cnf: Cnf): number[][] {
   cnf.clauses.forEach((lits) => out.push(Array.from(lits)));
   return out;
 }
+
+/** A solver's model that falsifies a clause of the formula: the solver is wrong, and nothing is printed as a model. */
+export class WrongModelError extends CubistError {
+  override readonly name = "WrongModelError";
+  override readonly fault = "worker";
+  constructor(readonly clause: number, readonly literals: readonly number[]) {
+    super(`the solver's model falsifies clause ${clause + 1} of the formula (${excerpt(literals.join(" "), 80)} 0); it is not printed`);
+  }
+}
