@@ -107,9 +107,9 @@ test("sudoku encode - the encoding's models are exactly the verifier's solutions
     const random = createRandom(5);
     for (let i = 0; i < 2000; i++) {
       // A solution with one to three cells changed, or random digits: the encoding and the verifier agree.
-      const cells = i % 2 === 0 ? [...all[random.nextInt(all.length)].cells] : Array.from({ length: 16 }, () => 1 + random.nextInt(4));
+      const cells: number[] = i % 2 === 0 ? [...all[random.nextInt(all.length)].cells] : Array.from({ length: 16 }, () => 1 + random.nextInt(4));
       for (let k = random.nextInt(3); k >= 0 && i % 2 === 0; k--) cells[random.nextInt(16)] = 1 + random.nextInt(4);
-      const g = { ...empty, cells };
+      const g: Sudoku = { ...empty, cells };
       assert.equal(checkModel(cnf, modelOf(g)).ok, verifySudoku(empty, g).ok, `grid ${cells.join("")}`);
     }
   }
