@@ -140,20 +140,28 @@ function probe(p: Propagator, lit: number): number | null {
 /** The free variables that weigh most in the unsatisfied clauses (a clause of k free literals weighs 2^-k to each). */
 function preselect(p: Propagator, count: number): number[] {
   const weight = new Float64Array(p.cnf.numVars + 1);
-  for (const c of p.clauses) {
+  const value = p.value;
+  const clauses = p.clauses;
+  // Called at every node on every clause: the literal values are read inline (value[var], sign applied).
+  for (let ci = 0; ci < clauses.length; ci++) {
+    const c = clauses[ci];
     let free = 0;
     let satisfied = false;
     for (let k = 0; k < c.length; k++) {
-      const val = p.valueOf(c[k]);
-      if (val === 1) {
+      const l = c[k];
+      const v = l > 0 ? value[l] : -value[-l];
+      if (v === 1) {
         satisfied = true;
         break;
       }
-      if (val === 0) free++;
+      if (v === 0) free++;
     }
     if (satisfied || free === 0) continue;
-    const w = 2 ** -free;
-    for (let k = 0; k < c.length; k++) if (p.valueOf(c[k]) === 0) weight[Math.abs(c[k])] += w;
+    const w = 1 / (1 << Math.min(free, 30));
+    for (let k = 0; k < c.length; k++) {
+      const x = c[k] > 0 ? c[k] : -c[k];
+      if (value[x] === 0) weight[x] += w;
+    }
   }
   const vars: number[] = [];
   for (let v = 1; v <= p.cnf.numVars; v++) if (weight[v] > 0) vars.push(v);

@@ -36,19 +36,30 @@ export class Propagator {
     this.trail = new Int32Array(n);
     this.watches = Array.from({ length: 2 * n + 2 }, () => []);
     const units: number[] = [];
+    const kept: number[][] = [];
     let empty = false;
+    let size = 0;
     cnf.clauses.forEach((lits) => {
-      const unique = [...new Set(lits)];
+      const unique = lits.length === 2 ? (lits[0] === lits[1] ? [lits[0]] : [lits[0], lits[1]]) : [...new Set(lits)];
       if (unique.some((l) => unique.includes(-l))) return;
       if (unique.length === 0) empty = true;
       else if (unique.length === 1) units.push(unique[0]);
       else {
-        const c = Int32Array.from(unique);
-        this.watches[index(c[0])].push(this.clauses.length);
-        this.watches[index(c[1])].push(this.clauses.length);
-        this.clauses.push(c);
+        kept.push(unique);
+        size += unique.length;
       }
     });
+    // One buffer for every clause (each a view of it): the lookahead's scans over all clauses stay in cache order.
+    const store = new Int32Array(size);
+    let at = 0;
+    for (const lits of kept) {
+      store.set(lits, at);
+      const c = store.subarray(at, at + lits.length);
+      at += lits.length;
+      this.watches[index(c[0])].push(this.clauses.length);
+      this.watches[index(c[1])].push(this.clauses.length);
+      this.clauses.push(c);
+    }
     let ok = !empty;
     for (const u of units) if (ok) ok = this.assign(u);
     this.refutedAtRoot = !(ok && this.propagate());
