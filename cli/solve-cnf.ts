@@ -42,6 +42,8 @@ export interface CnfSolveStats {
   readonly solved: number;
   readonly cubingMs: number;
   readonly wallMs: number;
+  /** The solvers' own CPU seconds, summed over every run (finished or stopped). */
+  readonly solverSeconds: number;
 }
 
 export type CnfSolveResult = CnfVerdict & { readonly stats: CnfSolveStats };
@@ -68,6 +70,7 @@ export async function solveCnfLocal(cnf: Cnf, options: CnfSolveOptions): Promise
   options.signal?.addEventListener("abort", onAbort, { once: true });
   const queue = [...split.cubes];
   let solved = 0;
+  let solverSeconds = 0;
   let verdict: CnfVerdict | null = null;
   let unknown: string | null = null;
   const deadline = options.timeLimitSec === undefined ? Infinity : start + options.timeLimitSec * 1000;
@@ -82,6 +85,7 @@ export async function solveCnfLocal(cnf: Cnf, options: CnfSolveOptions): Promise
         solver: options.solver, binary: options.binary, seed: options.seed, signal: stop.signal,
         timeLimitSec: Number.isFinite(left) ? left : undefined,
       });
+      solverSeconds += outcome.stats.solverSeconds ?? (outcome.stats.cpuMs ?? 0) / 1000;
       if (outcome.kind === "unknown") {
         if (!stop.signal.aborted || options.signal?.aborted) unknown ??= outcome.reason;
         continue;
@@ -111,7 +115,7 @@ export async function solveCnfLocal(cnf: Cnf, options: CnfSolveOptions): Promise
   }
   const stats: CnfSolveStats = {
     cubes: split.cubes.length, refuted: split.refuted.length, failedLiterals: split.failedLiterals, solved, cubingMs,
-    wallMs: performance.now() - start,
+    wallMs: performance.now() - start, solverSeconds,
   };
   const final: CnfVerdict = verdict ?? (unknown === null && solved === split.cubes.length ? { status: "unsat" } : { status: "unknown", reason: unknown ?? "aborted" });
   return { ...final, stats };

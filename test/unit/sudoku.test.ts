@@ -8,6 +8,7 @@ import { createRandom } from "../../core/random.js";
 import { blockingClause, decodeSudoku, encodeSudoku } from "../../core/sudoku/encode.js";
 import { oneLine, parseSudoku, writeSudoku } from "../../core/sudoku/format.js";
 import { renderSudoku } from "../../core/sudoku/render.js";
+import { generateSudoku } from "../../core/sudoku/generate.js";
 import type { Sudoku } from "../../core/sudoku/sudoku.js";
 import { verifySudoku } from "../../core/sudoku/verify.js";
 
@@ -136,4 +137,15 @@ test("sudoku render - box rules, and givens in bold with color", () => {
   assert.equal(text.split("\n")[0], "5 3 4 | 6 7 8 | 9 1 2");
   assert.equal(text.split("\n")[3], "------+-------+------");
   assert.ok(renderSudoku(solution, { givens: puzzle, color: true }).startsWith("\x1b[1m5\x1b[0m \x1b[1m3\x1b[0m 4"));
+});
+
+test("sudoku generate - the full grid is a solution for every box side, and the givens are a subset of it", () => {
+  for (let box = 2; box <= 5; box++) {
+    const full = generateSudoku(box, box ** 4, box);
+    const empty: Sudoku = { ...full, cells: full.cells.map(() => 0) };
+    assert.deepEqual(verifySudoku(empty, full), { ok: true });
+    const some = generateSudoku(box, 5, box);
+    assert.equal(some.cells.filter((d) => d !== 0).length, 5);
+    assert.deepEqual(verifySudoku(some, full), { ok: true }, "the same seed keeps cells of the same grid");
+  }
 });
