@@ -86,6 +86,9 @@ test("solve cnf - bad files: file:line for a bad literal, the formula limit, a r
   assert.match(limit.stderr, /big\.cnf\.gz \(decompressed\) is .* above the limit of 103 KB/);
   const all = await cubist(["solve", bad, "--all"]);
   assert.match(all.stderr, /--all: is not for a DIMACS formula/);
+  const submit = await cubist(["run", "submit", bad]);
+  assert.equal(submit.code, 1);
+  assert.match(submit.stderr, /the cluster does not take DIMACS formulas yet/);
 }));
 
 test("solve cnf - cube and conquer agrees with Kissat alone on random 3-SAT at the threshold", async () => {
