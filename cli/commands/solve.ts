@@ -86,7 +86,8 @@ count and sums the exact counts (docs/cluster.md "Counting"); --json prints the 
 
 A DIMACS CNF file (.cnf or .dimacs, plain or .gz) is solved by cube and conquer on this machine: lookahead cubes,
 Kissat per cube in --workers N (or --threads N) processes, --max-depth D decisions per cube, the model checked against
-every clause and printed as \`s SATISFIABLE\` and \`v\` lines, or \`s UNSATISFIABLE\` (docs/formats.md "DIMACS CNF").
+every clause and printed as \`s SATISFIABLE\` and \`v\` lines, or \`s UNSATISFIABLE\` (docs/formats.md "DIMACS CNF");
+with --certify every cube and the coverage are proved (DRAT, checked by drat-trim), --certificate DIR keeps the bundle.
 
 A Sudoku file (.sudoku or .sdk: 4x4 to 25x25, a line per row or the one-line form, docs/formats.md "Sudoku") is
 encoded (one variable per cell and digit; --redundant adds the implied clauses) and solved the same way, the grid

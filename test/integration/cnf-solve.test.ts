@@ -5,7 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -107,3 +108,25 @@ test("solve cnf - cube and conquer agrees with Kissat alone on random 3-SAT at t
   }
   assert.ok(sat > 0 && unsat > 0, `${sat} sat, ${unsat} unsat: both kinds are exercised`);
 });
+
+test("solve cnf --certify - pigeonhole: every cube (refuted leaves too) and the coverage proved; check.sh re-checks, and fails on a damaged proof", withDir(async (dir) => {
+  const file = join(dir, "php5.cnf"), cert = join(dir, "cert");
+  writeFileSync(file, dimacs(pigeonhole(5)));
+  const r = await cubist(["solve", file, "--workers", "2", "--max-depth", "6", "--certify", "--certificate", cert]);
+  assert.equal(r.code, 20, r.stderr);
+  assert.match(r.stdout, /^c every cube's DRAT proof and the coverage proof verified by drat-trim/m);
+  const open = Number(/c cubes (\d+) open, (\d+) refuted/.exec(r.stdout)![1]), refuted = Number(/c cubes (\d+) open, (\d+) refuted/.exec(r.stdout)![2]);
+  assert.equal(readFileSync(join(cert, "cubes.txt"), "utf8").trim().split("\n").length, open + refuted);
+  const check = spawnSync("sh", ["check.sh"], { cwd: cert, encoding: "utf8" });
+  assert.equal(check.status, 0, check.stdout + check.stderr);
+  assert.match(check.stdout, /coverage: VERIFIED/);
+  writeFileSync(join(cert, "proofs", "1.drat"), "");
+  const damaged = spawnSync("sh", ["check.sh"], { cwd: cert, encoding: "utf8" });
+  assert.equal(damaged.status, 1);
+  assert.match(damaged.stdout, /cube 1: NOT VERIFIED/);
+  const sat = join(dir, "sat.cnf");
+  writeFileSync(sat, dimacs(randomKSat(60, 200, 3, 3)));
+  const s = await cubist(["solve", sat, "--certify"]);
+  assert.equal(s.code, 0, s.stderr);
+  assert.match(s.stdout, /^s SATISFIABLE$/m);
+}));
