@@ -1,8 +1,8 @@
 /**
  * Sudoku in the commands that read a puzzle file (solve, verify, render): a file named .sudoku or .sdk
  * (docs/formats.md "Sudoku") is a Sudoku whatever --format says; these are its handlers. `solve` encodes it
- * (core/sudoku/encode.ts) and solves the formula by cube and conquer (cli/solve-cnf.ts); every answer is checked by
- * the Sudoku verifier, which shares nothing with the encoding.
+ * (core/sudoku/encode.ts) and solves the formula with Kissat, by cube and conquer with --max-depth D (cli/solve-cnf.ts);
+ * every answer is checked by the Sudoku verifier, which shares nothing with the encoding.
  */
 
 import { closeSync, openSync, writeSync } from "node:fs";
@@ -12,7 +12,7 @@ import { EXIT } from "./exit-codes.js";
 import { inputLimitOf, readText } from "./io.js";
 import { onInterrupt } from "./interrupt.js";
 import { countSudoku } from "./count-sudoku.js";
-import { defaultCubeDepth, solveCnfLocal } from "./solve-cnf.js";
+import { solveCnfLocal } from "./solve-cnf.js";
 import { defaultThreads } from "./solve-local.js";
 import { EncoderBugError, InvalidOptionError } from "../core/errors.js";
 import { encodeSudoku, decodeSudoku } from "../core/sudoku/encode.js";
@@ -49,7 +49,8 @@ export async function solveSudokuCommand(path: string, values: ParsedValues): Pr
     if (values.all === true) return await countCommand(puzzle, values, { solver, binary, signal: stop.signal }, () => stop.interrupted, started);
     const workers = (values.workers as number | undefined) ?? (values.threads as number | undefined) ?? defaultThreads();
     const result = await solveCnfLocal(cnf, {
-      workers, maxDepth: (values["max-depth"] as number | undefined) ?? defaultCubeDepth(workers), solver, binary,
+      // One cube (Kissat alone) unless --max-depth asks for cubes: measured faster on every board (BENCHMARKS.md "Sudoku").
+      workers, maxDepth: (values["max-depth"] as number | undefined) ?? 0, solver, binary,
       timeLimitSec: values.time as number | undefined, seed: values.seed as number | undefined, signal: stop.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;

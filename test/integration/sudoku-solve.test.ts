@@ -54,10 +54,10 @@ function count4(cells: number[]): number {
   return go(0);
 }
 
-test("sudoku solve - a 9x9 one-liner: the known solution, verified; --all says unique; --redundant agrees", withDir(async (dir) => {
+test("sudoku solve - a 9x9 one-liner: the known solution, verified; --all says unique; --redundant with cubes agrees", withDir(async (dir) => {
   const file = join(dir, "classic.sudoku");
   writeFileSync(file, `${PUZZLE}\n`);
-  for (const extra of [[], ["--redundant"]]) {
+  for (const extra of [[], ["--redundant", "--max-depth", "3"]]) {
     const r = await cubist(["solve", file, "--workers", "2", "--json", ...extra]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { line: string }).line, SOLUTION);
