@@ -1,8 +1,8 @@
 /**
  * Sudoku in the commands that read a puzzle file (solve, verify, render): a file named .sudoku or .sdk
  * (docs/formats.md "Sudoku") is a Sudoku whatever --format says; these are its handlers. `solve` encodes it
- * (core/sudoku/encode.ts) and solves the formula with Kissat, by cube and conquer with --max-depth D (cli/solve-cnf.ts);
- * every answer is checked by the Sudoku verifier, which shares nothing with the encoding.
+ * (core/sudoku/encode.ts) and solves the formula with Kissat alone, or by cube and conquer (cli/solve-cnf.ts) on 25x25
+ * boards and with --max-depth D; every answer is checked by the Sudoku verifier, which shares nothing with the encoding.
  */
 
 import { closeSync, openSync, writeSync } from "node:fs";
@@ -12,7 +12,7 @@ import { EXIT } from "./exit-codes.js";
 import { inputLimitOf, readText } from "./io.js";
 import { onInterrupt } from "./interrupt.js";
 import { countSudoku } from "./count-sudoku.js";
-import { solveCnfLocal } from "./solve-cnf.js";
+import { defaultCubeDepth, solveCnfLocal } from "./solve-cnf.js";
 import { defaultThreads } from "./solve-local.js";
 import { EncoderBugError, InvalidOptionError } from "../core/errors.js";
 import { encodeSudoku, decodeSudoku } from "../core/sudoku/encode.js";
@@ -27,6 +27,14 @@ import { terminalSafe } from "../cluster/terminal-text.js";
 export async function loadSudoku(path: string, values: ParsedValues): Promise<Sudoku> {
   const s = parseSudoku(await readText(path, inputLimitOf(values)), path);
   return s.name !== undefined ? s : { ...s, name: basename(path).replace(/\.[^.]+$/, "") };
+}
+
+/**
+ * The lookahead depth for a Sudoku: none (Kissat alone) up to 16x16, where Kissat alone was faster on every board
+ * measured, and the CNF default on 25x25, where the cubes were faster (BENCHMARKS.md "Sudoku").
+ */
+export function sudokuCubeDepth(puzzle: Sudoku, workers: number): number {
+  return puzzle.size >= 25 ? defaultCubeDepth(workers) : 0;
 }
 
 const NOT_FOR_SUDOKU = ["certify", "nats", "hints", "portfolio", "up-to-symmetry"] as const;
@@ -49,8 +57,7 @@ export async function solveSudokuCommand(path: string, values: ParsedValues): Pr
     if (values.all === true) return await countCommand(puzzle, values, { solver, binary, signal: stop.signal }, () => stop.interrupted, started);
     const workers = (values.workers as number | undefined) ?? (values.threads as number | undefined) ?? defaultThreads();
     const result = await solveCnfLocal(cnf, {
-      // One cube (Kissat alone) unless --max-depth asks for cubes: measured faster on every board (BENCHMARKS.md "Sudoku").
-      workers, maxDepth: (values["max-depth"] as number | undefined) ?? 0, solver, binary,
+      workers, maxDepth: (values["max-depth"] as number | undefined) ?? sudokuCubeDepth(puzzle, workers), solver, binary,
       timeLimitSec: values.time as number | undefined, seed: values.seed as number | undefined, signal: stop.signal,
     });
     if (stop.interrupted) return EXIT.INTERRUPTED;

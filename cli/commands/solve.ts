@@ -90,8 +90,8 @@ every clause and printed as \`s SATISFIABLE\` and \`v\` lines, or \`s UNSATISFIA
 with --certify every cube and the coverage are proved (DRAT, checked by drat-trim), --certificate DIR keeps the bundle.
 
 A Sudoku file (.sudoku or .sdk: 4x4 to 25x25, a line per row or the one-line form, docs/formats.md "Sudoku") is
-encoded (one variable per cell and digit; --redundant adds the implied clauses) and solved by Kissat (cubes with
---max-depth D), the grid
+encoded (one variable per cell and digit; --redundant adds the implied clauses) and solved by Kissat (alone up to
+16x16, cubes on 25x25 or with --max-depth D), the grid
 checked by the Sudoku verifier; --all counts the solutions ("unique", or the count), -o FILE writes each one.
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
