@@ -5,6 +5,7 @@
  */
 import { EncoderBugError } from "../core/errors.js";
 import { UsageError } from "./args.js";
+import { WrongModelError } from "../core/cnf/cnf.js";
 
 export const EXIT = {
   /** Success; for `solve`: a solution was found and verified. */
@@ -35,6 +36,6 @@ export const EXIT_CODES_HELP = `Exit codes:
 /** The exit code of a command that ended with `err`: a usage error 2, an encoder bug 3, anything else 1. */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError) return EXIT.USAGE;
-  if (err instanceof EncoderBugError) return EXIT.ENCODER_BUG;
+  if (err instanceof EncoderBugError || err instanceof WrongModelError) return EXIT.ENCODER_BUG;
   return EXIT.ERROR;
 }

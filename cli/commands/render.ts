@@ -1,4 +1,5 @@
 import type { CommandSpec, ParsedValues } from "../args.js";
+import { isSudokuPath } from "../../core/sudoku/format.js";
 import { EXIT } from "../exit-codes.js";
 import { inputLimitOf, loadBoard, loadPuzzle, PUZZLE_OPTIONS, puzzleReadOptions } from "../io.js";
 import { BOARD_OUTPUT_OPTIONS, showBoard } from "../board-output.js";
@@ -27,6 +28,7 @@ export const spec: CommandSpec = {
 };
 
 export async function run(values: ParsedValues, [puzzlePath, boardPath]: string[]): Promise<number> {
+  if (isSudokuPath(puzzlePath)) return (await import("../sudoku-command.js")).renderSudokuCommand(puzzlePath, boardPath, values);
   const { text, triangle } = await readPuzzleText(puzzlePath, inputLimitOf(values));
   if (triangle) return renderTriangleCommand(triangle, boardPath, values);
   const puzzle = await loadPuzzle(puzzlePath, { ...puzzleReadOptions(values), text });

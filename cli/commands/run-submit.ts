@@ -19,6 +19,8 @@ import { SOLVER_NAMES } from "../../host/solver/index.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
 import { InvalidOptionError } from "../../core/errors.js";
+import { isCnfPath } from "../cnf-io.js";
+import { isSudokuPath } from "../../core/sudoku/format.js";
 import type { SubmitRunRequest, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
@@ -90,6 +92,9 @@ export function submitRequestOf(r: RunRequest, runId: string | undefined): Submi
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const label = path === "-" ? "<stdin>" : path;
+  if (isCnfPath(path) || isSudokuPath(path)) {
+    throw new InvalidOptionError("run submit", `${label}: the cluster does not take ${isCnfPath(path) ? "DIMACS formulas" : "Sudoku boards"} yet; solve it on one machine with \`cubist solve ${label} --workers N\``);
+  }
   if (values.all !== true && (values.limit !== undefined || values["every-board"] === true)) {
     throw new InvalidOptionError(values.limit !== undefined ? "limit" : "every-board", "goes with --all");
   }

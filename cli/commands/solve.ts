@@ -22,6 +22,8 @@ import { readPuzzleText } from "../triangle-commands.js";
 import { runCluster } from "../solve-cluster.js";
 import { puzzleView } from "../puzzle-view.js";
 import { bestJSON } from "../../core/score.js";
+import { isCnfPath } from "../cnf-io.js";
+import { isSudokuPath } from "../../core/sudoku/format.js";
 
 export const spec: CommandSpec = {
   name: "solve",
@@ -52,6 +54,7 @@ export const spec: CommandSpec = {
     "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
     "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
+    redundant: { type: "boolean", description: "Sudoku: add each digit's at-least-once clauses per row, column and box to the encoding" },
   },
   details: `Alone, solve runs a portfolio of native placement-engine searches, one process per core (--threads,
 default every core), and the SAT solver after --sat-delay; the first proof wins and the rest are stopped. Near-unique
@@ -81,6 +84,16 @@ With --workers N, --all counts on the embedded cluster: the placement engine cou
 cube's budget (--cube-time), other cubes are re-split, and the coordinator verifies the boards that come with each
 count and sums the exact counts (docs/cluster.md "Counting"); --json prints the same shape plus "workers" and
 "run". With -o every board is recorded and verified by the coordinator. Not with --up-to-symmetry.
+
+A DIMACS CNF file (.cnf or .dimacs, plain or .gz) is solved by cube and conquer on this machine: lookahead cubes,
+Kissat per cube in --workers N (or --threads N) processes, --max-depth D decisions per cube, the model checked against
+every clause and printed as \`s SATISFIABLE\` and \`v\` lines, or \`s UNSATISFIABLE\` (docs/formats.md "DIMACS CNF");
+with --certify every cube and the coverage are proved (DRAT, checked by drat-trim), --certificate DIR keeps the bundle.
+
+A Sudoku file (.sudoku or .sdk: 4x4 to 25x25, a line per row or the one-line form, docs/formats.md "Sudoku") is
+encoded (one variable per cell and digit; --redundant adds the implied clauses) and solved by Kissat (alone up to
+16x16, cubes on 25x25 or with --max-depth D), the grid
+checked by the Sudoku verifier; --all counts the solutions ("unique", or the count), -o FILE writes each one.
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
 (--search-ms 0: Kissat alone), --all over --threads worker threads; with --workers N on the embedded cluster, cubes
@@ -202,6 +215,8 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
+  if (isCnfPath(path)) return (await import("../cnf-command.js")).solveCnfCommand(path, values);
+  if (isSudokuPath(path)) return (await import("../sudoku-command.js")).solveSudokuCommand(path, values);
   const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));
   if (triangle) {
     const { solveTriangle } = await import("../solve-triangle.js");
