@@ -117,7 +117,7 @@ export async function handleTask(
 
   const { task, run, limits } = check;
   const fields = { run: run.id, cube: task.cubeId, ...where };
-  const active = new ActiveCube(slot.index, run.id, task.cubeId, Date.now());
+  const active = new ActiveCube(slot.index, run.id, task.cubeId, Date.now(), task.lease);
   ctx.active.add(active);
   const heartbeat = setInterval(() => msg.working(), Math.max(100, Math.floor(ackWaitMs / 2)));
   try {

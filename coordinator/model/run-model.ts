@@ -280,7 +280,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
 
   /** Something for the run's timeline that its other entries do not say (a takeover, a manual action and who asked). */
   *recordNote(kind: string, message: string, actor: string): RunSteps {
-    yield* this.recorder.record({ $case: "note", value: { kind, message: message.slice(0, 1000), actor: actor.slice(0, 200) } });
+    yield* this.recorder.record({ $case: "note", value: { kind, message: message.slice(0, 1000), actor: actor.slice(0, 200), worker: "", cubeId: "" } });
   }
 
   /** A new priority: recorded, then the run record is written so workers pick by it on their next pull. */

@@ -38,6 +38,8 @@ export interface CoordinatorView {
   getRun(id: string): RunView | undefined;
   /** Workers heard from lately. */
   liveWorkers(now?: number): WorkerInfo[];
+  /** Workers whose verdicts are not taken (a spot check disproved one), and why. */
+  readonly distrusted: ReadonlyMap<string, string>;
   /** Every run's record: those in memory and finished ones in the runs bucket. */
   listRunRecords(): Promise<RunRecord[]>;
 }

@@ -38,7 +38,7 @@ import { RunUpkeep } from "./run-upkeep.js";
 import { VerdictIntake } from "./verdict-intake.js";
 import { VerdictRouter, type CoordinatorCounters } from "./verdict-router.js";
 import { DEFAULT_LEASE_TIMINGS, type LeaderRecord, type LeaseTimings } from "../model/leader-lease.js";
-import { WorkerTable, type WorkerInfo } from "./worker-table.js";
+import { leaseOf, WorkerTable, type WorkerInfo } from "./worker-table.js";
 
 export type { WorkerInfo };
 
@@ -349,7 +349,7 @@ export class Coordinator {
     const orphans = this.workerTable.record(data, subject, (id: string) => {
       const run = this.store.get(id);
       // A scan run's portfolio member runs like a cube but is none (coordinator/model/cube-table.ts MemberEntry).
-      return run && { createdUnixMs: run.spec.createdUnixMs, hasCube: (cube: string) => run.table.get(cube) !== undefined || run.table.member(cube) !== undefined };
+      return run && { createdUnixMs: run.spec.createdUnixMs, leaseOf: (cube: string) => leaseOf(run.table, cube) };
     });
     // A worker started again: what its old process held waits for nobody; send it out again now, not after ack_wait.
     if (orphans && this.state === "leading") {
@@ -358,6 +358,11 @@ export class Coordinator {
         void this.store.get(o.runId)?.requeueOrphan(o.cubeId).catch((err: Error) => this.opts.log.debug("orphan not sent again", { run: o.runId, cube: o.cubeId, err: err.message }));
       }
     }
+  }
+
+  /** Workers whose verdicts are not taken: a spot check disproved one (coordinator/model/run-trust.ts). */
+  get distrusted(): ReadonlyMap<string, string> {
+    return this.workerTable.distrusted;
   }
 
   /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */
