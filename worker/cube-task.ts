@@ -91,7 +91,7 @@ export async function handleTask(
   const names = config.names;
   const where = { seq: msg.info.streamSequence, delivery: msg.info.deliveryCount };
   const check = validateTask(
-    { names, run: (id) => ctx.table.get(id), cancelled: (run, cube) => ctx.cancels.cancelled(run, cube) },
+    { names, run: (id) => ctx.table.get(id), cancelled: (run, cube) => ctx.cancels.cancelled(run, cube), workerId: config.workerId },
     msg.subject,
     msg.data,
     msg.info,

@@ -58,6 +58,8 @@ export interface ValidateContext {
   run(id: string): WorkerRun | undefined;
   /** True when a cancel for this cube (or its whole run) was seen recently. */
   cancelled(run: string, cube: string): boolean;
+  /** This worker's id: a spot check of its own refutation (`CubeTask.not_worker`) is handed back for another. */
+  workerId?: string;
 }
 
 /** The run id behind a consumer name (`run-<id>`, or the front queue's `front-<id>`), or null. */
@@ -173,5 +175,6 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   if (isTerminal(run.state)) return { action: "ack", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   if (ctx.cancelled(runId, cube)) return { action: "ack", reason: "cube cancelled", run: runId, cube };
   if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${runStateName(run.state)}`, run: runId, cube };
+  if (task.notWorker !== "" && task.notWorker === ctx.workerId) return { action: "nak", reason: "a spot check of this worker's own refutation: for another worker", run: runId, cube };
   return { action: "run", task, run, limits };
 }

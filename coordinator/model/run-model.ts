@@ -38,6 +38,7 @@ import { RunSolutions } from "./run-solutions.js";
 import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
+import { RunTrust } from "./run-trust.js";
 import { growSlots, isScoreRun, isScoreSlot, openSlots, republishSlot, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
 
 export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
@@ -49,6 +50,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   readonly best = new RunBest();
   readonly member = new ScanMember();
   readonly slots = new ScoreSlots();
+  readonly trust = new RunTrust();
   readonly recorder: RunRecorder;
   readonly log: Logger;
   private appliedCount = 0;
@@ -155,6 +157,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
           // Each cube closes once, so its count is added once (also on replay).
           if (closed.kind === "closed" && closed.state === "sat") this.count.applyCounted(c, this.cubes.table.get(c.id)!.weight);
           this.certification.applyClosed(c);
+          this.trust.applyClosed(c);
         }
         break;
       case "solution": case "rejectedModel":
@@ -174,10 +177,20 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
         this.cubes.apply(b, e.atUnixMs);
         this.slots.apply(b);
         break;
+      case "note":
+        // For the run's timeline; spot checks keep theirs (coordinator/model/run-trust.ts).
+        this.trust.applyNote(b.value);
+        break;
       default:
-        // "note": for the run's timeline; no state.
         break;
     }
+  }
+
+  /** The share of refuted cubes spot-checked, percent: none where proofs are checked, solutions counted or scores kept. */
+  get spotCheckPercent(): number {
+    const objective = this.spec.solver?.objective ?? "";
+    if (this.spec.certify || this.counting || (objective !== "" && objective !== "sat")) return 0;
+    return this.spec.spotCheckPercent ?? 0;
   }
 
   // ---- decisions -------------------------------------------------------------------------------------------------

@@ -166,6 +166,7 @@ export class Coordinator {
       publishCancel: (run, cube, reason) => this.publishCancel(run, cube, reason),
       settled: (run) => this.intake?.requeue(this.held.take(run)),
       liveSlots: () => this.workerTable.live().reduce((n, w) => n + w.status.slots, 0),
+      checkers: (worker) => this.hasChecker(worker),
     });
     this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data, msg.subject); } }));
     this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {
@@ -362,7 +363,17 @@ export class Coordinator {
 
   /** Workers whose verdicts are not taken: a spot check disproved one (coordinator/model/run-trust.ts). */
   get distrusted(): ReadonlyMap<string, string> {
-    return this.workerTable.distrusted;
+    const out = new Map<string, string>();
+    for (const run of this.runs()) {
+      for (const [worker, cube] of run.model.trust.distrusted) out.set(worker, `refuted cube ${cube} of run ${run.id}, which another worker solved`);
+    }
+    return out;
+  }
+
+  /** A live worker other than `worker` that the coordinator trusts can solve a spot check of its refutation. */
+  private hasChecker(worker: string): boolean {
+    const distrusted = this.distrusted;
+    return this.workerTable.live().some((w) => w.status.workerId !== worker && w.status.quarantined === "" && !distrusted.has(w.status.workerId));
   }
 
   /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */

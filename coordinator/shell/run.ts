@@ -55,6 +55,8 @@ export interface RunDeps {
   readonly settled?: (runId: string) => void;
   /** Solver slots of the live workers (a score run starts as many score slots). @default 1 */
   readonly liveSlots?: () => number;
+  /** A live, trusted worker other than this one can solve a spot check (coordinator/model/run-trust.ts). @default none */
+  readonly checkers?: (worker: string) => boolean;
   /** Throws unless this coordinator leads, waiting while its lease is lapsed (coordinator/shell/coordinator.ts): before every effect. */
   readonly fence?: () => Promise<void>;
 }
@@ -114,6 +116,7 @@ export class RunController extends EventEmitter<RunEvents> {
       log: deps.log.child({ run: spec.runId }),
       memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
       settled: () => deps.settled?.(spec.runId),
+      checkers: deps.checkers,
     });
     return { model, formula: shape.formula };
   }

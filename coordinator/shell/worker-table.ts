@@ -61,17 +61,10 @@ export type RunOf = (id: string) => RunFacts | undefined;
 
 export class WorkerTable {
   readonly workers = new Map<string, WorkerInfo>();
-  /** Workers whose refutations a spot check disproved (coordinator/model/run-trust.ts), and why: their verdicts are not taken. */
-  readonly distrusted = new Map<string, string>();
   /** False running claims per worker, kept while the worker is silent too (a forger need not send good heartbeats). */
   private readonly claims = new Map<string, number>();
 
   constructor(private readonly names: Names, private readonly rejections: Rejections) {}
-
-  /** A spot check caught `worker` refuting a satisfiable cube. */
-  distrust(worker: string, reason: string): void {
-    if (!this.distrusted.has(worker)) this.distrusted.set(worker, reason.slice(0, 400));
-  }
 
   /** False running claims of `worker` so far. */
   falseClaims(worker: string): number {
