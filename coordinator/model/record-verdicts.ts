@@ -22,7 +22,7 @@ import { checkComplete, type OutcomeRun } from "./run-outcome.js";
 import { acceptSolution, rejectAnswer } from "./run-solutions.js";
 import { continueMember, recordMember, workerMs, type MemberRun } from "./scan-member.js";
 import { isScoreSlot, recordSlot, type ScoreRun } from "./score-slots.js";
-import { disproveRefuter, screenVerdict, type TrustRun } from "./run-trust.js";
+import { disproveRefuter, screenMemberVerdict, screenVerdict, type TrustRun } from "./run-trust.js";
 
 /** Distinct workers whose errors on one cube make it fail (errors from one worker only retry it). */
 export const CUBE_FAIL_WORKERS = 2;
@@ -43,7 +43,7 @@ export function* recordVerdicts(run: VerdictsRun, verdicts: readonly Verdict[]):
     // An improvement streamed while a task goes on is for score slots only.
     if (v.kind === VerdictKind.VERDICT_KIND_BEST) continue;
     if (run.cubes.table.member(v.cubeId)) {
-      yield* recordMember(run, v);
+      yield* recordMember(run, screenMemberVerdict(run, v));
       if (run.life.ended) return;
       continue;
     }

@@ -19,6 +19,10 @@
  *   taken (each is answered by sending the cube again, away from it), and the solution is recorded. A SAT answer that
  *   the verifier rejects is the checker's lie: the cube is sent again (a third solve), as for any rejected answer.
  *
+ * - **The whole board.** A scan run's portfolio member that reports the whole board exhausted would refute every cube
+ *   at once on one worker's word: while spot checks are on, that claim counts as the member giving up, and the
+ *   cubes decide the run.
+ *
  * Pure: the notes and requeues are effects, and the state changes only by `apply` of the notes and closed records.
  */
 
@@ -121,6 +125,7 @@ export function* screenVerdict(run: TrustRun, v: Verdict, e: CubeEntry): RunStep
     run.log.debug("refutation not spot-checked: no other live worker", { cube: e.id, worker });
     return "record";
   }
+  run.log.info("spot check: the refuted cube goes to another worker", { cube: e.id, worker });
   yield* run.recorder.applyAndRecord(note(SPOT_CHECK_NOTE, worker, e.id, `cube ${e.id} refuted by ${worker}: solved again by another worker`));
   yield* sendAway(run, e, worker);
   return "taken";
@@ -139,4 +144,14 @@ export function* disproveRefuter(run: TrustRun, cubeId: string, solver: string):
   yield* run.recorder.applyAndRecord(note(DISTRUSTED_NOTE, liar, cubeId,
     `worker ${liar} refuted cube ${cubeId}, which ${solver} solved (verified): its verdicts are no longer taken; ${refuted.length} cube(s) it refuted are queued again`));
   for (const e of refuted) yield* sendAway(run, e, liar);
+}
+
+/**
+ * A portfolio member's verdict as the run takes it: its whole-board UNSAT counts as giving up while spot checks are
+ * on (one worker's word would refute every cube at once).
+ */
+export function screenMemberVerdict(run: TrustRun, v: Verdict): Verdict {
+  if (v.kind !== VerdictKind.VERDICT_KIND_UNSAT || run.spotCheckPercent <= 0) return v;
+  run.log.info("the portfolio member's exhausted board is not taken while spot checks are on: the cubes decide", { worker: v.workerId });
+  return { ...v, kind: VerdictKind.VERDICT_KIND_UNKNOWN, reason: "whole-board refutation not taken unchecked (spot checks)", partNext: undefined };
 }

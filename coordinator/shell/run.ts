@@ -124,6 +124,8 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- the run's state, read-only (the model owns it) ------------------------------------------------------
 
   get spec(): RunSpec { return this.model.spec; }
+  /** Spot checks sent, agreed and disproved (coordinator/model/run-trust.ts). */
+  get spotChecks(): Readonly<{ sent: number; agreed: number; disproved: number }> { return this.model.trust.counts; }
   /** The run's puzzle, square or triangle, as the coordinator handles it (coordinator/model/shape.ts). */
   get shape(): RunShape { return this.model.shape; }
   get table(): CubeTableView { return this.model.table; }
