@@ -19,9 +19,9 @@
  *   taken (each is answered by sending the cube again, away from it), and the solution is recorded. A SAT answer that
  *   the verifier rejects is the checker's lie: the cube is sent again (a third solve), as for any rejected answer.
  *
- * - **The whole board.** A scan run's portfolio member that reports the whole board exhausted would refute every cube
- *   at once on one worker's word: while spot checks are on, that claim counts as the member giving up, and the
- *   cubes decide the run.
+ * - **The whole board.** A scan run's portfolio member that reports the whole board exhausted refutes every cube at
+ *   once. Its claim is sampled like a cube's (by the member's id): when checked, it counts as the member giving up,
+ *   and the cubes, solved by all the workers, decide the run.
  *
  * Pure: the notes and requeues are effects, and the state changes only by `apply` of the notes and closed records.
  */
@@ -147,11 +147,12 @@ export function* disproveRefuter(run: TrustRun, cubeId: string, solver: string):
 }
 
 /**
- * A portfolio member's verdict as the run takes it: its whole-board UNSAT counts as giving up while spot checks are
- * on (one worker's word would refute every cube at once).
+ * A portfolio member's verdict as the run takes it: a sampled whole-board UNSAT counts as giving up, so that the cubes
+ * check it (one worker's word would refute every cube at once).
  */
 export function screenMemberVerdict(run: TrustRun, v: Verdict): Verdict {
-  if (v.kind !== VerdictKind.VERDICT_KIND_UNSAT || run.spotCheckPercent <= 0) return v;
-  run.log.info("the portfolio member's exhausted board is not taken while spot checks are on: the cubes decide", { worker: v.workerId });
-  return { ...v, kind: VerdictKind.VERDICT_KIND_UNKNOWN, reason: "whole-board refutation not taken unchecked (spot checks)", partNext: undefined };
+  if (v.kind !== VerdictKind.VERDICT_KIND_UNSAT || !sampled(run.spec.runId, v.cubeId, run.spotCheckPercent)) return v;
+  if (!(run.opts.checkers?.(v.workerId) ?? false)) return v;
+  run.log.info("spot check: the portfolio member's exhausted board is not taken; the cubes decide", { worker: v.workerId });
+  return { ...v, kind: VerdictKind.VERDICT_KIND_UNKNOWN, reason: "whole-board refutation spot-checked by the cubes", partNext: undefined };
 }
