@@ -38,7 +38,7 @@ import { RunSolutions } from "./run-solutions.js";
 import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
-import { RunTrust } from "./run-trust.js";
+import { giveUpCheck, RunTrust } from "./run-trust.js";
 import { growSlots, isScoreRun, isScoreSlot, openSlots, republishSlot, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
 
 export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
@@ -247,7 +247,8 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   *giveUpCube(cubeId: string): RunSteps {
     const e = this.cubes.table.get(cubeId);
     if (!e || e.state !== "queued") return;
-    yield* failCube(this, e, `not answered after ${this.opts.maxDeliver} deliveries`);
+    // A spot check its refuter kept handing back is sent again (coordinator/model/run-trust.ts), never failed.
+    if ((yield* giveUpCheck(this, e)) === "not-a-check") yield* failCube(this, e, `not answered after ${this.opts.maxDeliver} deliveries`);
     yield* checkComplete(this);
   }
 

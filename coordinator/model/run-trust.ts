@@ -156,3 +156,24 @@ export function screenMemberVerdict(run: TrustRun, v: Verdict): Verdict {
   run.log.info("spot check: the portfolio member's exhausted board is not taken; the cubes decide", { worker: v.workerId });
   return { ...v, kind: VerdictKind.VERDICT_KIND_UNKNOWN, reason: "whole-board refutation spot-checked by the cubes", partNext: undefined };
 }
+
+/**
+ * JetStream gave up delivering a cube's task (the MAX_DELIVERIES advisory): "handled" when it was a spot check. Its
+ * refuter handed it back each time while no other worker took it (all busy): it goes out again; with no other live,
+ * trusted worker left, the refutation is taken unchecked, so that the run still ends.
+ */
+export function* giveUpCheck(run: TrustRun, e: CubeEntry): RunSteps<"handled" | "not-a-check"> {
+  const refuter = run.trust.refuterOf(e.id);
+  if (refuter === undefined) return "not-a-check";
+  if (run.opts.checkers?.(refuter) ?? false) {
+    yield* sendAway(run, e, refuter);
+    return "handled";
+  }
+  run.log.warn("spot check not done: no other live worker; the refutation is taken unchecked", { cube: e.id, worker: refuter });
+  const closed: CubeClosed = {
+    id: e.id, kind: VerdictKind.VERDICT_KIND_UNSAT, workerId: refuter, wallMs: 0, conflicts: 0, reason: "spot check not done: no other worker",
+    searchNodes: 0, estNodes: 0, estNodesStderr: 0, proofSha256: "",
+  };
+  yield* run.recorder.applyAndRecord({ $case: "closed", value: { cubes: [closed] } });
+  return "handled";
+}

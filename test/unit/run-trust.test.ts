@@ -105,3 +105,20 @@ test("spot checks - without another live worker, or at 0%, a refutation closes u
     assert.equal(h.model.trust.counts.sent, 0);
   }
 });
+
+test("spot checks - a check JetStream gave up on (its refuter handed it back each time) goes out again; with no other worker it closes unchecked", async () => {
+  let others = true;
+  const h = modelHarness({ runId: "r1", searchMs: 0, puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 8, spotCheckPercent: 100 }, { checkers: () => others });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const [cube] = openCubes(h.model);
+  await h.run(h.model.recordVerdicts([verdict(cube, UNSAT, { workerId: "w1" })]));
+  h.effects.length = 0;
+  await h.run(h.model.giveUpCube(cube));
+  assert.equal(h.model.table.get(cube)!.state, "queued", "not failed");
+  assert.deepEqual(published(h.effects).map((t) => [t.task.cubeId, t.task.notWorker]), [[cube, "w1"]]);
+  others = false;
+  await h.run(h.model.giveUpCube(cube));
+  assert.equal(h.model.table.get(cube)!.state, "unsat");
+  assert.equal(h.model.table.get(cube)!.worker, "w1");
+});
