@@ -86,15 +86,15 @@ function registerWorkers(registers: Registry[], c: Pick<CoordinatorView, "liveWo
   }
 }
 
-/** Spot checks of the runs in memory (coordinator/model/run-trust.ts), by outcome. */
+/** Spot checks of the runs in memory (coordinator/model/run-trust.ts), by kind. */
 function registerSpotChecks(registers: Registry[], c: Pick<CoordinatorView, "runs">): void {
   new Gauge({
-    name: "cubist_coordinator_spot_checks", help: "Spot checks of the runs in memory: sent (a refuted cube solved again by another worker), agreed, disproved (its refuter distrusted).",
-    labelNames: ["outcome"], registers,
+    name: "cubist_coordinator_spot_checks", help: "Spot checks of the runs in memory, by kind: sent (a refuted cube solved again by another worker), agreed, disproved (its refuter distrusted).",
+    labelNames: ["kind"], registers,
     collect() {
       const sum = { sent: 0, agreed: 0, disproved: 0 };
       for (const r of c.runs()) for (const k of ["sent", "agreed", "disproved"] as const) sum[k] += r.spotChecks[k];
-      for (const k of ["sent", "agreed", "disproved"] as const) this.set({ outcome: k }, sum[k]);
+      for (const k of ["sent", "agreed", "disproved"] as const) this.set({ kind: k }, sum[k]);
     },
   });
 }

@@ -96,7 +96,7 @@ async function assertCaught(t: TestNats, c: TestCoordinator, run: RunController,
     assert.equal(view.find((w) => w.workerId !== liar)!.quarantined, "");
     const text = await (await fetch(`${http.url}/metrics`)).text();
     assert.match(text, /^cubist_cluster_distrusted_workers 1$/m);
-    assert.match(text, /^cubist_coordinator_spot_checks\{outcome="disproved"\} [1-9]/m);
+    assert.match(text, /^cubist_coordinator_spot_checks\{kind="disproved"\} [1-9]/m);
   } finally {
     await http.close();
   }
