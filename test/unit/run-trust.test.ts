@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sampled } from "../../coordinator/model/run-trust.js";
+import { SCAN_MEMBER_ID } from "../../coordinator/model/run-defaults.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
@@ -121,4 +122,21 @@ test("spot checks - a check JetStream gave up on (its refuter handed it back eac
   await h.run(h.model.giveUpCube(cube));
   assert.equal(h.model.table.get(cube)!.state, "unsat");
   assert.equal(h.model.table.get(cube)!.worker, "w1");
+});
+
+test("spot checks - a scan run's whole-board exhaustion, when sampled, counts as the member giving up: the cubes decide", async () => {
+  for (const percent of [100, 0]) {
+    const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 8, spotCheckPercent: percent }, { batchSize: 5, checkers: () => true });
+    await h.run(h.model.start());
+    await h.run(h.model.splitInitial());
+    const open = openCubes(h.model);
+    await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, UNSAT, { workerId: "liar" })]));
+    if (percent === 0) {
+      // The control: unchecked, the member's word refutes every cube.
+      assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
+      continue;
+    }
+    assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
+    assert.deepEqual(openCubes(h.model), open, "no cube refuted on the member's word");
+  }
 });
