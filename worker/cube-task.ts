@@ -103,7 +103,7 @@ export async function handleTask(
     return;
   }
   if (check.action === "nak") {
-    msg.nak(config.retryDelayMs);
+    msg.nak(check.delayMs ?? config.retryDelayMs);
     counters.handedBack++;
     log.info("task handed back", { run: check.run, cube: check.cube, ...where, why: check.reason });
     return;
