@@ -38,7 +38,7 @@ import { RunUpkeep } from "./run-upkeep.js";
 import { VerdictIntake } from "./verdict-intake.js";
 import { VerdictRouter, type CoordinatorCounters } from "./verdict-router.js";
 import { DEFAULT_LEASE_TIMINGS, type LeaderRecord, type LeaseTimings } from "../model/leader-lease.js";
-import { leaseOf, WorkerTable, type WorkerInfo } from "./worker-table.js";
+import { distrustedIn, hasChecker, leaseOf, WorkerTable, type WorkerInfo } from "./worker-table.js";
 
 export type { WorkerInfo };
 
@@ -363,17 +363,12 @@ export class Coordinator {
 
   /** Workers whose verdicts are not taken: a spot check disproved one (coordinator/model/run-trust.ts). */
   get distrusted(): ReadonlyMap<string, string> {
-    const out = new Map<string, string>();
-    for (const run of this.runs()) {
-      for (const [worker, cube] of run.model.trust.distrusted) out.set(worker, `refuted cube ${cube} of run ${run.id}, which another worker solved`);
-    }
-    return out;
+    return distrustedIn(this.runs());
   }
 
   /** A live worker other than `worker` that the coordinator trusts can solve a spot check of its refutation. */
   private hasChecker(worker: string): boolean {
-    const distrusted = this.distrusted;
-    return this.workerTable.live().some((w) => w.status.workerId !== worker && w.status.quarantined === "" && !distrusted.has(w.status.workerId));
+    return hasChecker(this.workerTable.live(), this.distrusted, worker);
   }
 
   /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */

@@ -56,6 +56,20 @@ export function leaseOf(table: CubeTableView, cube: string): string | null | und
   return isOpen(e) ? e.lease : null;
 }
 
+/** The workers a spot check disproved in any of `runs` (coordinator/model/run-trust.ts), and why. */
+export function distrustedIn(runs: Iterable<{ id: string; model: { trust: { distrusted: ReadonlyMap<string, string> } } }>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const run of runs) {
+    for (const [worker, cube] of run.model.trust.distrusted) out.set(worker, `refuted cube ${cube} of run ${run.id}, which another worker solved`);
+  }
+  return out;
+}
+
+/** Some live worker other than `worker`, neither quarantined nor distrusted, can solve a spot check of its refutation. */
+export function hasChecker(live: readonly WorkerInfo[], distrusted: ReadonlyMap<string, string>, worker: string): boolean {
+  return live.some((w) => w.status.workerId !== worker && w.status.quarantined === "" && !distrusted.has(w.status.workerId));
+}
+
 /** What the table needs to know of a run to believe a heartbeat's running entries. */
 export type RunOf = (id: string) => RunFacts | undefined;
 
