@@ -4,7 +4,7 @@
  */
 import { cellOrders } from "../core/cubes/types.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS } from "../coordinator/model/run-defaults.js";
+import { DEFAULT_CELL_ORDER, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS } from "../coordinator/model/run-defaults.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
 import { encodeOptionsFrom } from "./encode-options.js";
 
@@ -25,6 +25,7 @@ export const RUN_OPTIONS: Record<string, OptionSpec> = {
   priority: { type: "integer", arg: "P", description: "run priority (higher first)", min: -1000, max: 1000, default: 0 },
   name: { type: "string", arg: "NAME", description: "run name (default: the puzzle's)" },
   objective: { type: "string", arg: "GOAL", description: "sat (a solution or a proof there is none) or score (complete boards with the fewest mismatched edges: the best board improves until you stop the run)", choices: ["sat", "score"], default: "sat" },
+  "spot-check": { type: "integer", arg: "P", description: `re-solve this percent of refuted cubes on another worker; a worker caught refuting a satisfiable cube is distrusted and its refutations redone (default: ${DEFAULT_SPOT_CHECK_PERCENT}; 0: none; docs/operations.md "Spot checks")`, min: 0, max: 100 },
   certify: { type: "boolean", description: "certified UNSAT: every refuted cube's DRAT proof (Kissat) checked by drat-trim, plus a coverage proof (docs/operations.md \"Certificates\")" },
 };
 
@@ -56,6 +57,7 @@ export function runRequestFrom(values: ParsedValues, puzzleText: string, label: 
     resplitChildren: n("resplit-children"),
     priority: n("priority"),
     certify: values.certify === true,
+    spotCheckPercent: n("spot-check"),
     objective: s("objective"),
     // Counting (`--all`: run submit, solve --workers); solve -o FILE needs every board (cli/commands/solve.ts).
     ...(values.all === true ? { mode: "all" as const, solutionLimit: n("limit"), everyBoard: values["every-board"] === true } : {}),

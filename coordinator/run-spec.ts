@@ -19,7 +19,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_TARGET_CUBES,
 } from "./model/run-defaults.js";
-import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS, MAX_TARGET_CUBES } from "./model/run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS, MAX_TARGET_CUBES } from "./model/run-defaults.js";
 import { checkBoardSize, checkPuzzleSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -57,6 +57,8 @@ export interface RunRequest {
   mode?: "first" | "all";
   /** Certified UNSAT: DRAT proofs for every refuted cube, checked, plus the coverage proof. @default false */
   certify?: boolean;
+  /** Refuted cubes re-solved by another worker, percent (coordinator/model/run-trust.ts). @default DEFAULT_SPOT_CHECK_PERCENT */
+  spotCheckPercent?: number;
   /** "sat" (default) or "score": the engine's score mode on every cube; the run keeps the best board (issue 13). */
   objective?: string;
   /** Mode "all": end once at least this many solutions are counted (0 or unset: no limit). */
@@ -206,6 +208,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   const cells = triangle ? triangle.side ** 2 : (puzzle as Puzzle).rows * (puzzle as Puzzle).cols;
   const spec: RunSpec = {
     certify: req.certify === true,
+    spotCheckPercent: int("spot check", req.spotCheckPercent, 0, 100, DEFAULT_SPOT_CHECK_PERCENT),
     runId,
     name,
     puzzleText,

@@ -6,6 +6,7 @@
  */
 
 import type { RunningCube } from "../proto/gen/cubist/v1/cube.js";
+import { leaseProof } from "../proto/lease-proof.js";
 import { PAUSE_NOW } from "./cancels.js";
 
 /** Where a cube is in its slot. */
@@ -22,6 +23,8 @@ export class ActiveCube {
     readonly run: string,
     readonly cube: string,
     readonly startedUnixMs: number,
+    /** The task's lease: heartbeats prove with it that this worker holds the cube (proto/lease-proof.ts). */
+    readonly lease = "",
   ) {}
 
   get signal(): AbortSignal {
@@ -81,7 +84,7 @@ export class ActiveCubes {
     return n;
   }
 
-  running(): RunningCube[] {
-    return [...this.bySlot.values()].map((a) => ({ runId: a.run, cubeId: a.cube, startedUnixMs: a.startedUnixMs }));
+  running(workerId: string): RunningCube[] {
+    return [...this.bySlot.values()].map((a) => ({ runId: a.run, cubeId: a.cube, startedUnixMs: a.startedUnixMs, leaseProof: leaseProof(a.lease, workerId) }));
   }
 }

@@ -91,7 +91,7 @@ export async function handleTask(
   const names = config.names;
   const where = { seq: msg.info.streamSequence, delivery: msg.info.deliveryCount };
   const check = validateTask(
-    { names, run: (id) => ctx.table.get(id), cancelled: (run, cube) => ctx.cancels.cancelled(run, cube) },
+    { names, run: (id) => ctx.table.get(id), cancelled: (run, cube) => ctx.cancels.cancelled(run, cube), workerId: config.workerId },
     msg.subject,
     msg.data,
     msg.info,
@@ -103,7 +103,7 @@ export async function handleTask(
     return;
   }
   if (check.action === "nak") {
-    msg.nak(config.retryDelayMs);
+    msg.nak(check.delayMs ?? config.retryDelayMs);
     counters.handedBack++;
     log.info("task handed back", { run: check.run, cube: check.cube, ...where, why: check.reason });
     return;
@@ -117,7 +117,7 @@ export async function handleTask(
 
   const { task, run, limits } = check;
   const fields = { run: run.id, cube: task.cubeId, ...where };
-  const active = new ActiveCube(slot.index, run.id, task.cubeId, Date.now());
+  const active = new ActiveCube(slot.index, run.id, task.cubeId, Date.now(), task.lease);
   ctx.active.add(active);
   const heartbeat = setInterval(() => msg.working(), Math.max(100, Math.floor(ackWaitMs / 2)));
   try {

@@ -13,7 +13,7 @@ export function buildStatus(ctx: WorkerContext, startedMs: number, slots: number
     host: ctx.config.host,
     slots,
     busy: ctx.active.size,
-    running: ctx.active.running(),
+    running: ctx.active.running(ctx.config.workerId),
     cubesDone: ctx.counters.cubesDone,
     uptimeSec: Math.round((Date.now() - startedMs) / 100) / 10,
     solver: ctx.config.solver,

@@ -24,7 +24,7 @@ import { ENGINE_ORDERS } from "./engine/index.js";
 export type TaskCheck =
   | { action: "run"; task: CubeTask; run: WorkerRun; limits: CubeLimits }
   | { action: "term"; reason: string; run?: string; cube?: string }
-  | { action: "nak"; reason: string; run: string; cube: string }
+  | { action: "nak"; reason: string; run: string; cube: string; delayMs?: number }
   | { action: "ack"; reason: string; run: string; cube: string };
 
 /** A task's solver settings, checked and with defaults applied. */
@@ -52,12 +52,17 @@ const DEFAULT_COUNT_BOARDS = 100;
 /** A sanity bound on count_boards (the coordinator picks it so that a verdict stays under NATS's 1 MB payload). */
 const MAX_COUNT_BOARDS = 10_000;
 
+/** How long a spot check of a worker's own refutation waits after that worker hands it back (a nak). */
+export const SPOT_CHECK_NAK_MS = 100;
+
 export interface ValidateContext {
   names: Names;
   /** The worker's view of the run. */
   run(id: string): WorkerRun | undefined;
   /** True when a cancel for this cube (or its whole run) was seen recently. */
   cancelled(run: string, cube: string): boolean;
+  /** This worker's id: a spot check of its own refutation (`CubeTask.not_worker`) is handed back for another. */
+  workerId?: string;
 }
 
 /** The run id behind a consumer name (`run-<id>`, or the front queue's `front-<id>`), or null. */
@@ -173,5 +178,9 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   if (isTerminal(run.state)) return { action: "ack", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   if (ctx.cancelled(runId, cube)) return { action: "ack", reason: "cube cancelled", run: runId, cube };
   if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${runStateName(run.state)}`, run: runId, cube };
+  // Handed back at once but for a moment (SPOT_CHECK_NAK_MS), so that another worker's pull takes it soon.
+  if (task.notWorker !== "" && task.notWorker === ctx.workerId) {
+    return { action: "nak", reason: "a spot check of this worker's own refutation: for another worker", run: runId, cube, delayMs: SPOT_CHECK_NAK_MS };
+  }
   return { action: "run", task, run, limits };
 }

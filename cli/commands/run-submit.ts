@@ -86,6 +86,7 @@ export function submitRequestOf(r: RunRequest, runId: string | undefined): Submi
     mode: r.mode === "all" ? RunMode.RUN_MODE_ALL_SOLUTIONS : RunMode.RUN_MODE_FIRST_SOLUTION,
     runId: runId ?? "",
     certify: r.certify === true,
+    ...(r.spotCheckPercent !== undefined ? { spotCheckPercent: r.spotCheckPercent } : {}),
     ...(r.mode === "all" ? { solutionLimit: r.solutionLimit ?? 0, everyBoard: r.everyBoard === true } : {}),
   };
 }

@@ -211,7 +211,9 @@ function renderWorkers(workers) {
   updateRows($("workers").querySelector("tbody"), workers, (w) => w.workerId, () => el("tr", {}, el("td", { class: "mono" }), el("td"), el("td", { class: "num" }), el("td", { class: "mono" }), el("td", { class: "num" }), el("td", { class: "num" }), el("td", { class: "num" })), (tr, w) => {
     const current = w.quarantined ? `quarantined: ${w.quarantined}`
       : w.running.length ? w.running.map((x) => `${x.runId === runId ? "" : `${x.runId}/`}${x.cubeId} (${fmtDuration(x.ageSec)})`).join(", ") : "idle";
-    setCells(tr, [w.workerId, w.host, `${w.busy} / ${w.slots}`, current, w.conflictsPerSec ? fmtNumber(Math.round(w.conflictsPerSec)) : "-", w.cubesPerMin.toFixed(1), fmtNumber(w.cubesDone)]);
+    // Heartbeat claims on cubes not leased to it (docs/operations.md "Identities and leases").
+    const claims = w.falseClaims ? ` (${w.falseClaims} false running claim${w.falseClaims === 1 ? "" : "s"})` : "";
+    setCells(tr, [w.workerId, w.host, `${w.busy} / ${w.slots}`, current + claims, w.conflictsPerSec ? fmtNumber(Math.round(w.conflictsPerSec)) : "-", w.cubesPerMin.toFixed(1), fmtNumber(w.cubesDone)]);
   });
 }
 

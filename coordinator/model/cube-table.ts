@@ -266,9 +266,14 @@ export class CubeTable implements CubeTableView {
    */
   requeue(id: string, seq = 0, lease = ""): boolean {
     const e = this.cubes.get(id);
-    if (!e || (e.state !== "unknown" && e.state !== "failed" && e.state !== "queued")) return false;
+    if (!e || (e.state !== "unknown" && e.state !== "failed" && e.state !== "queued" && e.state !== "unsat")) return false;
     e.seq = seq;
     e.lease = lease;
+    // A refutation undone: its worker was distrusted by a spot check (coordinator/model/run-trust.ts).
+    if (e.state === "unsat") {
+      this.refuted.add(-e.weight);
+      e.worker = undefined;
+    }
     if (e.state === "failed") {
       this.failedWeightSum.add(-e.weight);
       e.errors = 0;

@@ -22,12 +22,13 @@ import { checkComplete, type OutcomeRun } from "./run-outcome.js";
 import { acceptSolution, rejectAnswer } from "./run-solutions.js";
 import { continueMember, recordMember, workerMs, type MemberRun } from "./scan-member.js";
 import { isScoreSlot, recordSlot, type ScoreRun } from "./score-slots.js";
+import { disproveRefuter, screenMemberVerdict, screenVerdict, type TrustRun } from "./run-trust.js";
 
 /** Distinct workers whose errors on one cube make it fail (errors from one worker only retry it). */
 export const CUBE_FAIL_WORKERS = 2;
 
 /** What reading verdicts touches: every part of the run a verdict can concern. */
-export interface VerdictsRun extends CountRun, MemberRun, BestRun, OutcomeRun, ScoreRun {}
+export interface VerdictsRun extends CountRun, MemberRun, BestRun, OutcomeRun, ScoreRun, TrustRun {}
 
 /** Records a batch of verdicts for this run. */
 export function* recordVerdicts(run: VerdictsRun, verdicts: readonly Verdict[]): RunSteps {
@@ -42,7 +43,7 @@ export function* recordVerdicts(run: VerdictsRun, verdicts: readonly Verdict[]):
     // An improvement streamed while a task goes on is for score slots only.
     if (v.kind === VerdictKind.VERDICT_KIND_BEST) continue;
     if (run.cubes.table.member(v.cubeId)) {
-      yield* recordMember(run, v);
+      yield* recordMember(run, screenMemberVerdict(run, v));
       if (run.life.ended) return;
       continue;
     }
@@ -67,6 +68,8 @@ function* recordCubeVerdict(run: VerdictsRun, v: Verdict, entry: CubeEntry, batc
   if (run.counting && (v.kind === VerdictKind.VERDICT_KIND_SAT || v.kind === VerdictKind.VERDICT_KIND_UNSAT)) {
     return yield* recordCount(run, v, entry, batch);
   }
+  // Spot checks (coordinator/model/run-trust.ts) may take the verdict: a check to send, a distrusted worker's answer.
+  if ((yield* screenVerdict(run, v, entry)) === "taken") return "next";
   if (v.kind === VerdictKind.VERDICT_KIND_SAT) return yield* recordSat(run, v, entry, batch);
   yield* recordClosed(run, v, entry, batch);
   return "next";
@@ -83,6 +86,9 @@ function* recordSat(run: VerdictsRun, v: Verdict, entry: CubeEntry, batch: Verdi
     rejectInBatch(run, v, entry, batch, `rejected answer: ${accepted.reason}`, "the verifier rejected its answers");
     return "next";
   }
+  // A solution of a cube whose refutation waited for its check: the refuter lied.
+  yield* flushClosed(run, batch.closed);
+  yield* disproveRefuter(run, v.cubeId, v.workerId);
   if (!close(run, closedOf(v, v.kind, ""), batch.closed)) return "next";
   yield* flushClosed(run, batch.closed);
   return (yield* acceptSolution(run, accepted.cells, v.cubeId, v.workerId)) ? "ended" : "next";

@@ -96,3 +96,9 @@ export const CUBE_PART_DEPTH = 10;
 
 /** The most score slots a score run keeps going (`--score-slots`; coordinator/model/score-slots.ts). */
 export const MAX_SCORE_SLOTS = 1024;
+
+/**
+ * Refuted cubes re-solved by another worker before they close, percent (coordinator/model/run-trust.ts); chosen by
+ * its measured cost (BENCHMARKS.md "Spot checks").
+ */
+export const DEFAULT_SPOT_CHECK_PERCENT = 5;

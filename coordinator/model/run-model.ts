@@ -41,6 +41,7 @@ import { RunTimeline } from "./run-timeline.js";
 import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
+import { giveUpCheck, RunTrust } from "./run-trust.js";
 import { growSlots, isScoreRun, isScoreSlot, openSlots, republishSlot, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
 
 export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
@@ -56,6 +57,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   readonly timeline = new RunTimeline();
   /** Its cube counts over time, for its page's chart (coordinator/model/run-history.ts). */
   readonly history = new RunHistory();
+  readonly trust = new RunTrust();
   readonly recorder: RunRecorder;
   readonly log: Logger;
   private appliedCount = 0;
@@ -162,6 +164,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
           // Each cube closes once, so its count is added once (also on replay).
           if (closed.kind === "closed" && closed.state === "sat") this.count.applyCounted(c, this.cubes.table.get(c.id)!.weight);
           this.certification.applyClosed(c);
+          this.trust.applyClosed(c);
         }
         break;
       case "solution": case "rejectedModel":
@@ -181,12 +184,22 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
         this.cubes.apply(b, e.atUnixMs);
         this.slots.apply(b);
         break;
+      case "note":
+        // For the run's timeline; spot checks keep theirs (coordinator/model/run-trust.ts).
+        this.trust.applyNote(b.value);
+        break;
       default:
-        // "note": for the run's timeline only.
         break;
     }
     this.timeline.apply(e);
     if (b.$case !== "note" && b.$case !== "best" && b.$case !== "priority") this.history.sample(e.atUnixMs, this.cubes.table.snapshotCounts(), this.coveredWeight);
+  }
+
+  /** The share of refuted cubes spot-checked, percent: none where proofs are checked, solutions counted or scores kept. */
+  get spotCheckPercent(): number {
+    const objective = this.spec.solver?.objective ?? "";
+    if (this.spec.certify || this.counting || (objective !== "" && objective !== "sat")) return 0;
+    return this.spec.spotCheckPercent ?? 0;
   }
 
   // ---- decisions -------------------------------------------------------------------------------------------------
@@ -243,7 +256,8 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   *giveUpCube(cubeId: string): RunSteps {
     const e = this.cubes.table.get(cubeId);
     if (!e || e.state !== "queued") return;
-    yield* failCube(this, e, `not answered after ${this.opts.maxDeliver} deliveries`);
+    // A spot check its refuter kept handing back is sent again (coordinator/model/run-trust.ts), never failed.
+    if ((yield* giveUpCheck(this, e)) === "not-a-check") yield* failCube(this, e, `not answered after ${this.opts.maxDeliver} deliveries`);
     yield* checkComplete(this);
   }
 
@@ -289,7 +303,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
 
   /** Something for the run's timeline that its other entries do not say (a takeover, a manual action and who asked). */
   *recordNote(kind: string, message: string, actor: string): RunSteps {
-    yield* this.recorder.record({ $case: "note", value: { kind, message: message.slice(0, 1000), actor: actor.slice(0, 200) } });
+    yield* this.recorder.record({ $case: "note", value: { kind, message: message.slice(0, 1000), actor: actor.slice(0, 200), worker: "", cubeId: "" } });
   }
 
   /** A new priority: recorded, then the run record is written so workers pick by it on their next pull. */

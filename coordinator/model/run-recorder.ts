@@ -33,6 +33,11 @@ export interface RunModelOptions {
   readonly memoryMB?: () => number;
   /** Tasks in flight were recorded (or abandoned): verdicts held for them can be looked at again (coordinator/model/in-flight.ts). */
   readonly settled?: () => void;
+  /**
+   * True when a worker other than `worker`, live and trusted, can solve a spot check of its refutation
+   * (coordinator/model/run-trust.ts). @default none: no spot checks
+   */
+  readonly checkers?: (worker: string) => boolean;
 }
 
 /** What every decision of a run reads: its spec, its shape, the options, the log, and the recorder it records through. */

@@ -35,7 +35,7 @@ export interface TimelineEvent {
 }
 
 /** Events kept per noisy kind; more are counted in `omitted`. */
-export const NOISY_LIMIT: Readonly<Partial<Record<TimelineKind, number>>> = { best: 500, solution: 20, "cube-failed": 50, quarantine: 100, "quarantine-lifted": 100 };
+export const NOISY_LIMIT: Readonly<Partial<Record<TimelineKind, number>>> = { best: 500, solution: 20, "cube-failed": 50, quarantine: 100, "quarantine-lifted": 100, note: 200 };
 
 /** Note kinds that complete the event of the action just recorded (its actor) rather than adding one. */
 const ACTION_NOTES: Readonly<Record<string, TimelineKind>> = { pause: "paused", resume: "resumed", cancel: "ended", priority: "priority", resplit: "resplit" };
@@ -139,6 +139,8 @@ export class RunTimeline {
       else this.quarantined.delete(n.actor);
       return add(n.kind, n.message, n.actor);
     }
+    // A spot check sent is routine (a few percent of refuted cubes); what it finds ("distrusted") is an event.
+    if (n.kind === "spot-check") return;
     add(n.kind === "takeover" ? "takeover" : "note", n.message, n.actor);
   }
 

@@ -61,6 +61,7 @@ export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiter
     lease,
     certify: spec.certify,
     engineOrder: member?.order ?? "",
+    notWorker: "",
     ...(part ? { part } : {}),
   };
   return { task, msgId: attempt === 0 ? `${spec.runId}:${cube.id}` : `${spec.runId}:${cube.id}:a${attempt}:${now}` };

@@ -17,7 +17,7 @@ import type { WorkerInfo } from "../shell/worker-table.js";
 /** A run as the views and metrics read it: its spec, shape, state, cubes, answers and status. */
 export type RunView = Pick<RunController,
   "id" | "spec" | "shape" | "state" | "table" | "running" | "solutions" | "best" | "bestHistory" | "coveredWeight" | "counted" |
-  "rejected" | "startedAt" | "finishedAt" | "status" | "record" | "timeline" | "cubeHistory">;
+  "rejected" | "startedAt" | "finishedAt" | "status" | "record" | "timeline" | "cubeHistory" | "spotChecks">;
 
 /** What the views, the metrics and the HTTP server read of the coordinator. */
 export interface CoordinatorView {
@@ -38,6 +38,8 @@ export interface CoordinatorView {
   getRun(id: string): RunView | undefined;
   /** Workers heard from lately. */
   liveWorkers(now?: number): WorkerInfo[];
+  /** Workers whose verdicts are not taken (a spot check disproved one), and why. */
+  readonly distrusted: ReadonlyMap<string, string>;
   /** Every run's record: those in memory and finished ones in the runs bucket. */
   listRunRecords(): Promise<RunRecord[]>;
 }

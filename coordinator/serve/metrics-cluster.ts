@@ -62,7 +62,7 @@ export class LagCache {
 }
 
 /** The live workers' families. */
-function registerWorkers(registers: Registry[], c: Pick<CoordinatorView, "liveWorkers">): void {
+function registerWorkers(registers: Registry[], c: Pick<CoordinatorView, "liveWorkers" | "distrusted">): void {
   const families: ReadonlyArray<{ name: string; help: string; value: () => number }> = [
     { name: "cubist_cluster_workers", help: "Workers heard from in the last 10 s.", value: () => c.liveWorkers().length },
     { name: "cubist_cluster_slots", help: "Solver slots of the live workers.", value: () => c.liveWorkers().reduce((n, w) => n + w.status.slots, 0) },
@@ -70,6 +70,10 @@ function registerWorkers(registers: Registry[], c: Pick<CoordinatorView, "liveWo
     {
       name: "cubist_cluster_quarantined_workers", help: "Live workers that take no cubes because their solver failed repeatedly.",
       value: () => c.liveWorkers().filter((w) => w.status.quarantined !== "").length,
+    },
+    {
+      name: "cubist_cluster_distrusted_workers", help: "Workers whose verdicts are not taken: a spot check found one refuting a satisfiable cube (runs in memory).",
+      value: () => c.distrusted.size,
     },
   ];
   for (const f of families) {
@@ -80,6 +84,19 @@ function registerWorkers(registers: Registry[], c: Pick<CoordinatorView, "liveWo
       },
     });
   }
+}
+
+/** Spot checks of the runs in memory (coordinator/model/run-trust.ts), by kind. */
+function registerSpotChecks(registers: Registry[], c: Pick<CoordinatorView, "runs">): void {
+  new Gauge({
+    name: "cubist_coordinator_spot_checks", help: "Spot checks of the runs in memory, by kind: sent (a refuted cube solved again by another worker), agreed, disproved (its refuter distrusted).",
+    labelNames: ["kind"], registers,
+    collect() {
+      const sum = { sent: 0, agreed: 0, disproved: 0 };
+      for (const r of c.runs()) for (const k of ["sent", "agreed", "disproved"] as const) sum[k] += r.spotChecks[k];
+      for (const k of ["sent", "agreed", "disproved"] as const) this.set({ kind: k }, sum[k]);
+    },
+  });
 }
 
 /** The lag families: each open run's two consumers (the main queue and the front queue), and the verdict consumer's. */
@@ -134,6 +151,7 @@ function registerLeadership(registers: Registry[], c: Pick<CoordinatorView, "rol
 /** The families of the cluster, in their order on /metrics. */
 export function registerClusterMetrics(registers: Registry[], c: CoordinatorView, names: Names, lag: LagCache): void {
   registerWorkers(registers, c);
+  registerSpotChecks(registers, c);
   registerLag(registers, c, names, lag);
   registerLeadership(registers, c);
 }

@@ -57,6 +57,7 @@ function runRequestOf(req: SubmitRunRequest): RunRequest {
     seed: req.solver?.seed || undefined,
     searchMs: req.solver?.searchMs,
     certify: req.certify,
+    spotCheckPercent: req.spotCheckPercent,
     firstTimeLimitSec: req.solver?.firstTimeLimitSec,
     objective: req.solver?.objective || undefined,
     resplitAfter: req.resplit?.afterBudgets || undefined,

@@ -66,11 +66,16 @@ export interface WorkerView {
   conflictsPerSec: number;
   propagationsPerSec: number;
   cubesPerMin: number;
-  /** Why the worker takes no cubes (worker/quarantine.ts); "" when it does. */
+  /**
+   * Why the worker takes no cubes (worker/quarantine.ts), or why the coordinator takes none of its verdicts (a spot
+   * check disproved one: coordinator/model/run-trust.ts); "" when neither.
+   */
   quarantined: string;
+  /** Running claims of its heartbeats for cubes not leased to it (coordinator/shell/heartbeats.ts). */
+  falseClaims: number;
 }
 
-export function workersView(c: Pick<CoordinatorView, "liveWorkers">, speeds: WorkerSpeeds, now = Date.now()): WorkerView[] {
+export function workersView(c: Pick<CoordinatorView, "liveWorkers" | "distrusted">, speeds: WorkerSpeeds, now = Date.now()): WorkerView[] {
   return c.liveWorkers(now)
     .map((w) => {
       const s = w.status;
@@ -80,8 +85,15 @@ export function workersView(c: Pick<CoordinatorView, "liveWorkers">, speeds: Wor
         seenSec: (now - w.seenMs) / 1000,
         running: s.running.map((r) => ({ runId: r.runId, cubeId: r.cubeId, ageSec: Math.max(0, (now - r.startedUnixMs) / 1000) })),
         conflictsPerSec: sp.conflictsPerSec, propagationsPerSec: sp.propagationsPerSec, cubesPerMin: sp.cubesPerMin,
-        quarantined: s.quarantined.slice(0, 400),
+        quarantined: quarantineOf(s.quarantined, c.distrusted.get(s.workerId)),
+        falseClaims: w.falseClaims,
       };
     })
     .sort((a, b) => a.workerId.localeCompare(b.workerId));
+}
+
+/** The worker's own quarantine reason, or the coordinator's distrust of it. */
+function quarantineOf(own: string, distrusted: string | undefined): string {
+  if (distrusted !== undefined) return `distrusted by a spot check: ${distrusted}`.slice(0, 400);
+  return own.slice(0, 400);
 }

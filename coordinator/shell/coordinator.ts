@@ -39,7 +39,7 @@ import { RunUpkeep } from "./run-upkeep.js";
 import { VerdictIntake } from "./verdict-intake.js";
 import { VerdictRouter, type CoordinatorCounters } from "./verdict-router.js";
 import { DEFAULT_LEASE_TIMINGS, type LeaderRecord, type LeaseTimings } from "../model/leader-lease.js";
-import { WorkerTable, type WorkerInfo } from "./worker-table.js";
+import { distrustedIn, hasChecker, leaseOf, WorkerTable, type WorkerInfo } from "./worker-table.js";
 
 export type { WorkerInfo };
 
@@ -171,6 +171,7 @@ export class Coordinator {
       publishCancel: (run, cube, reason) => this.publishCancel(run, cube, reason),
       settled: (run) => this.intake?.requeue(this.held.take(run)),
       liveSlots: () => this.workerTable.live().reduce((n, w) => n + w.status.slots, 0),
+      checkers: (worker) => this.hasChecker(worker),
     });
     this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data, msg.subject); } }));
     this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {
@@ -358,7 +359,7 @@ export class Coordinator {
     const seen = this.workerTable.record(data, subject, (id: string) => {
       const run = this.store.get(id);
       // A scan run's portfolio member runs like a cube but is none (coordinator/model/cube-table.ts MemberEntry).
-      return run && { createdUnixMs: run.spec.createdUnixMs, hasCube: (cube: string) => run.table.get(cube) !== undefined || run.table.member(cube) !== undefined };
+      return run && { createdUnixMs: run.spec.createdUnixMs, leaseOf: (cube: string) => leaseOf(run.table, cube) };
     });
     if (!seen || this.state !== "leading") return;
     this.quarantineNotes.seen(seen.status, this.runs());
@@ -370,6 +371,16 @@ export class Coordinator {
         void this.store.get(o.runId)?.requeueOrphan(o.cubeId).catch((err: Error) => this.opts.log.debug("orphan not sent again", { run: o.runId, cube: o.cubeId, err: err.message }));
       }
     }
+  }
+
+  /** Workers whose verdicts are not taken: a spot check disproved one (coordinator/model/run-trust.ts). */
+  get distrusted(): ReadonlyMap<string, string> {
+    return distrustedIn(this.runs());
+  }
+
+  /** A live worker other than `worker` that the coordinator trusts can solve a spot check of its refutation. */
+  private hasChecker(worker: string): boolean {
+    return hasChecker(this.workerTable.live(), this.distrusted, worker);
   }
 
   /** Workers heard from in the last WORKER_SILENCE_MS (proto/contract.ts). */

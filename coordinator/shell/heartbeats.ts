@@ -8,7 +8,13 @@
  *   than slots);
  * - one running entry is dropped when its run is unknown, its cube is not a cube of that run, or its start time is
  *   impossible: in the future, before the worker started (now - uptime), or before the run was created, each with
- *   CLOCK_SKEW_MS of tolerance for the worker's clock.
+ *   CLOCK_SKEW_MS of tolerance for the worker's clock;
+ * - one running entry is dropped when the coordinator did not lease that cube to that worker: the cube is closed
+ *   (`running_closed_cube`: a worker still stopping a cube that another closed, not suspicious), or the entry's
+ *   `lease_proof` is not the proof of the lease the coordinator recorded for the cube's current attempt with this
+ *   worker's id (proto/lease-proof.ts; `running_not_leased`: a false claim, counted against the worker too). Only the
+ *   worker that pulled the task knows the lease, so a running cube in every view comes from the coordinator's own
+ *   leases. An honest worker can make one such claim when the stall check sent its cube again while it still ran.
  *
  * Every drop is counted by kind (Rejections: `cubist_coordinator_rejected_messages_total{kind}`). A dropped entry
  * leaves the cube queued in every view, so `cubes list --stuck` never lists a cube on a forged start time.
@@ -17,6 +23,7 @@
 import { CUBE_ID_RE, RUN_ID_RE, WORKER_ID_RE, type Names } from "../../proto/contract.js";
 import { WorkerStatus, type RunningCube } from "../../proto/gen/cubist/v1/cube.js";
 import type { Logger } from "../../cluster/log.js";
+import { leaseProof } from "../../proto/lease-proof.js";
 
 /** How far a worker's clock may be off the coordinator's before its start times count as impossible. */
 export const CLOCK_SKEW_MS = 120_000;
@@ -34,6 +41,8 @@ export const REJECT_KINDS = [
   "running_future_start",
   "running_start_before_worker",
   "running_start_before_run",
+  "running_closed_cube",
+  "running_not_leased",
   // Verdicts without a lease or identity (coordinator/model/leases.ts).
   "verdict_identity",
   "verdict_unknown_cube",
@@ -62,7 +71,8 @@ export class Rejections {
 /** What the check needs of a run. */
 export interface RunFacts {
   readonly createdUnixMs: number;
-  hasCube(cubeId: string): boolean;
+  /** The lease of the cube's current attempt; null when the cube is closed; undefined when the run has no such cube. */
+  leaseOf(cubeId: string): string | null | undefined;
 }
 
 /** Printable, short: ids in log fields are attacker-chosen. */
@@ -77,7 +87,7 @@ function quote(s: string): string {
 export function checkHeartbeat(
   data: Uint8Array,
   subject: string,
-  opts: { names: Names; now: number; runOf: (runId: string) => RunFacts | undefined; rejections: Rejections },
+  opts: { names: Names; now: number; runOf: (runId: string) => RunFacts | undefined; rejections: Rejections; falseClaim?: (worker: string) => void },
 ): WorkerStatus | null {
   const { now, rejections } = opts;
   let s: WorkerStatus;
@@ -104,12 +114,17 @@ export function checkHeartbeat(
   for (const r of s.running) {
     const drop = (kind: RejectKind): void => rejections.add(kind, { worker: s.workerId, run: quote(r.runId), cube: quote(r.cubeId), startedUnixMs: r.startedUnixMs });
     const run = RUN_ID_RE.test(r.runId) ? opts.runOf(r.runId) : undefined;
+    const lease = run && CUBE_ID_RE.test(r.cubeId) ? run.leaseOf(r.cubeId) : undefined;
     if (!run) drop("running_unknown_run");
-    else if (!CUBE_ID_RE.test(r.cubeId) || !run.hasCube(r.cubeId)) drop("running_unknown_cube");
+    else if (lease === undefined) drop("running_unknown_cube");
     else if (!Number.isFinite(r.startedUnixMs) || r.startedUnixMs > now + CLOCK_SKEW_MS) drop("running_future_start");
     else if (r.startedUnixMs < workerStart - CLOCK_SKEW_MS) drop("running_start_before_worker");
     else if (r.startedUnixMs < run.createdUnixMs - CLOCK_SKEW_MS) drop("running_start_before_run");
-    else running.push(r);
+    else if (lease === null) drop("running_closed_cube");
+    else if (r.leaseProof !== leaseProof(lease, s.workerId)) {
+      drop("running_not_leased");
+      opts.falseClaim?.(s.workerId);
+    } else running.push(r);
   }
   return {
     ...s,

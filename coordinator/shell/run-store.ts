@@ -15,7 +15,7 @@ import { LedgerFencedError } from "./ledger.js";
 import { RunController, type RunDeps } from "./run.js";
 
 /** What the store needs: where runs live, and the coordinator's part in every run's effects (RunDeps, coordinator/shell/run.ts). */
-export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel" | "liveSlots"> {
+export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel" | "liveSlots" | "checkers"> {
   /** Before every effect of a run: resolves while this coordinator leads (coordinator/shell/coordinator.ts whenLeading). */
   readonly fence: () => Promise<void>;
   /** A run recorded tasks that were in flight: the verdicts held for them are looked at again. */
@@ -51,7 +51,7 @@ export class RunStore {
     const { layout, log } = this.opts;
     return {
       layout, jsm: this.opts.jsm, ledger: this.opts.ledger, names: this.opts.names, settings: this.opts.settings, log,
-      fence: this.opts.fence, publishCancel: this.opts.publishCancel, settled: this.opts.settled, liveSlots: this.opts.liveSlots,
+      fence: this.opts.fence, publishCancel: this.opts.publishCancel, settled: this.opts.settled, liveSlots: this.opts.liveSlots, checkers: this.opts.checkers,
       releaseFormula: (sha, runId) => releaseFormula(layout.formulas, sha, runId, this.byId.values(), log),
       releaseProofs: (proofs, runId) =>
         releaseProofs(layout.proofs, proofs, runId, [...this.byId.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.certification.proofs })), log),

@@ -58,6 +58,8 @@ export interface RunDeps {
   readonly settled?: (runId: string) => void;
   /** Solver slots of the live workers (a score run starts as many score slots). @default 1 */
   readonly liveSlots?: () => number;
+  /** A live, trusted worker other than this one can solve a spot check (coordinator/model/run-trust.ts). @default none */
+  readonly checkers?: (worker: string) => boolean;
   /** Throws unless this coordinator leads, waiting while its lease is lapsed (coordinator/shell/coordinator.ts): before every effect. */
   readonly fence?: () => Promise<void>;
 }
@@ -119,6 +121,7 @@ export class RunController extends EventEmitter<RunEvents> {
       log: deps.log.child({ run: spec.runId }),
       memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
       settled: () => deps.settled?.(spec.runId),
+      checkers: deps.checkers,
     });
     return { model, formula: shape.formula };
   }
@@ -126,6 +129,8 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- the run's state, read-only (the model owns it) ------------------------------------------------------
 
   get spec(): RunSpec { return this.model.spec; }
+  /** Spot checks sent, agreed and disproved (coordinator/model/run-trust.ts). */
+  get spotChecks(): Readonly<{ sent: number; agreed: number; disproved: number }> { return this.model.trust.counts; }
   /** The run's puzzle, square or triangle, as the coordinator handles it (coordinator/model/shape.ts). */
   get shape(): RunShape { return this.model.shape; }
   get table(): CubeTableView { return this.model.table; }

@@ -6,13 +6,17 @@
 
 import { WORKER_FORGET_MS, WORKER_SILENCE_MS, type Names } from "../../proto/contract.js";
 import type { WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
-import { checkHeartbeat, type Rejections } from "./heartbeats.js";
+import { checkHeartbeat, type Rejections, type RunFacts } from "./heartbeats.js";
 import type { WorkerOnCube } from "./run.js";
+import { isOpen } from "../model/cube-entry.js";
+import type { CubeTableView } from "../model/cube-table.js";
 
-/** A worker's last heartbeat. */
+/** A worker's last heartbeat, and what the coordinator holds against it. */
 export interface WorkerInfo {
   status: WorkerStatus;
   seenMs: number;
+  /** Running entries of its heartbeats that claimed cubes not leased to it (coordinator/shell/heartbeats.ts). */
+  falseClaims: number;
 }
 
 /** The cubes a worker's previous process reported running, when a heartbeat shows it started again. */
@@ -27,6 +31,9 @@ export interface Orphans {
  */
 export const RESTART_SLACK_MS = 2000;
 
+/** Workers whose false claims are counted one by one; ids are sender-chosen, so the table stays bounded. */
+const MAX_SUSPECTS = 10_000;
+
 /** When `next` comes from a new process of the worker that sent `prev`: the cubes the old one held. Pure. */
 export function orphansOf(prev: WorkerInfo | undefined, next: WorkerStatus, now: number): Orphans | null {
   if (!prev) return null;
@@ -36,13 +43,47 @@ export function orphansOf(prev: WorkerInfo | undefined, next: WorkerStatus, now:
   return { workerId: next.workerId, cubes: prev.status.running.map((r) => ({ runId: r.runId, cubeId: r.cubeId })) };
 }
 
+/**
+ * The lease a heartbeat must prove for `cube` (coordinator/shell/heartbeats.ts): its current attempt's while it is
+ * open (a scan run's portfolio member and a score run's slots run like cubes), null once closed, undefined when the
+ * run has no such cube. Pure.
+ */
+export function leaseOf(table: CubeTableView, cube: string): string | null | undefined {
+  const m = table.member(cube);
+  if (m) return m.open ? m.lease : null;
+  const e = table.get(cube);
+  if (!e) return undefined;
+  return isOpen(e) ? e.lease : null;
+}
+
+/** The workers a spot check disproved in any of `runs` (coordinator/model/run-trust.ts), and why. */
+export function distrustedIn(runs: Iterable<{ id: string; model: { trust: { distrusted: ReadonlyMap<string, string> } } }>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const run of runs) {
+    for (const [worker, cube] of run.model.trust.distrusted) out.set(worker, `refuted cube ${cube} of run ${run.id}, which another worker solved`);
+  }
+  return out;
+}
+
+/** Some live worker other than `worker`, neither quarantined nor distrusted, can solve a spot check of its refutation. */
+export function hasChecker(live: readonly WorkerInfo[], distrusted: ReadonlyMap<string, string>, worker: string): boolean {
+  return live.some((w) => w.status.workerId !== worker && w.status.quarantined === "" && !distrusted.has(w.status.workerId));
+}
+
 /** What the table needs to know of a run to believe a heartbeat's running entries. */
-export type RunOf = (id: string) => { createdUnixMs: number; hasCube(cube: string): boolean } | undefined;
+export type RunOf = (id: string) => RunFacts | undefined;
 
 export class WorkerTable {
   readonly workers = new Map<string, WorkerInfo>();
+  /** False running claims per worker, kept while the worker is silent too (a forger need not send good heartbeats). */
+  private readonly claims = new Map<string, number>();
 
   constructor(private readonly names: Names, private readonly rejections: Rejections) {}
+
+  /** False running claims of `worker` so far. */
+  falseClaims(worker: string): number {
+    return this.claims.get(worker) ?? 0;
+  }
 
   /**
    * A heartbeat on `subject`; dropped (and counted) unless possible. Returns the cubes a previous process of the same
@@ -50,10 +91,13 @@ export class WorkerTable {
    * Returns the heartbeat as believed too, or null when it was dropped.
    */
   record(data: Uint8Array, subject: string, runOf: RunOf, now = Date.now()): { status: WorkerStatus; orphans: Orphans | null } | null {
-    const s = checkHeartbeat(data, subject, { names: this.names, now, runOf, rejections: this.rejections });
+    const falseClaim = (worker: string): void => {
+      if (this.claims.size < MAX_SUSPECTS || this.claims.has(worker)) this.claims.set(worker, this.falseClaims(worker) + 1);
+    };
+    const s = checkHeartbeat(data, subject, { names: this.names, now, runOf, rejections: this.rejections, falseClaim });
     if (!s) return null;
     const orphans = orphansOf(this.workers.get(s.workerId), s, now);
-    this.workers.set(s.workerId, { status: s, seenMs: now });
+    this.workers.set(s.workerId, { status: s, seenMs: now, falseClaims: this.falseClaims(s.workerId) });
     return { status: s, orphans };
   }
 

@@ -28,12 +28,12 @@ export interface ModelHarness {
   replay(): RunModel;
 }
 
-export function modelHarness(req: RunRequest, options: { maxDeliver?: number; batchSize?: number } = {}): ModelHarness {
+export function modelHarness(req: RunRequest, options: { maxDeliver?: number; batchSize?: number; checkers?: (worker: string) => boolean } = {}): ModelHarness {
   const { spec, puzzle } = buildRunSpec(req);
   const shape = runShapeOf(spec, puzzle);
   spec.numVars = shape.formula.numVars;
   let now = 1_000_000;
-  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease };
+  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease, ...(options.checkers ? { checkers: options.checkers } : {}) };
   const model = new RunModel(spec, shape, opts);
   const ledger: LedgerEntry[] = [];
   const effects: RunEffect[] = [];

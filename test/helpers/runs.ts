@@ -139,6 +139,7 @@ export function cubeTask(run: TestRun, cubeId: string, options: { placements?: r
     puzzleSha256: run.puzzleSha256,
     lease: options.lease ?? `lease-${cubeId}`,
     certify: false,
+    notWorker: "",
     engineOrder: options.engineOrder ?? "",
   };
 }

@@ -9,7 +9,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
-import { WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
+import { CubeTask, WorkerStatus, type RunningCube } from "../../proto/gen/cubist/v1/cube.js";
+import { leaseProof } from "../../proto/lease-proof.js";
 import { request } from "node:http";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -97,18 +98,38 @@ after(async () => {
   await waitNoMarked(marker.value);
 });
 
+/** The lease of each cube task of `run`, read from the cube stream (which the test's client may read, workers may not). */
+async function leasesOf(run: string): Promise<Map<string, string>> {
+  const stream = nats.names.cubesStream;
+  const info = await nats.jsm.streams.info(stream);
+  const leases = new Map<string, string>();
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+    const m = await nats.jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    if (m?.subject !== nats.names.cubesSubject(run)) continue;
+    const task = CubeTask.decode(m.data);
+    leases.set(task.cubeId, task.lease);
+  }
+  return leases;
+}
+
+/** `run show RUN --json`'s cube counts. */
+async function cubeCounts(run: string): Promise<{ queued?: number; running?: number }> {
+  return (JSON.parse(ok(await cubist(["run", "show", run, "--json"]))) as { cubes: { queued?: number; running?: number } }).cubes;
+}
+
 test("heartbeats - forged ids and impossible running entries are dropped and counted; cubes list --stuck stays empty", async () => {
   const run = await submit([]);
   const cubes = JSON.parse(ok(await cubist(["cubes", "list", run, "--json"]))) as { cubes: Array<{ cube: string }> };
   assert.ok(cubes.cubes.length >= 4, JSON.stringify(cubes));
   const [good, old, future, early] = cubes.cubes.map((c) => c.cube);
+  const leases = await leasesOf(run);
   const day = 86_400_000;
-  const beat = (subject: string, s: Partial<WorkerStatus>): void =>
+  const beat = (subject: string, s: Omit<Partial<WorkerStatus>, "running"> & { running?: Array<Partial<RunningCube>> }): void =>
     nats.nc.publish(subject, WorkerStatus.encode(WorkerStatus.fromPartial({ host: "h", slots: 4, busy: 0, uptimeSec: 100, solver: "kissat", ...s })).finish());
   const junk = (): void => {
     const t = Date.now();
     // One honest worker: its cube shows running (the positive control).
-    beat("cubist.workers.honest", { workerId: "honest", running: [{ runId: run, cubeId: good, startedUnixMs: t - 5000 }] });
+    beat("cubist.workers.honest", { workerId: "honest", running: [{ runId: run, cubeId: good, startedUnixMs: t - 5000, leaseProof: leaseProof(leases.get(good)!, "honest") }] });
     // The finding: a start time of 0 (20,780 days ago), one in the future, one before the worker started, a cube of an unknown run.
     beat("cubist.workers.liar", {
       workerId: "liar",
@@ -116,6 +137,17 @@ test("heartbeats - forged ids and impossible running entries are dropped and cou
         { runId: run, cubeId: old, startedUnixMs: 0 },
         { runId: run, cubeId: future, startedUnixMs: t + day },
         { runId: "no-such-run", cubeId: "1", startedUnixMs: t - 1000 },
+      ],
+    });
+    // Issue 23 finding 4: queued cubes claimed with plausible start times, without a proof of their lease, and with
+    // the honest worker's proof (a proof of one worker does not serve another).
+    beat("cubist.workers.forger", {
+      workerId: "forger",
+      uptimeSec: 3600,
+      running: [
+        { runId: run, cubeId: old, startedUnixMs: t - 100_000 },
+        { runId: run, cubeId: future, startedUnixMs: t - 100_000, leaseProof: leaseProof(leases.get(future)!, "other") },
+        { runId: run, cubeId: good, startedUnixMs: t - 100_000, leaseProof: leaseProof(leases.get(good)!, "honest") },
       ],
     });
     beat("cubist.workers.young", { workerId: "young", uptimeSec: 10, running: [{ runId: run, cubeId: early, startedUnixMs: t - 3_600_000 }] });
@@ -136,7 +168,13 @@ test("heartbeats - forged ids and impossible running entries are dropped and cou
     const running = JSON.parse(ok(await cubist(["cubes", "list", run, "--state", "running", "--json"]))) as { cubes: Array<{ cube: string; worker: string; runningSec: number }> };
     assert.deepEqual(running.cubes.map((c) => [c.cube, c.worker]), [[good, "honest"]]);
     assert.ok(running.cubes[0].runningSec < 3600, JSON.stringify(running));
-    for (const kind of ["running_start_before_worker", "running_future_start", "running_unknown_run", "heartbeat_bad_worker_id", "heartbeat_wrong_subject", "heartbeat_undecodable"]) {
+    const counts = await cubeCounts(run);
+    assert.equal(counts.running ?? 0, 1, JSON.stringify(counts));
+    assert.equal(counts.queued ?? 0, cubes.cubes.length - 1, JSON.stringify(counts));
+    const workerRows = (await (await fetch(`${http}/api/workers`)).json()) as { workers: Array<{ workerId: string; falseClaims: number }> };
+    assert.ok((workerRows.workers.find((w) => w.workerId === "forger")?.falseClaims ?? 0) >= 3, JSON.stringify(workerRows));
+    assert.equal(workerRows.workers.find((w) => w.workerId === "honest")?.falseClaims, 0);
+    for (const kind of ["running_not_leased", "running_start_before_worker", "running_future_start", "running_unknown_run", "heartbeat_bad_worker_id", "heartbeat_wrong_subject", "heartbeat_undecodable"]) {
       assert.ok((await metric("cubist_coordinator_rejected_messages_total", `kind="${kind}"`)) >= 1, kind);
     }
     const workers = (await (await fetch(`${http}/api/workers`)).json()) as { workers: Array<{ id?: string; workerId?: string }> };

@@ -13,7 +13,7 @@ type Body = NonNullable<LedgerEntry["entry"]>;
 let clock = 1_000_000;
 const at = (entry: Body, term = 1): LedgerEntry => ({ atUnixMs: (clock += 1000), term, entry });
 const state = (s: RunState, message = ""): Body => ({ $case: "state", value: { state: s, message } });
-const note = (kind: string, message: string, actor: string): Body => ({ $case: "note", value: { kind, message, actor } });
+const note = (kind: string, message: string, actor: string): Body => ({ $case: "note", value: { kind, message, actor, worker: "", cubeId: "" } });
 
 function timelineOf(entries: readonly LedgerEntry[]): RunTimeline {
   const t = new RunTimeline();

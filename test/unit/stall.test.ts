@@ -55,7 +55,7 @@ test("in-flight tasks - a cube's lease is in flight from add to remove, read fro
 test("worker table - a heartbeat whose start is later than the previous one's is a new process: the old one's cubes are orphans", async () => {
   const { orphansOf } = await import("../../coordinator/shell/worker-table.js");
   const { WorkerStatus } = await import("../../proto/gen/cubist/v1/cube.js");
-  const prev = { seenMs: 100_000, status: WorkerStatus.fromPartial({ workerId: "w", uptimeSec: 50, running: [{ runId: "r", cubeId: "7", startedUnixMs: 90_000 }] }) };
+  const prev = { seenMs: 100_000, falseClaims: 0, status: WorkerStatus.fromPartial({ workerId: "w", uptimeSec: 50, running: [{ runId: "r", cubeId: "7", startedUnixMs: 90_000 }] }) };
   // The same process 2 s later: its start (now - uptime) is the same.
   assert.equal(orphansOf(prev, WorkerStatus.fromPartial({ workerId: "w", uptimeSec: 52 }), 102_000), null);
   // A new process: up for 1 s at 105 s, so it started at 104 s, not 50 s.

@@ -143,6 +143,10 @@ export interface SubmitRunRequest {
   runId: string;
   /** certified UNSAT: DRAT proofs for every refuted cube, checked (docs/operations.md) */
   certify: boolean;
+  /** refuted cubes re-solved by another worker, percent (unset: the default) */
+  spotCheckPercent?:
+    | number
+    | undefined;
   /** RUN_MODE_ALL_SOLUTIONS: stop once at least this many are counted (0: all) */
   solutionLimit?:
     | number
@@ -383,6 +387,7 @@ function createBaseSubmitRunRequest(): SubmitRunRequest {
     mode: 0,
     runId: "",
     certify: false,
+    spotCheckPercent: undefined,
     solutionLimit: undefined,
     everyBoard: undefined,
   };
@@ -425,6 +430,9 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     }
     if (message.certify !== false) {
       writer.uint32(96).bool(message.certify);
+    }
+    if (message.spotCheckPercent !== undefined) {
+      writer.uint32(104).uint32(message.spotCheckPercent);
     }
     if (message.solutionLimit !== undefined) {
       writer.uint32(480).uint64(message.solutionLimit);
@@ -544,6 +552,14 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
             message.certify = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.spotCheckPercent = reader.uint32();
+            continue;
+          }
           case 60: {
             if (tag !== 480) {
               break;
@@ -598,6 +614,11 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
         ? globalThis.String(object.run_id)
         : "",
       certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
+      spotCheckPercent: isSet(object.spotCheckPercent)
+        ? globalThis.Number(object.spotCheckPercent)
+        : isSet(object.spot_check_percent)
+        ? globalThis.Number(object.spot_check_percent)
+        : undefined,
       solutionLimit: isSet(object.solutionLimit)
         ? globalThis.Number(object.solutionLimit)
         : isSet(object.solution_limit)
@@ -649,6 +670,9 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     if (message.certify !== false) {
       obj.certify = message.certify;
     }
+    if (message.spotCheckPercent !== undefined) {
+      obj.spotCheckPercent = Math.round(message.spotCheckPercent);
+    }
     if (message.solutionLimit !== undefined) {
       obj.solutionLimit = Math.round(message.solutionLimit);
     }
@@ -681,6 +705,7 @@ export const SubmitRunRequest: MessageFns<SubmitRunRequest> = {
     message.mode = object.mode ?? 0;
     message.runId = object.runId ?? "";
     message.certify = object.certify ?? false;
+    message.spotCheckPercent = object.spotCheckPercent ?? undefined;
     message.solutionLimit = object.solutionLimit ?? undefined;
     message.everyBoard = object.everyBoard ?? undefined;
     return message;

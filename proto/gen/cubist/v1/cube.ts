@@ -237,6 +237,11 @@ export interface CubeTask {
    */
   certify: boolean;
   /**
+   * Spot check (docs/operations.md "Spot checks"): this task re-solves a cube that the worker named here refuted. That
+   * worker hands it back (nak) so another one re-solves it; the coordinator never counts its own answer to it.
+   */
+  notWorker: string;
+  /**
    * The placement engine's scan order on this task (worker/engine: short, long, ...); empty = short. A run of scan
    * cubes (cell order "scan") sends one whole-board task in the other order beside its cubes (docs/cubing.md).
    */
@@ -352,6 +357,11 @@ export interface RunningCube {
   runId: string;
   cubeId: string;
   startedUnixMs: number;
+  /**
+   * Proof that the worker holds the task (docs/cluster.md "Heartbeats"): hex of the first 16 bytes of
+   * SHA-256(lease ":" worker_id), so the heartbeat, which other clients may read, does not give the lease away.
+   */
+  leaseProof: string;
 }
 
 function createBasePlacement(): Placement {
@@ -880,6 +890,7 @@ function createBaseCubeTask(): CubeTask {
     puzzleSha256: "",
     lease: "",
     certify: false,
+    notWorker: "",
     engineOrder: "",
     part: undefined,
   };
@@ -923,6 +934,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.certify !== false) {
       writer.uint32(88).bool(message.certify);
+    }
+    if (message.notWorker !== "") {
+      writer.uint32(98).string(message.notWorker);
     }
     if (message.engineOrder !== "") {
       writer.uint32(562).string(message.engineOrder);
@@ -1044,6 +1058,14 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.certify = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.notWorker = reader.string();
+            continue;
+          }
           case 70: {
             if (tag !== 562) {
               break;
@@ -1109,6 +1131,11 @@ export const CubeTask: MessageFns<CubeTask> = {
         : "",
       lease: isSet(object.lease) ? globalThis.String(object.lease) : "",
       certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
+      notWorker: isSet(object.notWorker)
+        ? globalThis.String(object.notWorker)
+        : isSet(object.not_worker)
+        ? globalThis.String(object.not_worker)
+        : "",
       engineOrder: isSet(object.engineOrder)
         ? globalThis.String(object.engineOrder)
         : isSet(object.engine_order)
@@ -1153,6 +1180,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.certify !== false) {
       obj.certify = message.certify;
     }
+    if (message.notWorker !== "") {
+      obj.notWorker = message.notWorker;
+    }
     if (message.engineOrder !== "") {
       obj.engineOrder = message.engineOrder;
     }
@@ -1180,6 +1210,7 @@ export const CubeTask: MessageFns<CubeTask> = {
     message.puzzleSha256 = object.puzzleSha256 ?? "";
     message.lease = object.lease ?? "";
     message.certify = object.certify ?? false;
+    message.notWorker = object.notWorker ?? "";
     message.engineOrder = object.engineOrder ?? "";
     message.part = (object.part !== undefined && object.part !== null) ? CubePart.fromPartial(object.part) : undefined;
     return message;
@@ -2353,7 +2384,7 @@ export const WorkerStatus: MessageFns<WorkerStatus> = {
 };
 
 function createBaseRunningCube(): RunningCube {
-  return { runId: "", cubeId: "", startedUnixMs: 0 };
+  return { runId: "", cubeId: "", startedUnixMs: 0, leaseProof: "" };
 }
 
 export const RunningCube: MessageFns<RunningCube> = {
@@ -2366,6 +2397,9 @@ export const RunningCube: MessageFns<RunningCube> = {
     }
     if (message.startedUnixMs !== 0) {
       writer.uint32(25).double(message.startedUnixMs);
+    }
+    if (message.leaseProof !== "") {
+      writer.uint32(34).string(message.leaseProof);
     }
     return writer;
   },
@@ -2407,6 +2441,14 @@ export const RunningCube: MessageFns<RunningCube> = {
             message.startedUnixMs = reader.double();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.leaseProof = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2436,6 +2478,11 @@ export const RunningCube: MessageFns<RunningCube> = {
         : isSet(object.started_unix_ms)
         ? globalThis.Number(object.started_unix_ms)
         : 0,
+      leaseProof: isSet(object.leaseProof)
+        ? globalThis.String(object.leaseProof)
+        : isSet(object.lease_proof)
+        ? globalThis.String(object.lease_proof)
+        : "",
     };
   },
 
@@ -2450,6 +2497,9 @@ export const RunningCube: MessageFns<RunningCube> = {
     if (message.startedUnixMs !== 0) {
       obj.startedUnixMs = floatToJson(message.startedUnixMs);
     }
+    if (message.leaseProof !== "") {
+      obj.leaseProof = message.leaseProof;
+    }
     return obj;
   },
 
@@ -2461,6 +2511,7 @@ export const RunningCube: MessageFns<RunningCube> = {
     message.runId = object.runId ?? "";
     message.cubeId = object.cubeId ?? "";
     message.startedUnixMs = object.startedUnixMs ?? 0;
+    message.leaseProof = object.leaseProof ?? "";
     return message;
   },
 };

@@ -164,6 +164,13 @@ export interface RunNote {
   message: string;
   /** who: a coordinator's instance id, an API caller */
   actor: string;
+  /**
+   * Spot checks (docs/operations.md "Spot checks"): kind "spot-check" (cube_id's UNSAT from worker is re-solved by
+   * another worker before the cube closes) or "distrusted" (worker's UNSAT was disproved by a verified solution of
+   * cube_id: its verdicts are no longer taken and every cube it refuted in the run is queued again).
+   */
+  worker: string;
+  cubeId: string;
 }
 
 /**
@@ -1787,7 +1794,7 @@ export const ScoreSlot: MessageFns<ScoreSlot> = {
 };
 
 function createBaseRunNote(): RunNote {
-  return { kind: "", message: "", actor: "" };
+  return { kind: "", message: "", actor: "", worker: "", cubeId: "" };
 }
 
 export const RunNote: MessageFns<RunNote> = {
@@ -1800,6 +1807,12 @@ export const RunNote: MessageFns<RunNote> = {
     }
     if (message.actor !== "") {
       writer.uint32(26).string(message.actor);
+    }
+    if (message.worker !== "") {
+      writer.uint32(34).string(message.worker);
+    }
+    if (message.cubeId !== "") {
+      writer.uint32(42).string(message.cubeId);
     }
     return writer;
   },
@@ -1841,6 +1854,22 @@ export const RunNote: MessageFns<RunNote> = {
             message.actor = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.worker = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cubeId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1858,6 +1887,12 @@ export const RunNote: MessageFns<RunNote> = {
       kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
       message: isSet(object.message) ? globalThis.String(object.message) : "",
       actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
+      worker: isSet(object.worker) ? globalThis.String(object.worker) : "",
+      cubeId: isSet(object.cubeId)
+        ? globalThis.String(object.cubeId)
+        : isSet(object.cube_id)
+        ? globalThis.String(object.cube_id)
+        : "",
     };
   },
 
@@ -1872,6 +1907,12 @@ export const RunNote: MessageFns<RunNote> = {
     if (message.actor !== "") {
       obj.actor = message.actor;
     }
+    if (message.worker !== "") {
+      obj.worker = message.worker;
+    }
+    if (message.cubeId !== "") {
+      obj.cubeId = message.cubeId;
+    }
     return obj;
   },
 
@@ -1883,6 +1924,8 @@ export const RunNote: MessageFns<RunNote> = {
     message.kind = object.kind ?? "";
     message.message = object.message ?? "";
     message.actor = object.actor ?? "";
+    message.worker = object.worker ?? "";
+    message.cubeId = object.cubeId ?? "";
     return message;
   },
 };

@@ -187,6 +187,13 @@ export interface RunSpec {
    */
   certify: boolean;
   /**
+   * Spot checks (docs/operations.md "Spot checks"): the percentage of refuted cubes re-solved by another worker
+   * before they close (chosen by hash of run id and cube id); unset or 0: none (runs recorded before spot checks).
+   */
+  spotCheckPercent?:
+    | number
+    | undefined;
+  /**
    * RUN_MODE_ALL_SOLUTIONS (counting, docs/cluster.md "Counting"): end once at least this many solutions are
    * counted (unset or 0: no limit); a run ended by its limit has count_complete false.
    */
@@ -627,6 +634,7 @@ function createBaseRunSpec(): RunSpec {
     numVars: 0,
     numClauses: 0,
     certify: false,
+    spotCheckPercent: undefined,
     solutionLimit: undefined,
     everyBoard: undefined,
   };
@@ -681,6 +689,9 @@ export const RunSpec: MessageFns<RunSpec> = {
     }
     if (message.certify !== false) {
       writer.uint32(128).bool(message.certify);
+    }
+    if (message.spotCheckPercent !== undefined) {
+      writer.uint32(136).uint32(message.spotCheckPercent);
     }
     if (message.solutionLimit !== undefined) {
       writer.uint32(480).uint64(message.solutionLimit);
@@ -832,6 +843,14 @@ export const RunSpec: MessageFns<RunSpec> = {
             message.certify = reader.bool();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.spotCheckPercent = reader.uint32();
+            continue;
+          }
           case 60: {
             if (tag !== 480) {
               break;
@@ -906,6 +925,11 @@ export const RunSpec: MessageFns<RunSpec> = {
         ? globalThis.Number(object.num_clauses)
         : 0,
       certify: isSet(object.certify) ? globalThis.Boolean(object.certify) : false,
+      spotCheckPercent: isSet(object.spotCheckPercent)
+        ? globalThis.Number(object.spotCheckPercent)
+        : isSet(object.spot_check_percent)
+        ? globalThis.Number(object.spot_check_percent)
+        : undefined,
       solutionLimit: isSet(object.solutionLimit)
         ? globalThis.Number(object.solutionLimit)
         : isSet(object.solution_limit)
@@ -969,6 +993,9 @@ export const RunSpec: MessageFns<RunSpec> = {
     if (message.certify !== false) {
       obj.certify = message.certify;
     }
+    if (message.spotCheckPercent !== undefined) {
+      obj.spotCheckPercent = Math.round(message.spotCheckPercent);
+    }
     if (message.solutionLimit !== undefined) {
       obj.solutionLimit = Math.round(message.solutionLimit);
     }
@@ -1005,6 +1032,7 @@ export const RunSpec: MessageFns<RunSpec> = {
     message.numVars = object.numVars ?? 0;
     message.numClauses = object.numClauses ?? 0;
     message.certify = object.certify ?? false;
+    message.spotCheckPercent = object.spotCheckPercent ?? undefined;
     message.solutionLimit = object.solutionLimit ?? undefined;
     message.everyBoard = object.everyBoard ?? undefined;
     return message;
