@@ -176,6 +176,7 @@ void cnf_read(const char *path) {
   level = calloc((size_t)cnf_vars + 1, sizeof *level);
   tpos = calloc((size_t)cnf_vars + 1, sizeof *tpos);
   trail = grow(NULL, (size_t)cnf_vars + 1, sizeof *trail);
+  if (!val || !reason || !level || !tpos) cnf_fail("out of memory");
 }
 
 /* ---- propagation ---------------------------------------------------------------------------------------- */
