@@ -54,8 +54,9 @@ grep -v '^[cp]' formula.cnf > "$tmp/clauses"
 failed=0; n=0
 # drat-trim exits 0 also when a proof fails, and ends its progress lines with a carriage return.
 verified() { drat-trim "$1" "$2" -w | tr '\\r' '\\n' | grep -qx 's VERIFIED'; }
-# lrat-check follows each lemma's hints; it prints "c VERIFIED" only for a proof that derives the empty clause.
-lrat_verified() { lrat-check "$1" "$2" | grep -qx 'c VERIFIED'; }
+# lrat-check follows each lemma's hints and prints "c VERIFIED" for a proof that ends in the empty clause; it lets
+# an empty clause its hints do not derive through, so lrat_guard.py replays those.
+lrat_verified() { lrat-check "$1" "$2" | grep -qx 'c VERIFIED' && python3 lrat_guard.py "$1" "$2"; }
 cube_verified() { if [ -f "proofs/$2.lrat" ]; then lrat_verified "$1" "proofs/$2.lrat"; else verified "$1" "proofs/$2.drat"; fi; }
 while read -r id lits; do
   k=$(echo "$lits" | awk '{print NF - 1}')
@@ -112,7 +113,9 @@ drat-trim cube-17.cnf proofs/17.drat -w        # must print: s VERIFIED
 drat-trim coverage.cnf coverage.drat -w         # must print: s VERIFIED
 \`\`\`
 
-A cube with an LRAT proof: \`lrat-check cube-17.cnf proofs/17.lrat\` must print \`c VERIFIED\` (and exit 0).
+A cube with an LRAT proof: \`lrat-check cube-17.cnf proofs/17.lrat\` must print \`c VERIFIED\`, and
+\`python3 lrat_guard.py cube-17.cnf proofs/17.lrat\` exit 0 (lrat-check accepts an empty clause that its hints do
+not derive; the guard replays the proof's empty clauses).
 
 drat-trim exits 0 also when a proof fails: read its \`s VERIFIED\` / \`s NOT VERIFIED\` line (it follows a
 carriage return: \`drat-trim ... | tr '\\r' '\\n' | grep -x 's VERIFIED'\`).
@@ -120,25 +123,28 @@ ${f.cubes} cube(s).
 `;
 }
 
-/** The independent encoder's source: certify/encode.py, beside this module (the build copies it into dist/certify). */
-function encoderSource(): Buffer {
-  const path = join(dirname(fileURLToPath(import.meta.url)), "encode.py");
+/** A script shipped in bundles: certify/NAME, beside this module (the build copies it into dist/certify). */
+function scriptSource(name: string): Buffer {
+  const path = join(dirname(fileURLToPath(import.meta.url)), name);
   try {
     return readFileSync(path);
   } catch (err) {
-    throw new Error(`the certificate's encoder ${path} is missing (npm run build copies it): ${(err as Error).message}`, { cause: err });
+    throw new Error(`the certificate's script ${path} is missing (npm run build copies it): ${(err as Error).message}`, { cause: err });
   }
 }
 
 /**
  * The files that tie a bundle's formula to its puzzle: `encoding.txt` (the run's encoding and variable order) and
- * `encode.py`, which check.sh runs on them.
+ * `encode.py`, which check.sh runs on them; with them `lrat_guard.py`, which check.sh runs after lrat-check.
  */
 export function formulaTieFiles(encoding: string, order: string): BundleFile[] {
-  const source = encoderSource();
+  const source = scriptSource("encode.py");
+  const guard = scriptSource("lrat_guard.py");
   return [
     textFile("encoding.txt", `encoding ${encoding}\norder ${order || "paper"}\n`),
     { path: "encode.py", chunks: () => [source] },
+    // Not about the formula, but shipped the same way: check.sh runs it after lrat-check (certify/lrat-guard.ts).
+    { path: "lrat_guard.py", chunks: () => [guard] },
   ];
 }
 

@@ -150,6 +150,12 @@ test("certify - a lying solver never yields a certified UNSAT: without a proof, 
     assert.equal(bogus.status.certification!.cubeProofsRejected, 8, "4 cubes, 2 deliveries each, every answer rejected");
     assert.equal(bogus.status.cubes!.unsat, 0);
     assert.equal(bogus.certificate, null);
+    // An LRAT empty clause without hints, which lrat-check itself verifies on any formula: the guard rejects it.
+    process.env.CUBIST_FAKE_PROOF = "lrat-empty-clause";
+    const lrat = await liarRun(true);
+    assert.equal(lrat.state, "failed", lrat.message);
+    assert.equal(lrat.status.certification!.cubeProofsChecked, 0);
+    assert.equal(lrat.status.certification!.cubeProofsRejected, 8);
   } finally {
     delete process.env.CUBIST_FAKE_PROOF;
   }
@@ -167,7 +173,7 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
     assert.equal(r.out.certificate, bundle);
 
     const files = (await readdir(bundle)).sort();
-    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "proofs", "puzzle.txt"]);
+    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "lrat_guard.py", "proofs", "puzzle.txt"]);
     assert.equal(await readFile(join(bundle, "encoding.txt"), "utf8"), "encoding cubist-placement\norder paper\n");
     const lines = (await readFile(join(bundle, "cubes.txt"), "utf8")).trim().split("\n");
     assert.equal(lines.length, cubes);
@@ -189,9 +195,11 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
 
     // A tampered proof is caught by the bundle's own check. The cube with the largest proof: a cube that unit
     // propagation refutes alone is proved by the empty clause itself, which the tampering writes.
-    const sizes = await Promise.all(lines.map(async (l) => ({ id: l.split(" ")[0], size: (await stat(join(bundle, "proofs", `${l.split(" ")[0]}.drat`))).size })));
+    // The placement prover's proofs are LRAT; a hintless empty clause (which lrat-check alone accepts) is caught too.
+    assert.deepEqual(new Set((await readdir(join(bundle, "proofs"))).map((f) => f.split(".").pop())), new Set(["lrat"]));
+    const sizes = await Promise.all(lines.map(async (l) => ({ id: l.split(" ")[0], size: (await stat(join(bundle, "proofs", `${l.split(" ")[0]}.lrat`))).size })));
     const first = sizes.sort((a, b) => b.size - a.size)[0].id;
-    await writeFile(join(bundle, "proofs", `${first}.drat`), "0\n");
+    await writeFile(join(bundle, "proofs", `${first}.lrat`), "100000000 0 0\n");
     const tampered = spawnSync("sh", [join(bundle, "check.sh")], { encoding: "utf8" });
     assert.equal(tampered.status, 1);
     assert.match(tampered.stdout, new RegExp(`cube ${first.replace(".", "\\.")}: NOT VERIFIED`));
