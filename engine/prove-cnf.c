@@ -16,7 +16,7 @@ signed char *val;
 int *reason, *level, *tpos;
 int *trail, tlen = 0, cur_level = 0;
 
-static int qhead = 0;
+static int qhead = 0, qbin = 0; /* next trail literal to propagate through longer / binary clauses */
 static int *cstart, *clit;            /* clause id: clit[cstart[id] .. cstart[id + 1]) */
 static int *bstart, *bother, *bid;    /* binary clauses of literal l: (l or bother[k]), clause bid[k] */
 static int **watch, *wlen, *wcap;     /* longer clauses watching literal l */
@@ -206,15 +206,22 @@ int cnf_start(void) {
   return cnf_propagate();
 }
 
+/* Binary clauses first, to a fixpoint, before each step through a longer clause: a literal then gets the shortest
+ * reason at hand (a colour clash is two binary steps; through the support clauses it is a chain), which keeps the
+ * lemmas' hints short. */
 int cnf_propagate(void) {
-  while (qhead < tlen) {
-    int f = NEG(trail[qhead++]); /* the literal just made false */
-    for (int k = bstart[f]; k < bstart[f + 1]; k++) {
-      int o = bother[k];
-      if (val[o] > 0) continue;
-      if (val[o] < 0) return bid[k];
-      cnf_assign(o, bid[k]);
+  for (;;) {
+    while (qbin < tlen) {
+      int f = NEG(trail[qbin++]); /* the literal just made false */
+      for (int k = bstart[f]; k < bstart[f + 1]; k++) {
+        int o = bother[k];
+        if (val[o] > 0) continue;
+        if (val[o] < 0) return bid[k];
+        cnf_assign(o, bid[k]);
+      }
     }
+    if (qhead == tlen) return 0;
+    int f = NEG(trail[qhead++]);
     int *ws = watch[f], n = wlen[f], j = 0, conflict = 0;
     for (int i = 0; i < n; i++) {
       int id = ws[i];
@@ -242,7 +249,6 @@ int cnf_propagate(void) {
     wlen[f] = j;
     if (conflict) return conflict;
   }
-  return 0;
 }
 
 void cnf_backtrack(int to_level) {
@@ -252,7 +258,7 @@ void cnf_backtrack(int to_level) {
     val[l] = val[NEG(l)] = 0;
     tlen--;
   }
-  qhead = tlen;
+  qhead = qbin = tlen;
   cur_level = to_level;
 }
 

@@ -85,7 +85,7 @@ static void write_deletions(const int *ids, int n) {
 
 static int *seen, stamp = 0;                  /* by variable */
 static int *stack, top = 0, stack_cap = 0;
-static unsigned long long *steps;             /* trail position << 32 | reason, of the literals replayed */
+static int *replayed;                         /* by trail position: stamp when that literal's reason is a hint */
 static int *hints, *lemma_lits, *dead;
 
 static void push(int lit) {
@@ -97,11 +97,6 @@ static void push(int lit) {
   stack[top++] = lit;
 }
 
-static int cmp_steps(const void *a, const void *b) {
-  unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
-  return x < y ? -1 : x > y;
-}
-
 /*
  * Writes the lemma that clause `confl`, falsified under the current decisions, proves: the negations of the
  * decisions it depends on (following reasons back from its literals), with the reasons on the way in trail order
@@ -109,7 +104,7 @@ static int cmp_steps(const void *a, const void *b) {
  * made the hard 7x7's proof 3.6 times larger: the derivations of one level overlap too much.)
  */
 static int derive(int confl) {
-  int nl = 0, ns = 0, n;
+  int nl = 0, nh = 0, n, first = tlen;
   stamp++;
   top = 0;
   const int *c = cnf_clause(confl, &n);
@@ -122,14 +117,14 @@ static int derive(int confl) {
       lemma_lits[nl++] = val[2 * v] > 0 ? 2 * v + 1 : 2 * v;
       continue;
     }
-    steps[ns++] = (unsigned long long)tpos[v] << 32 | (unsigned)reason[v];
+    replayed[tpos[v]] = stamp;
+    if (tpos[v] < first) first = tpos[v];
     const int *r = cnf_clause(reason[v], &n);
     for (int i = 0; i < n; i++) if (seen[VAR(r[i])] != stamp) push(r[i]);
   }
-  qsort(steps, (size_t)ns, sizeof *steps, cmp_steps);
-  for (int i = 0; i < ns; i++) hints[i] = (int)(steps[i] & 0xffffffffu);
-  hints[ns] = confl;
-  return write_lemma(lemma_lits, nl, hints, ns + 1);
+  for (int t = first; t < tlen; t++) if (replayed[t] == stamp) hints[nh++] = reason[VAR(trail[t])];
+  hints[nh++] = confl;
+  return write_lemma(lemma_lits, nl, hints, nh);
 }
 
 /* Literals fixed at level 0 from `*done` on become unit lemmas, so later hints name them in one clause each. */
@@ -215,13 +210,13 @@ int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan_orde
   for (int i = 0; i < count; i++) if (pl[i].lit > cnf_vars) { fprintf(stderr, "cubist-prove: placement variable %d is not in %s\n", pl[i].lit, cnf_path); exit(1); }
   size_t nv = (size_t)cnf_vars + 2;
   seen = calloc(nv, sizeof *seen);
-  steps = malloc(nv * sizeof *steps);
+  replayed = calloc(nv, sizeof *replayed);
   hints = malloc(nv * sizeof *hints);
   lemma_lits = malloc(nv * sizeof *lemma_lits);
   kids = malloc(((size_t)count + (size_t)cells + 2) * sizeof *kids);
   dead = malloc(((size_t)count + (size_t)cells + 2) * sizeof *dead);
   obuf = malloc(OBUF);
-  if (!seen || !steps || !hints || !lemma_lits || !kids || !dead || !obuf) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
+  if (!seen || !replayed || !hints || !lemma_lits || !kids || !dead || !obuf) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
   out = fopen(lrat_path, "wb");
   if (!out) { fprintf(stderr, "cubist-prove: %s: %s\n", lrat_path, strerror(errno)); exit(1); }
   int confl = cnf_start(), r = EXHAUSTED;
