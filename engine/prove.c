@@ -30,7 +30,9 @@
  *   F                                then F lines LIT: true literals (hints, the cube); a listed placement is fixed
  *
  * Options: --proof FILE (binary DRAT; without it no proof is written), --support (see above), --order row|col|short
- * (default short: lines along the board's shorter side), --time-ms N, --nodes N.
+ * (default short: lines along the board's shorter side), --time-ms N, --nodes N. With --cnf CUBE.cnf --lrat FILE
+ * instead of --proof, the search propagates on the cube's formula itself and writes an LRAT proof for lrat-check
+ * (engine/prove-lrat.c, the certified path); the true literals are then the formula's unit clauses.
  * Output: `s UNSATISFIABLE` (the proof is complete), `s SATISFIABLE` and `v LIT...` (a board's placement literals),
  * or `s UNKNOWN` (a limit or a stop), then `c nodes N`, `c lemmas N`, `c seconds S`.
  * Exit codes: 20, 10, 0 as above; 1 bad input or an I/O error; 2 usage.
