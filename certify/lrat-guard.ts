@@ -10,19 +10,41 @@
 
 import { createReadStream } from "node:fs";
 
-/** The lines of a file, one at a time (text without the newline). */
-async function* lines(path: string): AsyncGenerator<string> {
-  let carry = "";
-  for await (const chunk of createReadStream(path, { encoding: "latin1", highWaterMark: 1 << 20 })) {
-    const text = carry + (chunk as string);
+/**
+ * The lines of a file, one at a time, as a buffer and the line's bounds in it (without the newline): a proof can be
+ * gigabytes, and most lines are only looked at for their first bytes.
+ */
+async function* lines(path: string): AsyncGenerator<[Buffer, number, number]> {
+  let carry: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) {
+    const buf = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
     let start = 0;
-    for (let nl = text.indexOf("\n", start); nl >= 0; nl = text.indexOf("\n", start)) {
-      yield text.slice(start, nl);
+    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
+      yield [buf, start, nl];
       start = nl + 1;
     }
-    carry = text.slice(start);
+    carry = buf.subarray(start);
   }
-  if (carry.length > 0) yield carry;
+  if (carry.length > 0) yield [carry, 0, carry.length];
+}
+
+/** The second field of a proof line: "0" for an empty clause, "d" for a deletion (latin1 bytes). */
+function secondField(buf: Buffer, start: number, end: number): string {
+  let i = start;
+  while (i < end && buf[i] === 32) i++;
+  while (i < end && buf[i] !== 32) i++;
+  while (i < end && buf[i] === 32) i++;
+  const j = i;
+  while (i < end && buf[i] !== 32 && buf[i] !== 13) i++;
+  return buf.toString("latin1", j, i);
+}
+
+/** The first field of a proof line as a number. */
+function firstNumber(buf: Buffer, start: number, end: number): number {
+  let i = start, v = 0;
+  while (i < end && buf[i] === 32) i++;
+  for (; i < end && buf[i]! >= 48 && buf[i]! <= 57; i++) v = v * 10 + buf[i]! - 48;
+  return v;
 }
 
 const ints = (s: string): number[] => s.trim().split(/\s+/).filter((t) => t !== "").map(Number);
@@ -37,41 +59,39 @@ export async function checkEmptyClauses(cnfPath: string, proofPath: string): Pro
   // Pass 1: the empty clauses and the clauses their hints name.
   const steps: EmptyStep[] = [];
   let n = 0;
-  for await (const l of lines(proofPath)) {
+  for await (const [buf, start, end] of lines(proofPath)) {
     n++;
-    const m = /^\s*\d+\s+0\s+(.*)$/.exec(l);
-    if (!m) continue;
-    const hints = ints(m[1]!);
-    const end = hints.indexOf(0);
-    steps.push({ line: n, hints: end < 0 ? hints : hints.slice(0, end) });
+    if (secondField(buf, start, end) !== "0") continue;
+    const hints = ints(buf.toString("latin1", start, end)).slice(2);
+    const stop = hints.indexOf(0);
+    steps.push({ line: n, hints: stop < 0 ? hints : hints.slice(0, stop) });
   }
   if (steps.length === 0) return "the proof has no empty clause";
   const needed = new Set(steps.flatMap((s) => s.hints));
   // Pass 2: the named lemmas (where added, where deleted), then the named formula clauses.
   const lemma = new Map<number, { lits: number[]; added: number; deleted: number }>();
   n = 0;
-  for await (const l of lines(proofPath)) {
+  for await (const [buf, start, end] of lines(proofPath)) {
     n++;
-    const t = l.trim();
-    if (t === "") continue;
-    const d = /^\d+\s+d\s+(.*)$/.exec(t);
-    if (d) {
-      for (const id of ints(d[1]!)) {
+    if (secondField(buf, start, end) === "d") {
+      const text = buf.toString("latin1", start, end);
+      for (const id of ints(text.slice(text.indexOf("d") + 1))) {
         const e = lemma.get(id);
         if (e && e.deleted === 0) e.deleted = n;
       }
       continue;
     }
-    const id = Number(t.slice(0, t.search(/\s|$/)));
+    const id = firstNumber(buf, start, end);
     if (!needed.has(id) || lemma.has(id)) continue;
-    const all = ints(t);
-    const end = all.indexOf(0, 1);
-    lemma.set(id, { lits: all.slice(1, end < 0 ? all.length : end), added: n, deleted: 0 });
+    const all = ints(buf.toString("latin1", start, end));
+    const stop = all.indexOf(0, 1);
+    lemma.set(id, { lits: all.slice(1, stop < 0 ? all.length : stop), added: n, deleted: 0 });
   }
   const formula = new Map<number, number[]>();
   let clause = 0;
   let current: number[] = [];
-  for await (const l of lines(cnfPath)) {
+  for await (const [buf, start, end] of lines(cnfPath)) {
+    const l = buf.toString("latin1", start, end);
     if (/^\s*[cp%]/.test(l)) continue;
     for (const x of ints(l)) {
       if (x !== 0) { current.push(x); continue; }
