@@ -25,7 +25,7 @@ export const RUN_OPTIONS: Record<string, OptionSpec> = {
   priority: { type: "integer", arg: "P", description: "run priority (higher first)", min: -1000, max: 1000, default: 0 },
   name: { type: "string", arg: "NAME", description: "run name (default: the puzzle's)" },
   objective: { type: "string", arg: "GOAL", description: "sat (a solution or a proof there is none) or score (complete boards with the fewest mismatched edges: the best board improves until you stop the run)", choices: ["sat", "score"], default: "sat" },
-  certify: { type: "boolean", description: "certified UNSAT: every refuted cube's proof checked (the placement prover's LRAT by lrat-check, Kissat's DRAT by drat-trim), plus a coverage proof (docs/operations.md \"Certificates\")" },
+  certify: { type: "boolean", description: "certified UNSAT: every refuted cube's proof checked (DRAT by drat-trim; LRAT, from workers with --proof-format lrat, by lrat-check), plus a coverage proof (docs/operations.md \"Certificates\")" },
 };
 
 export function runRequestFrom(values: ParsedValues, puzzleText: string, label: string): RunRequest {

@@ -79,6 +79,8 @@ test("certify cluster - run submit --certify ends in a certified UNSAT; run show
   assert.equal(exported.code, 0, exported.stderr);
   assert.match(exported.stderr, new RegExp(`${n} cube proof\\(s\\)`));
   assert.equal(readdirSync(join(dir, "proofs")).length, n);
+  // The worker's default proof format: the placement prover writes binary DRAT, as Kissat does.
+  assert.deepEqual(readdirSync(join(dir, "proofs")).filter((f) => !f.endsWith(".drat")), []);
   const check = spawnSync("sh", [join(dir, "check.sh")], { encoding: "utf8" });
   assert.equal(check.status, 0, check.stdout + check.stderr);
   assert.match(check.stdout, /^formula: VERIFIED: formula\.cnf is the cubist-placement encoding \(order paper\) of puzzle\.txt/);

@@ -1,9 +1,9 @@
 /**
  * The proof-producing placement search (engine/prove.c, `cubist-prove`) for certified cubes: it refutes a cube of a
  * cubist-placement run and writes the refutation as a proof the coordinator checks against the cube's formula
- * (docs/operations.md "Certificates"). Given the cube's formula file (`cnfPath`, the certified path) it propagates on
- * that formula and writes text LRAT, every lemma naming the clauses it follows from, for lrat-check (engine/prove-lrat.c);
- * without it, binary DRAT for drat-trim. Its input is the encoder's own placement table
+ * (docs/operations.md "Certificates"): binary DRAT for drat-trim; given the cube's formula file (`cnfPath`, a
+ * worker's `--proof-format lrat`) it propagates on that formula and writes text LRAT, every lemma naming the clauses
+ * it follows from, for lrat-check (engine/prove-lrat.c). Its input is the encoder's own placement table
  * (core/encode/placement-table.ts) plus the cube's and the hints' true literals, so its lemmas speak of the
  * formula's variables. The process lifecycle is host/child.ts's: its own process group, stdin written,
  * SIGTERM to the group on a stop and SIGKILL after a grace period; it settles after the exit and all output.
