@@ -85,9 +85,9 @@ says; a solution of the puzzle is a model of the formula.
 The proof is cube-and-conquer, as in Heule, Kullmann and Marek's certified cube-and-conquer:
 
 1. Each line of \`cubes.txt\` is a cube: \`<cube-id> <literal> ... 0\`. For every cube, \`formula.cnf\` plus the cube's
-   literals as unit clauses is unsatisfiable; \`proofs/<cube-id>.lrat\` is an LRAT proof of that (text LRAT, written
-   by Cubist's placement prover, each lemma naming the clauses it follows from), or \`proofs/<cube-id>.drat\` a
-   DRAT proof (binary DRAT, written by Kissat).
+   literals as unit clauses is unsatisfiable; \`proofs/<cube-id>.drat\` is a DRAT proof of that (binary DRAT,
+   written by Cubist's placement prover or by Kissat), or \`proofs/<cube-id>.lrat\` an LRAT proof (text LRAT,
+   written by the placement prover, each lemma naming the clauses it follows from).
 2. Coverage: \`formula.cnf\` plus, for every cube, one clause of its negated literals is unsatisfiable;
    \`coverage.drat\` is a DRAT proof of that. (Branches the splitter refuted are not cubes: this proof refutes them.)
 
