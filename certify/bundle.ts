@@ -4,7 +4,7 @@
  * (certify/encode.py, a separate encoder of cubist-placement written from docs/encodings.md, sharing no code with
  * core/encode/) encodes puzzle.txt as `encoding.txt` names and must get formula.cnf's clauses. Then it builds every
  * cube's formula (formula.cnf + the cube's literals as unit clauses) and the coverage formula (formula.cnf + every
- * cube negated) and runs drat-trim on each with its proof.
+ * cube negated) and checks each with its proof: lrat-check for a cube's LRAT proof, drat-trim for DRAT.
  */
 
 import { chmod, mkdir } from "node:fs/promises";
@@ -36,8 +36,9 @@ export function cubesText(cubes: ReadonlyArray<{ id: string; units: readonly num
 }
 
 export const CHECK_SCRIPT = `#!/bin/sh
-# Re-checks this certificate: that formula.cnf is puzzle.txt encoded (encode.py), then every cube's proof and the
-# coverage proof with drat-trim. Needs: sh, awk, grep, python3, drat-trim (https://github.com/marijnheule/drat-trim).
+# Re-checks this certificate: that formula.cnf is puzzle.txt encoded (encode.py), then every cube's proof (LRAT with
+# lrat-check, DRAT with drat-trim) and the coverage proof with drat-trim. Needs: sh, awk, grep, python3, drat-trim
+# and lrat-check (both from https://github.com/marijnheule/drat-trim; Debian's drat-trim package has both).
 # Exit 0 only when all are verified.
 set -eu
 cd "$(dirname "$0")"
@@ -53,10 +54,14 @@ grep -v '^[cp]' formula.cnf > "$tmp/clauses"
 failed=0; n=0
 # drat-trim exits 0 also when a proof fails, and ends its progress lines with a carriage return.
 verified() { drat-trim "$1" "$2" -w | tr '\\r' '\\n' | grep -qx 's VERIFIED'; }
+# lrat-check follows each lemma's hints and prints "c VERIFIED" for a proof that ends in the empty clause; it lets
+# an empty clause its hints do not derive through, so lrat_guard.py replays those.
+lrat_verified() { lrat-check "$1" "$2" | grep -qx 'c VERIFIED' && python3 lrat_guard.py "$1" "$2"; }
+cube_verified() { if [ -f "proofs/$2.lrat" ]; then lrat_verified "$1" "proofs/$2.lrat"; else verified "$1" "proofs/$2.drat"; fi; }
 while read -r id lits; do
   k=$(echo "$lits" | awk '{print NF - 1}')
   { echo "p cnf $V $((C + k))"; cat "$tmp/clauses"; echo; echo "$lits" | awk '{for (i = 1; i < NF; i++) print $i, 0}'; } > "$tmp/cube.cnf"
-  if verified "$tmp/cube.cnf" "proofs/$id.drat"; then n=$((n + 1)); else echo "cube $id: NOT VERIFIED"; failed=1; fi
+  if cube_verified "$tmp/cube.cnf" "$id"; then n=$((n + 1)); else echo "cube $id: NOT VERIFIED"; failed=1; fi
 done < cubes.txt
 m=$(wc -l < cubes.txt)
 { echo "p cnf $V $((C + m))"; cat "$tmp/clauses"; echo; awk '{s = ""; for (i = 2; i < NF; i++) s = s (-$i) " "; print s "0"}' cubes.txt; } > "$tmp/coverage.cnf"
@@ -80,8 +85,9 @@ says; a solution of the puzzle is a model of the formula.
 The proof is cube-and-conquer, as in Heule, Kullmann and Marek's certified cube-and-conquer:
 
 1. Each line of \`cubes.txt\` is a cube: \`<cube-id> <literal> ... 0\`. For every cube, \`formula.cnf\` plus the cube's
-   literals as unit clauses is unsatisfiable; \`proofs/<cube-id>.drat\` is a DRAT proof of that (binary DRAT, written
-   by Kissat).
+   literals as unit clauses is unsatisfiable; \`proofs/<cube-id>.drat\` is a DRAT proof of that (binary DRAT,
+   written by Cubist's placement prover or by Kissat), or \`proofs/<cube-id>.lrat\` an LRAT proof (text LRAT,
+   written by the placement prover, each lemma naming the clauses it follows from).
 2. Coverage: \`formula.cnf\` plus, for every cube, one clause of its negated literals is unsatisfiable;
    \`coverage.drat\` is a DRAT proof of that. (Branches the splitter refuted are not cubes: this proof refutes them.)
 
@@ -95,7 +101,7 @@ sh check.sh
 \`\`\`
 
 checks the formula against the puzzle, then builds each formula from \`formula.cnf\` and \`cubes.txt\` and runs
-drat-trim on it. By hand: \`python3 encode.py --check formula.cnf --order ORDER puzzle.txt\` (ORDER from
+its checker on it (lrat-check or drat-trim). By hand: \`python3 encode.py --check formula.cnf --order ORDER puzzle.txt\` (ORDER from
 \`encoding.txt\`; without \`--check\` it prints its formula), then for a cube
 \`17 5 -9 12 0\` of a formula with header \`p cnf V C\`:
 
@@ -107,31 +113,38 @@ drat-trim cube-17.cnf proofs/17.drat -w        # must print: s VERIFIED
 drat-trim coverage.cnf coverage.drat -w         # must print: s VERIFIED
 \`\`\`
 
+A cube with an LRAT proof: \`lrat-check cube-17.cnf proofs/17.lrat\` must print \`c VERIFIED\`, and
+\`python3 lrat_guard.py cube-17.cnf proofs/17.lrat\` exit 0 (lrat-check accepts an empty clause that its hints do
+not derive; the guard replays the proof's empty clauses).
+
 drat-trim exits 0 also when a proof fails: read its \`s VERIFIED\` / \`s NOT VERIFIED\` line (it follows a
 carriage return: \`drat-trim ... | tr '\\r' '\\n' | grep -x 's VERIFIED'\`).
 ${f.cubes} cube(s).
 `;
 }
 
-/** The independent encoder's source: certify/encode.py, beside this module (the build copies it into dist/certify). */
-function encoderSource(): Buffer {
-  const path = join(dirname(fileURLToPath(import.meta.url)), "encode.py");
+/** A script shipped in bundles: certify/NAME, beside this module (the build copies it into dist/certify). */
+function scriptSource(name: string): Buffer {
+  const path = join(dirname(fileURLToPath(import.meta.url)), name);
   try {
     return readFileSync(path);
   } catch (err) {
-    throw new Error(`the certificate's encoder ${path} is missing (npm run build copies it): ${(err as Error).message}`, { cause: err });
+    throw new Error(`the certificate's script ${path} is missing (npm run build copies it): ${(err as Error).message}`, { cause: err });
   }
 }
 
 /**
  * The files that tie a bundle's formula to its puzzle: `encoding.txt` (the run's encoding and variable order) and
- * `encode.py`, which check.sh runs on them.
+ * `encode.py`, which check.sh runs on them; with them `lrat_guard.py`, which check.sh runs after lrat-check.
  */
 export function formulaTieFiles(encoding: string, order: string): BundleFile[] {
-  const source = encoderSource();
+  const source = scriptSource("encode.py");
+  const guard = scriptSource("lrat_guard.py");
   return [
     textFile("encoding.txt", `encoding ${encoding}\norder ${order || "paper"}\n`),
     { path: "encode.py", chunks: () => [source] },
+    // Not about the formula, but shipped the same way: check.sh runs it after lrat-check (certify/lrat-guard.ts).
+    { path: "lrat_guard.py", chunks: () => [guard] },
   ];
 }
 

@@ -4,10 +4,10 @@
  */
 import type { Certification } from "../proto/gen/cubist/v1/run.js";
 
-/** "16/16 cube proofs checked by drat-trim, coverage checked", or null for a run without --certify. */
+/** "16/16 cube proofs checked, coverage checked", or null for a run without --certify. */
 export function formatCertification(c: Certification | undefined, unsatCubes: number): string | null {
   if (!c?.enabled) return null;
-  const parts = [`${c.cubeProofsChecked}/${unsatCubes} cube proofs checked by drat-trim`];
+  const parts = [`${c.cubeProofsChecked}/${unsatCubes} cube proofs checked`];
   if (c.cubeProofsPending > 0) parts.push(`${c.cubeProofsPending} being checked`);
   if (c.cubeProofsRejected > 0) parts.push(`${c.cubeProofsRejected} UNSAT answer(s) rejected (no proof, or not verified)`);
   const coverage: Record<string, string> = { "": "coverage not yet checked", checking: "coverage being proved", checked: "coverage checked", failed: "coverage FAILED" };

@@ -50,6 +50,8 @@ export interface LocalClusterOptions {
   maxDeliver?: number;
   /** A certified UNSAT run: write its certificate bundle here (certify/bundle.ts) before the cluster goes. */
   certificateDir?: string;
+  /** The workers' placement-prover proofs of certified cubes (worker/config.ts). @default "drat" */
+  proofFormat?: string;
   /** The embedded coordinator's size limits (`solve --max-cells`, `--max-formula-mb`). @default core/limits.ts */
   maxCells?: number;
   maxFormulaMb?: number;
@@ -140,6 +142,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       workerId,
       cacheDir: join(temp, `cache-${i + 1}`),
       solverPath: options.solverPath,
+      proofFormat: options.proofFormat,
       // Every local worker runs the same solver binary: a broken one should end the run FAILED, not stall it
       // while all of them sit out a quarantine (worker/quarantine.ts is for one bad machine among many).
       quarantineAfter: 0,

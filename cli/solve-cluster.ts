@@ -130,6 +130,7 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
       solverPath: values["solver-path"] as string | undefined,
       verbose: values.verbose === true,
       certificateDir: values.certificate as string | undefined,
+      proofFormat: values["proof-format"] as string | undefined,
       maxCells: values["max-cells"] as number | undefined,
       maxFormulaMb: values["max-formula-mb"] as number | undefined,
       signal: abort.signal,

@@ -30,7 +30,9 @@
  *   F                                then F lines LIT: true literals (hints, the cube); a listed placement is fixed
  *
  * Options: --proof FILE (binary DRAT; without it no proof is written), --support (see above), --order row|col|short
- * (default short: lines along the board's shorter side), --time-ms N, --nodes N.
+ * (default short: lines along the board's shorter side), --time-ms N, --nodes N. With --cnf CUBE.cnf --lrat FILE
+ * instead of --proof, the search propagates on the cube's formula itself and writes an LRAT proof for lrat-check
+ * (engine/prove-lrat.c, the certified path); the true literals are then the formula's unit clauses.
  * Output: `s UNSATISFIABLE` (the proof is complete), `s SATISFIABLE` and `v LIT...` (a board's placement literals),
  * or `s UNKNOWN` (a limit or a stop), then `c nodes N`, `c lemmas N`, `c seconds S`.
  * Exit codes: 20, 10, 0 as above; 1 bad input or an I/O error; 2 usage.
@@ -43,31 +45,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "prove.h"
 
-#define MAX_SIDE 64
-#define MAX_CELLS (MAX_SIDE * MAX_SIDE)
-
-typedef struct {
-  int cell, unit, lit;
-  int side[4]; /* N E S W colour, -1 where the side has no inner diamond */
-} Placement;
-
-static int rows, cols, cells, units, count;
-static Placement *pl;
-static int *cell_start;  /* placements of cell c: cell_order_pl[cell_start[c] .. cell_start[c+1]) */
-static int *cell_pl;
+int rows, cols, cells, units, count;
+Placement *pl;
+int *cell_start;  /* placements of cell c: cell_pl[cell_start[c] .. cell_start[c+1]) */
+int *cell_pl;
 static int *left;        /* copies of each unit not yet placed */
 static int at[MAX_CELLS]; /* placement index on each cell, -1 when empty */
 static int scan[MAX_CELLS], free_cells;
 
-static volatile sig_atomic_t stop_requested = 0;
+volatile sig_atomic_t stop_requested = 0;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
 
-static uint64_t nodes = 0, lemmas = 0, node_limit = 0;
-static double deadline = 0;
+uint64_t nodes = 0, lemmas = 0, node_limit = 0;
+double deadline = 0;
 static struct timespec t_start;
 
-static double now_s(void) {
+double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)(t.tv_sec - t_start.tv_sec) + (double)(t.tv_nsec - t_start.tv_nsec) * 1e-9;
@@ -328,8 +323,6 @@ static int path[MAX_CELLS];
 static int *kids;
 static int kid_top = 0;
 
-enum { EXHAUSTED, FOUND, LIMIT };
-
 /*
  * Searches the free cells from scan position `depth` on, the cells before it placed (the caller undoes what this
  * call leaves on the trail). Every child refuted adds its lemma and deletes its own children's (kids[sub..]), then
@@ -370,19 +363,65 @@ static int search(int depth) {
 
 /* ---- main ---------------------------------------------------------------------------------------------- */
 
+/* The scan: every cell, along lines of the shorter side (or as asked); `only_free` skips the placed ones. */
+static int scan_cells(const char *order, int only_free) {
+  int n = 0;
+  int by_col = !strcmp(order, "col") || (!strcmp(order, "short") && rows < cols);
+  for (int a = 0; a < (by_col ? cols : rows); a++)
+    for (int b = 0; b < (by_col ? rows : cols); b++) {
+      int c = by_col ? b * cols + a : a * cols + b;
+      if (!only_free || at[c] < 0) scan[n++] = c;
+    }
+  return n;
+}
+
+/* The answer lines and the exit code. */
+static int report(int r) {
+  int code;
+  if (r == EXHAUSTED) {
+    printf("s UNSATISFIABLE\n");
+    code = 20;
+  } else if (r == FOUND) {
+    printf("s SATISFIABLE\nv");
+    for (int c = 0; c < cells; c++) printf(" %d", pl[at[c]].lit);
+    printf("\n");
+    code = 10;
+  } else {
+    printf("s UNKNOWN\n");
+    code = 0;
+  }
+  printf("c nodes %llu\nc lemmas %llu\nc seconds %.3f\n", (unsigned long long)nodes, (unsigned long long)lemmas, now_s());
+  return code;
+}
+
+/* With --cnf: the true literals are the formula's unit clauses (the cube's, the hints'), so the list is only checked. */
+static int main_lrat(long nf, const char *order, const char *cnf_path, const char *lrat_path) {
+  for (long f = 0; f < nf; f++) {
+    long v[1];
+    read_ints(v, 1);
+    if (v[0] == 0 || v[0] > INT32_MAX / 2 || v[0] < -(INT32_MAX / 2)) bad_input("literal out of range");
+  }
+  scan_cells(order, 0);
+  return report(prove_lrat(cnf_path, lrat_path, scan, at));
+}
+
 static void usage(FILE *to, int code) {
   fprintf(to, "usage: cubist-prove [--proof FILE] [--support] [--order row|col|short] [--time-ms N] [--nodes N] < problem\n"
-              "A placement search that writes its refutation as a binary DRAT proof (see the top of engine/prove.c).\n"
+              "       cubist-prove --cnf CUBE.cnf --lrat FILE [--order row|col|short] [--time-ms N] [--nodes N] < problem\n"
+              "A placement search that writes its refutation as a binary DRAT proof, or with --cnf as an LRAT proof\n"
+              "for lrat-check against CUBE.cnf (see the top of engine/prove.c and engine/prove-lrat.c).\n"
               "Exit codes: 20 refuted, 10 a board, 0 unknown, 1 bad input, 2 usage.\n");
   exit(code);
 }
 
 int main(int argc, char **argv) {
-  const char *proof_path = NULL, *order = "short";
+  const char *proof_path = NULL, *order = "short", *cnf_path = NULL, *lrat_path = NULL;
   long time_ms = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--proof") && i + 1 < argc) proof_path = argv[++i];
     else if (!strcmp(argv[i], "--order") && i + 1 < argc) order = argv[++i];
+    else if (!strcmp(argv[i], "--cnf") && i + 1 < argc) cnf_path = argv[++i];
+    else if (!strcmp(argv[i], "--lrat") && i + 1 < argc) lrat_path = argv[++i];
     else if (!strcmp(argv[i], "--time-ms") && i + 1 < argc) time_ms = atol(argv[++i]);
     else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) node_limit = (uint64_t)atoll(argv[++i]);
     else if (!strcmp(argv[i], "--support")) support = 1;
@@ -390,6 +429,7 @@ int main(int argc, char **argv) {
     else usage(stderr, 2);
   }
   if (strcmp(order, "row") && strcmp(order, "col") && strcmp(order, "short")) usage(stderr, 2);
+  if (!cnf_path != !lrat_path || (lrat_path && proof_path)) usage(stderr, 2);
   clock_gettime(CLOCK_MONOTONIC, &t_start);
   if (time_ms > 0) deadline = (double)time_ms / 1000.0;
   signal(SIGTERM, on_signal);
@@ -403,8 +443,9 @@ int main(int argc, char **argv) {
     nf = v[0];
     if (nf < 0 || nf > 64L * MAX_CELLS) bad_input("the number of true literals is out of range");
   }
-  /* The fixed placements (a literal that is no placement variable is implied, or a negation) go on their cells. */
   for (int c = 0; c < cells; c++) at[c] = -1;
+  if (lrat_path) return main_lrat(nf, order, cnf_path, lrat_path);
+  /* The fixed placements (a literal that is no placement variable is implied, or a negation) go on their cells. */
   init_state();
   int maxlit = 0;
   for (int i = 0; i < count; i++) if (pl[i].lit > maxlit) maxlit = pl[i].lit;
@@ -425,13 +466,7 @@ int main(int argc, char **argv) {
   free(by_lit);
   int clash = conflict;
 
-  /* The scan: free cells along lines of the shorter side (or as asked). */
-  int by_col = !strcmp(order, "col") || (!strcmp(order, "short") && rows < cols);
-  for (int a = 0; a < (by_col ? cols : rows); a++)
-    for (int b = 0; b < (by_col ? rows : cols); b++) {
-      int c = by_col ? b * cols + a : a * cols + b;
-      if (at[c] < 0) scan[free_cells++] = c;
-    }
+  free_cells = scan_cells(order, 1);
   kids = malloc(((size_t)count + (size_t)cells + 1) * sizeof *kids);
   obuf = malloc(OBUF);
   if (!kids || !obuf) bad_input("out of memory");
@@ -441,24 +476,12 @@ int main(int argc, char **argv) {
   }
 
   int r = clash ? EXHAUSTED : search(0);
-  int code;
+  /* The root: every first-cell child is refuted, so the empty clause follows (or the units clash). */
   if (r == EXHAUSTED) {
-    /* The root: every first-cell child is refuted, so the empty clause follows (or the units clash). */
     clause('a', path, 0, 0);
     lemmas++;
-    printf("s UNSATISFIABLE\n");
-    code = 20;
-  } else if (r == FOUND) {
-    printf("s SATISFIABLE\nv");
-    for (int c = 0; c < cells; c++) printf(" %d", pl[at[c]].lit);
-    printf("\n");
-    code = 10;
-  } else {
-    printf("s UNKNOWN\n");
-    code = 0;
   }
   flush_proof();
   if (proof && fclose(proof) != 0) { fprintf(stderr, "cubist-prove: closing the proof: %s\n", strerror(errno)); return 1; }
-  printf("c nodes %llu\nc lemmas %llu\nc seconds %.3f\n", (unsigned long long)nodes, (unsigned long long)lemmas, now_s());
-  return code;
+  return report(r);
 }

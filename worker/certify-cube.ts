@@ -1,9 +1,11 @@
 /**
- * The worker's side of a certified run (CubeTask.certify): an UNSAT answer is only reported with a binary DRAT
- * proof uploaded to the proofs stream. Two things write one: the proof-producing placement search
- * (`cubist-prove`, worker/engine/prove.ts) for runs whose formula is cubist-placement, and the SAT solver, which
- * runs on the cube's formula as a file (the solvers cannot write a proof while reading stdin). The worker checks
- * nothing itself: the coordinator checks every proof with drat-trim, against the cube's formula it builds on its own.
+ * The worker's side of a certified run (CubeTask.certify): an UNSAT answer is only reported with a proof uploaded
+ * to the proofs stream. Two things write one: the proof-producing placement search (`cubist-prove`,
+ * worker/engine/prove.ts) for runs whose formula is cubist-placement, binary DRAT or, with the worker's
+ * `--proof-format lrat`, LRAT about the cube's formula file; and the SAT solver, a binary DRAT proof, which runs on
+ * the cube's formula as a file (the solvers cannot write a proof while reading stdin). The worker checks nothing
+ * itself: the coordinator checks every proof (drat-trim or lrat-check, by its format) against the cube's formula it
+ * builds on its own.
  */
 
 import { mkdtemp, rm, stat } from "node:fs/promises";
@@ -18,11 +20,12 @@ import type { WorkerRun } from "./run-table.js";
 import { uploadProof } from "../certify/proof-store.js";
 import type { WorkerContext } from "./context.js";
 import type { CachedFormula } from "../host/formula-cache.js";
+import type { ProofFormat } from "./config.js";
 import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
 
 /** A cube's formula and proof files, in a directory of their own. */
 export interface ProofFiles {
-  /** The cube's formula, for the SAT solver ("" when no SAT solver runs). */
+  /** The cube's formula, for the SAT solver and the LRAT prover ("" when no formula was given). */
   readonly cnf: string;
   /** The SAT solver's proof. */
   readonly proof: string;
@@ -32,8 +35,8 @@ export interface ProofFiles {
   remove(): Promise<void>;
 }
 
-/** A directory for a certified cube's proofs, and the cube's formula file when `formula` is given (the SAT solver's input). */
-export async function proofFiles(formula: CachedFormula | null, units: readonly number[]): Promise<ProofFiles> {
+/** A directory for a certified cube's proofs, and the cube's formula file when `formula` is given (the SAT solver's and the LRAT prover's input). */
+export async function proofFiles(formula: CachedFormula | null, units: readonly number[], proverFormat: ProofFormat): Promise<ProofFiles> {
   const dir = await mkdtemp(join(tmpdir(), "cubist-proof-"));
   const cnf = formula ? join(dir, "cube.cnf") : "";
   try {
@@ -42,7 +45,7 @@ export async function proofFiles(formula: CachedFormula | null, units: readonly 
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  return { cnf, proof: join(dir, "cube.drat"), proverProof: join(dir, "cube-prove.drat"), remove: () => rm(dir, { recursive: true, force: true }) };
+  return { cnf, proof: join(dir, "cube.drat"), proverProof: join(dir, `cube-prove.${proverFormat}`), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** A solver or the prover said UNSAT on a certified cube but wrote no proof: this worker's programs are at fault. */
@@ -58,7 +61,7 @@ export class ProofMissingError extends CubistError {
 export async function publishProof(ctx: WorkerContext, path: string, run: string, cube: string): Promise<string> {
   const size = await stat(path).then((s) => s.size, () => -1);
   if (size < 0) throw new ProofMissingError("UNSAT was said but no proof was written");
-  return uploadProof(ctx.layout.proofs, path, `cubist DRAT proof, run ${run} cube ${cube}`);
+  return uploadProof(ctx.layout.proofs, path, `cubist proof, run ${run} cube ${cube}`);
 }
 
 /** Placement tables of the runs served lately, by puzzle and variable order (the encoding is cubist-placement). */

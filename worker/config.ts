@@ -51,7 +51,15 @@ export interface WorkerConfig {
   readonly logFormat: LogFormat;
   /** HTTP address of /metrics and /healthz (HOST:PORT), or null for none. @default null */
   readonly http: string | null;
+  /**
+   * The placement prover's proof of a certified cube: binary DRAT for drat-trim, or LRAT about the cube's formula
+   * for lrat-check (about 27 times larger, docs/operations.md "Certificates"). @default "drat"
+   */
+  readonly proofFormat: ProofFormat;
 }
+
+export const PROOF_FORMATS = ["drat", "lrat"] as const;
+export type ProofFormat = (typeof PROOF_FORMATS)[number];
 
 export const DEFAULT_SOLVER: SolverName = "kissat";
 export const DEFAULT_STATUS_INTERVAL_MS = 2000;
@@ -88,6 +96,7 @@ export interface WorkerConfigInput {
   logFormat?: string;
   /** HOST:PORT, "off" or null. */
   http?: string | null;
+  proofFormat?: string;
 }
 
 /** `<hostname>-<pid>` made into a worker id: anything outside [A-Za-z0-9_-] becomes "-", no leading _ or -, at most 64 chars. */
@@ -144,6 +153,8 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
   const longPollMs = integerIn("longPollMs", input.longPollMs, DEFAULT_LONG_POLL_MS, 1000, 300_000);
   const layoutWaitMs = integerIn("--layout-wait", input.layoutWaitMs, DEFAULT_LAYOUT_WAIT_MS, 0, Number.MAX_SAFE_INTEGER);
   const { logLevel, logFormat } = logOptions(input);
+  const proofFormat = (input.proofFormat ?? "drat") as ProofFormat;
+  if (!PROOF_FORMATS.includes(proofFormat)) throw new InvalidOptionError("--proof-format", `must be one of ${PROOF_FORMATS.join(", ")}, got "${proofFormat}"`);
   return Object.freeze({
     nats: Object.freeze({ ...input.nats }),
     names,
@@ -165,5 +176,6 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
     logLevel,
     logFormat,
     http: httpListenOption(input.http),
+    proofFormat,
   });
 }

@@ -5,11 +5,12 @@
  * stopped. The engine runs for `search_ms` (capped by the cube's time limit); 0 leaves the SAT solver alone, and
  * a SAT solver named "none" leaves the engine alone (boards where the solver never wins, e.g. 16x16 cubes).
  *
- * A certified task (`certify`) needs a DRAT proof for every UNSAT (worker/certify-cube.ts), and the engine's UNSAT
+ * A certified task (`certify`) needs a proof for every UNSAT (worker/certify-cube.ts), and the engine's UNSAT
  * no longer decides the race (its boards still do, since every board is verified). On a cubist-placement formula the
- * proof-producing placement search (`cubist-prove`) runs beside the engine for the cube's whole budget and writes it;
- * the SAT solver runs too when the task names one. Otherwise the SAT solver always runs (the configured one when the
- * task names "none") and writes it.
+ * proof-producing placement search (`cubist-prove`) runs beside the engine for the cube's whole budget and writes it
+ * (binary DRAT; with the worker's `--proof-format lrat`, LRAT about the cube's formula file); the SAT solver runs
+ * too when the task names one. Otherwise the SAT solver always runs (the configured one when the task names "none")
+ * and writes it.
  *
  * Expected answers and failures are values: a crash, garbage output, a missing formula or a missing solver are
  * "error" results (the task is retried elsewhere) unless the other process proved the answer; a stop (cancel,
@@ -87,9 +88,11 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   const t0 = performance.now();
   const elapsed = (): number => Math.round((performance.now() - t0) * 1000) / 1000;
 
+  // The solver reads the cube's formula, and so does the LRAT prover (its hints name the formula's clauses).
+  const lrat = table !== null && ctx.config.proofFormat === "lrat";
   let formula: CachedFormula | null = null;
-  if (useSolver) {
-    const got = await cubeFormula(ctx, job, solver);
+  if (useSolver || lrat) {
+    const got = await cubeFormula(ctx, job, useSolver ? solver : "prove");
     if ("kind" in got) return got;
     formula = got;
   }
@@ -130,18 +133,18 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   let files: ProofFiles | null = null;
   if (certify && (useSolver || table)) {
     try {
-      files = await proofFiles(useSolver ? formula : null, task.units);
+      files = await proofFiles(formula, task.units, ctx.config.proofFormat);
     } catch (err) {
       return { kind: "error", fault: faultOf(err), reason: `cube formula for the proof: ${(err as Error).message}`, stats: { engine: solver } };
     }
   }
   if (table && files && prover) {
     const problem = proverProblem(table, [...table.hintLits, ...task.units]);
-    const proofPath = files.proverProof;
+    const proofPath = files.proverProof, cnfPath = lrat ? files.cnf : undefined;
     contenders.push({
       name: "prove",
       decided: (r) => "prove" in r && r.prove.kind !== "unknown",
-      run: async (signal) => ({ prove: await runProver(problem, { proofPath, binary: prover, support: table.support, timeLimitMs: budgetMs || undefined, signal }) }),
+      run: async (signal) => ({ prove: await runProver(problem, { proofPath, cnfPath, binary: prover, support: table.support, timeLimitMs: budgetMs || undefined, signal }) }),
     });
   }
   try {

@@ -18,6 +18,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { countLocal } from "../solve-all.js";
 import { printCountLine } from "../count-line.js";
 import { RUN_OPTIONS } from "../run-options.js";
+import { PROOF_FORMATS } from "../../worker/config.js";
 import { readPuzzleText } from "../triangle-commands.js";
 import { runCluster } from "../solve-cluster.js";
 import { puzzleView } from "../puzzle-view.js";
@@ -50,7 +51,8 @@ export const spec: CommandSpec = {
     concurrency: { type: "integer", arg: "N", description: "with --workers: solver slots per worker", min: 1, max: 256, default: 1 },
     nats: { type: "string", arg: "URL", description: "with --workers: use this NATS server instead of a private one" },
     verbose: { type: "boolean", short: "v", description: "with --workers: show the cluster's logs" },
-    certificate: { type: "string", arg: "DIR", output: true, description: "with --certify: write the certificate bundle (formula, puzzle, cubes, DRAT proofs, README, check.sh, encode.py) into DIR" },
+    certificate: { type: "string", arg: "DIR", output: true, description: "with --certify: write the certificate bundle (formula, puzzle, cubes, proofs, README, check.sh, encode.py) into DIR" },
+    "proof-format": { type: "string", arg: "F", description: "with --certify: the placement prover's proofs, binary DRAT (drat-trim) or LRAT (lrat-check; about 27x larger)", choices: PROOF_FORMATS, env: "CUBIST_PROOF_FORMAT", default: "drat" },
     "max-cells": { type: "integer", arg: "N", description: `largest board to take on, in cells (default ${DEFAULT_MAX_CELLS}: Eternity II; docs/operations.md "Limits")`, env: "CUBIST_MAX_CELLS", min: 1, max: 4096 },
     "max-formula-mb": { type: "number", arg: "MB", description: `largest base formula (DIMACS) to build for a SAT solver (default ${DEFAULT_MAX_FORMULA_MB})`, env: "CUBIST_MAX_FORMULA_MB" },
     ...RUN_OPTIONS,
@@ -63,7 +65,7 @@ searches with shuffled candidates (docs/engine.md). --portfolio SPEC picks the m
 solver alone. With --workers, --search-ms is how long the engine runs on each cube beside the SAT solver.
 
 --certify proves UNSAT with checked certificates: cube-and-conquer on the embedded cluster (one worker with --threads
-slots unless --workers is given), every refuted cube re-derived by Kissat with a DRAT proof that drat-trim checks in
+slots unless --workers is given), every refuted cube's proof (the placement prover's, or Kissat's DRAT) checked in
 the coordinator, and the coverage proved and checked once; --certificate DIR exports the bundle
 (docs/operations.md "Certificates"). A SAT answer needs no certificate: its board is verified as always.
 

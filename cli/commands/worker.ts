@@ -4,7 +4,7 @@ import { EXIT } from "../exit-codes.js";
 import { LOG_OPTIONS } from "../log-options.js";
 import { NATS_OPTIONS, natsOptionsFrom } from "../nats-options.js";
 import {
-  DEFAULT_LAYOUT_WAIT_MS, DEFAULT_QUARANTINE_AFTER, DEFAULT_QUARANTINE_MS, DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_STATUS_INTERVAL_MS, loadWorkerConfig,
+  DEFAULT_LAYOUT_WAIT_MS, DEFAULT_QUARANTINE_AFTER, DEFAULT_QUARANTINE_MS, DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_STATUS_INTERVAL_MS, loadWorkerConfig, PROOF_FORMATS,
 } from "../../worker/config.js";
 import { MAX_STATUS_INTERVAL_MS, WORKER_SILENCE_MS } from "../../proto/contract.js";
 import { LayoutUnavailableError, startWorkerProcess } from "../../worker/main.js";
@@ -14,7 +14,7 @@ export const spec: CommandSpec = {
   name: "worker",
   summary:
     "Run a worker: it pulls cubes from NATS JetStream, solves them with Kissat (or CaDiCaL) and publishes the verdicts. Long-running; SIGTERM or SIGINT stops it gracefully (a second one at once).",
-  usage: "cubist worker --nats URL [--concurrency N] [--solver kissat|cadical] [--solver-path PATH] [--cache-dir DIR] [--id ID]",
+  usage: "cubist worker --nats URL [--concurrency N] [--solver kissat|cadical] [--solver-path PATH] [--cache-dir DIR] [--id ID] [--proof-format drat|lrat]",
   positionals: { min: 0, max: 0 },
   options: {
     ...NATS_OPTIONS,
@@ -31,6 +31,7 @@ export const spec: CommandSpec = {
     "quarantine-time": { type: "number", arg: "S", description: "seconds the first quarantine lasts (doubles while errors go on, up to a day)", env: "CUBIST_QUARANTINE_TIME", min: 0, max: 86_400, default: DEFAULT_QUARANTINE_MS / 1000 },
     "layout-wait": { type: "number", arg: "S", description: "give up when the coordinator has not created the streams within S seconds (0 = wait forever)", env: "CUBIST_LAYOUT_WAIT", min: 0, default: DEFAULT_LAYOUT_WAIT_MS / 1000 },
     http: { type: "string", arg: "HOST:PORT", description: "serve /metrics and /healthz here, e.g. 127.0.0.1:9465 or 0.0.0.0:9465 (default: off)", env: "CUBIST_WORKER_HTTP" },
+    "proof-format": { type: "string", arg: "F", description: "certified cubes of cubist-placement runs: the placement prover writes binary DRAT (drat-trim) or LRAT (lrat-check; about 27x larger, cheaper to check)", choices: PROOF_FORMATS, env: "CUBIST_PROOF_FORMAT", default: "drat" },
     ...LOG_OPTIONS,
   },
   details: `Environment: every option with an "env:" note reads that variable when the flag is absent.
@@ -59,6 +60,7 @@ export async function run(values: ParsedValues): Promise<number> {
     logLevel: values.debug === true ? "debug" : (values["log-level"] as string),
     logFormat: values["log-format"] as string,
     http: values.http as string | undefined,
+    proofFormat: values["proof-format"] as string,
   });
 
   // Signals: the first stops gracefully (also while waiting for the layout), a second one at once.

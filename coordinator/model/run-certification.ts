@@ -82,7 +82,7 @@ export class RunCertification {
     if (coverage === "") return "check-coverage";
     if (coverage === "failed") return { state: RunState.RUN_STATE_FAILED, message: `every cube refuted with a checked proof, but ${this.why}` };
     if (coverage === "checked") {
-      return { state: RunState.RUN_STATE_UNSAT, message: `certified: ${unsat}/${unsat} cube proofs checked by drat-trim, coverage checked; closed weights sum to 1` };
+      return { state: RunState.RUN_STATE_UNSAT, message: `certified: ${unsat}/${unsat} cube proofs checked, coverage checked; closed weights sum to 1` };
     }
     return null;
   }

@@ -7,6 +7,7 @@
 import { createReadStream } from "node:fs";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { readProof } from "../../certify/proof-store.js";
+import { proofFormatOf } from "../../certify/lrat-check.js";
 import { CHECK_SCRIPT, cubesText, formulaTieFiles, readmeText, textFile, type BundleFile } from "../../certify/bundle.js";
 import { FailedPreconditionError } from "../errors.js";
 import type { RunController } from "./run.js";
@@ -47,6 +48,17 @@ export async function certificateFiles(run: RunController): Promise<BundleFile[]
     textFile("cubes.txt", cubesText(cubes)),
     proofFile(run, "coverage.drat", certification.coverageProof),
   ];
-  for (const c of cubes) files.push(proofFile(run, `proofs/${c.id}.drat`, certification.proofs.get(c.id)!));
+  for (const c of cubes) {
+    const name = certification.proofs.get(c.id)!;
+    files.push(proofFile(run, `proofs/${c.id}.${await storedProofFormat(run, name)}`, name));
+  }
   return files;
+}
+
+/** A stored proof's format (certify/lrat-check.ts), from its first chunk: the bundle names the file after it. */
+async function storedProofFormat(run: RunController, name: string): Promise<"drat" | "lrat"> {
+  const data = await readProof(run.stores.proofs, name);
+  if (data === null) throw new Error(`proof ${name.slice(0, 12)} is no longer in the proofs store`);
+  for await (const chunk of data) return proofFormatOf(chunk);
+  return "drat";
 }

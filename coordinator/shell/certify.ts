@@ -2,7 +2,8 @@
  * Certified UNSAT, the coordinator's side (docs/operations.md "Certificates"). The coordinator never trusts a
  * worker: for every UNSAT verdict of a certified run it downloads the proof the worker uploaded (checking its
  * hash), builds the cube's formula itself (the run's base formula + the cube's units, from its own ledger, never
- * from the verdict) and runs drat-trim on it. Once every cube is closed, it proves the coverage (base formula +
+ * from the verdict) and runs the proof's checker on it: lrat-check for the prover's LRAT, drat-trim for a solver's
+ * DRAT (certify/lrat-check.ts). Once every cube is closed, it proves the coverage (base formula +
  * every refuted cube negated, one clause each) with Kissat writing a proof, checks that proof with drat-trim and
  * stores it. Branches the splitter refuted are not assumed: the coverage proof refutes them too.
  *
@@ -16,6 +17,7 @@ import type { ObjectStore } from "@nats-io/obj";
 import type { ProofStream } from "../../cluster/proof-stream.js";
 import type { Logger } from "../../cluster/log.js";
 import { checkProof } from "../../certify/drat-trim.js";
+import { checkCubeProof } from "../../certify/lrat-check.js";
 import { openBaseCnf, writeCoverageCnf, writeCubeCnf, type BaseCnf } from "../../certify/cnf.js";
 import { downloadProof, SHA256_NAME_RE, uploadProof } from "../../certify/proof-store.js";
 import { FormulaCache } from "../../host/formula-cache.js";
@@ -25,6 +27,8 @@ import { runSolver } from "../../host/solver/index.js";
 export interface CertifySettings {
   /** drat-trim's path or name. @default "drat-trim" */
   dratTrim?: string;
+  /** lrat-check's path or name. @default "lrat-check" */
+  lratCheck?: string;
   /** Kissat's path or name, for the coverage proof. @default "kissat" */
   kissat?: string;
   /** Limit of one drat-trim check in seconds. @default 3600 */
@@ -106,11 +110,12 @@ export class RunCertifier {
         await mkdir(dir);
         try {
           const cnf = join(dir, "cube.cnf");
-          const proof = join(dir, "cube.drat");
+          const proof = join(dir, "cube.proof");
           await writeCubeCnf(await this.base(), units, cnf);
           await downloadProof(this.stores.proofs, proofSha256, proof);
-          const r = await checkProof(cnf, proof, { binary: this.settings.dratTrim, timeLimitSec: this.settings.checkTimeSec ?? 3600 });
-          this.log.debug("cube proof checked", { cube, verified: r.verified, ms: r.wallMs });
+          const { dratTrim, lratCheck } = this.settings;
+          const r = await checkCubeProof(cnf, proof, { dratTrim, lratCheck, timeLimitSec: this.settings.checkTimeSec ?? 3600 });
+          this.log.debug("cube proof checked", { cube, format: r.format, verified: r.verified, ms: r.wallMs });
           return r.verified ? { ok: true as const } : { ok: false as const, reason: r.detail };
         } finally {
           await rm(dir, { recursive: true, force: true });

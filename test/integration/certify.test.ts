@@ -2,7 +2,8 @@
  * Certified UNSAT (issue 11, finding 1), with the real parts: the built CLI, an embedded cluster (private
  * nats-server, coordinator, worker processes), real Kissat writing DRAT proofs and real drat-trim checking them.
  * A lying solver (test/fixtures/fake-solvers/lying-unsat.sh) must never yield a certified UNSAT; a genuine UNSAT
- * puzzle must be certified end to end, and its exported bundle must re-check with drat-trim alone (check.sh).
+ * puzzle must be certified end to end, and its exported bundle must re-check with drat-trim alone (check.sh); with
+ * `--proof-format lrat` the placement prover's LRAT proofs re-check with lrat-check and lrat_guard.py.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -150,6 +151,12 @@ test("certify - a lying solver never yields a certified UNSAT: without a proof, 
     assert.equal(bogus.status.certification!.cubeProofsRejected, 8, "4 cubes, 2 deliveries each, every answer rejected");
     assert.equal(bogus.status.cubes!.unsat, 0);
     assert.equal(bogus.certificate, null);
+    // An LRAT empty clause without hints, which lrat-check itself verifies on any formula: the guard rejects it.
+    process.env.CUBIST_FAKE_PROOF = "lrat-empty-clause";
+    const lrat = await liarRun(true);
+    assert.equal(lrat.state, "failed", lrat.message);
+    assert.equal(lrat.status.certification!.cubeProofsChecked, 0);
+    assert.equal(lrat.status.certification!.cubeProofsRejected, 8);
   } finally {
     delete process.env.CUBIST_FAKE_PROOF;
   }
@@ -167,7 +174,7 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
     assert.equal(r.out.certificate, bundle);
 
     const files = (await readdir(bundle)).sort();
-    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "proofs", "puzzle.txt"]);
+    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "lrat_guard.py", "proofs", "puzzle.txt"]);
     assert.equal(await readFile(join(bundle, "encoding.txt"), "utf8"), "encoding cubist-placement\norder paper\n");
     const lines = (await readFile(join(bundle, "cubes.txt"), "utf8")).trim().split("\n");
     assert.equal(lines.length, cubes);
@@ -189,11 +196,35 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
 
     // A tampered proof is caught by the bundle's own check. The cube with the largest proof: a cube that unit
     // propagation refutes alone is proved by the empty clause itself, which the tampering writes.
-    const sizes = await Promise.all(lines.map(async (l) => ({ id: l.split(" ")[0], size: (await stat(join(bundle, "proofs", `${l.split(" ")[0]}.drat`))).size })));
-    const first = sizes.sort((a, b) => b.size - a.size)[0].id;
-    await writeFile(join(bundle, "proofs", `${first}.drat`), "0\n");
-    const tampered = spawnSync("sh", [join(bundle, "check.sh")], { encoding: "utf8" });
-    assert.equal(tampered.status, 1);
-    assert.match(tampered.stdout, new RegExp(`cube ${first.replace(".", "\\.")}: NOT VERIFIED`));
+    // The workers' default: the placement prover writes binary DRAT.
+    assert.deepEqual(new Set((await readdir(join(bundle, "proofs"))).map((f) => f.split(".").pop())), new Set(["drat"]));
+    await assertTamperingCaught(bundle, lines, "drat", "0\n");
+  });
+});
+
+/** check.sh exits 1 and names the cube whose largest proof is replaced by `forged`. */
+async function assertTamperingCaught(bundle: string, cubeLines: string[], ext: string, forged: string): Promise<void> {
+  const sizes = await Promise.all(cubeLines.map(async (l) => ({ id: l.split(" ")[0], size: (await stat(join(bundle, "proofs", `${l.split(" ")[0]}.${ext}`))).size })));
+  const first = sizes.sort((a, b) => b.size - a.size)[0].id;
+  await writeFile(join(bundle, "proofs", `${first}.${ext}`), forged);
+  const tampered = spawnSync("sh", [join(bundle, "check.sh")], { encoding: "utf8" });
+  assert.equal(tampered.status, 1);
+  assert.match(tampered.stdout, new RegExp(`cube ${first.replace(".", "\\.")}: NOT VERIFIED`));
+}
+
+test("certify - with --proof-format lrat the placement prover's proofs are LRAT: check.sh verifies them with lrat-check and the guard, and catches a hintless empty clause", async () => {
+  await withTemp(async (dir) => {
+    const bundle = join(dir, "cert");
+    const r = await solve([UNSAT, "--certify", "--proof-format", "lrat", "--threads", "2", "--cubes", "8", "--certificate", bundle]);
+    assert.equal(r.code, 20, r.stderr);
+    const cubes = (r.out.stats as { cubes: { unsat: number } }).cubes.unsat;
+    assert.deepEqual(r.out.certified, { cubeProofsChecked: cubes, cubeProofsRejected: 0, cubeProofsPending: 0, coverage: "checked" });
+    assert.deepEqual(new Set((await readdir(join(bundle, "proofs"))).map((f) => f.split(".").pop())), new Set(["lrat"]));
+    const check = spawnSync("sh", [join(bundle, "check.sh")], { encoding: "utf8" });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, new RegExp(`cubes: ${cubes}/${cubes} VERIFIED`));
+    // An empty clause without hints, which lrat-check alone accepts on any formula.
+    const lines = (await readFile(join(bundle, "cubes.txt"), "utf8")).trim().split("\n");
+    await assertTamperingCaught(bundle, lines, "lrat", "100000000 0 0\n");
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The proof-producing placement search (engine/prove.c through worker/engine/prove.ts) against the real parts: its
- * DRAT proofs are checked by drat-trim against the cubist-placement formula plus the cube's units, exactly as the
- * coordinator checks a certified cube; its boards are checked by the independent verifier; and which cubes it
- * refutes is cross-checked against the TypeScript placement search (the oracle).
+ * LRAT proofs are checked by lrat-check and its DRAT proofs by drat-trim against the cubist-placement formula plus
+ * the cube's units, exactly as the coordinator checks a certified cube; its boards are checked by the independent
+ * verifier; and which cubes it refutes is cross-checked against the TypeScript placement search (the oracle).
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openBaseCnf, writeCubeCnf } from "../../certify/cnf.js";
 import { checkProof } from "../../certify/drat-trim.js";
+import { checkCubeProof, checkLratProof } from "../../certify/lrat-check.js";
 import { encode, dimacsString } from "../../core/encode/index.js";
 import { placementTable } from "../../core/encode/placement-table.js";
 import { parsePuzzle } from "../../core/formats/index.js";
@@ -29,20 +30,22 @@ let files = 0;
 
 /**
  * Runs the prover on `puzzle` with `fixed` placements (a cube) and checks its answer with the real parts: a board
- * must verify and extend the cube; a refutation's proof must pass drat-trim on formula + the cube's units. `plain`:
- * no propagation through the support clauses (a bigger tree, a lemma per node).
+ * must verify and extend the cube; a refutation's proof must pass its checker on formula + the cube's units.
+ * `lrat` (the certified path): propagating on that formula, an LRAT proof for lrat-check; `drat`: a DRAT proof for
+ * drat-trim; `plain`: DRAT without propagation through the support clauses (a bigger tree, a lemma per node).
  */
-async function proveAndCheck(puzzle: Puzzle, fixed: readonly Placement[] = [], plain = false): Promise<"sat" | "unsat"> {
+async function proveAndCheck(puzzle: Puzzle, fixed: readonly Placement[] = [], mode: "lrat" | "drat" | "plain" = "lrat"): Promise<"sat" | "unsat"> {
+  const plain = mode === "plain";
   const formula = encode("cubist-placement", puzzle);
   const units = fixed.flatMap((p) => formula.varMap.placementLiterals(p));
   const table = placementTable(puzzle);
   const n = files++;
   const base = join(dir, `f${n}.base.cnf`);
   const cnf = join(dir, `f${n}.cnf`);
-  const proofPath = join(dir, `f${n}.drat`);
+  const proofPath = join(dir, `f${n}.${mode === "lrat" ? "lrat" : "drat"}`);
   writeFileSync(base, dimacsString(formula));
   await writeCubeCnf(await openBaseCnf(base), units, cnf); // the cube's formula, as the coordinator builds it
-  const out = await runProver(proverProblem(table, [...table.hintLits, ...units]), { proofPath, support: table.support && !plain });
+  const out = await runProver(proverProblem(table, [...table.hintLits, ...units]), { proofPath, support: table.support && !plain, ...(mode === "lrat" ? { cnfPath: cnf } : {}) });
   if (out.kind === "sat") {
     const board = table.decode(out.lits);
     const v = verifySolution(puzzle, board);
@@ -55,16 +58,52 @@ async function proveAndCheck(puzzle: Puzzle, fixed: readonly Placement[] = [], p
     return "sat";
   }
   assert.equal(out.kind, "unsat", JSON.stringify(out));
-  const check = await checkProof(cnf, proofPath);
-  assert.ok(check.verified, `drat-trim verifies the prover's refutation (${out.stats.lemmas} lemmas): ${check.detail}`);
+  const check = await checkCubeProof(cnf, proofPath);
+  assert.equal(check.format, mode === "lrat" ? "lrat" : "drat");
+  assert.ok(check.verified, `the ${check.format} checker verifies the prover's refutation (${out.stats.lemmas} lemmas): ${check.detail}`);
   return "unsat";
 }
 
-test("prove - refutes the UNSAT fixtures with proofs drat-trim verifies, with and without propagating through the support clauses", async () => {
+test("prove - refutes the UNSAT fixtures with LRAT proofs lrat-check verifies and DRAT proofs drat-trim verifies", async () => {
   for (const file of ["test/fixtures/cluster/unsat-5x5.txt", "test/fixtures/cluster/unsat-6x6.txt"]) {
     const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
-    assert.equal(await proveAndCheck(puzzle), "unsat", file);
-    assert.equal(await proveAndCheck(puzzle, [], true), "unsat", file);
+    assert.equal(await proveAndCheck(puzzle, [], "lrat"), "unsat", file);
+    assert.equal(await proveAndCheck(puzzle, [], "drat"), "unsat", file);
+    assert.equal(await proveAndCheck(puzzle, [], "plain"), "unsat", file);
+  }
+});
+
+test("prove - a tampered LRAT proof fails lrat-check: a hint gone, a literal gone, the empty clause gone", async () => {
+  const file = "test/fixtures/cluster/unsat-5x5.txt";
+  const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
+  const formula = encode("cubist-placement", puzzle);
+  const table = placementTable(puzzle);
+  const cnf = join(dir, "tamper.cnf");
+  const proofPath = join(dir, "tamper.lrat");
+  writeFileSync(cnf, dimacsString(formula));
+  assert.equal((await runProver(proverProblem(table, table.hintLits), { proofPath, cnfPath: cnf })).kind, "unsat");
+  assert.ok((await checkLratProof(cnf, proofPath)).verified, "the untouched proof verifies");
+  const lines = readFileSync(proofPath, "utf8").trimEnd().split("\n");
+  // The last lemma with literals and several hints: its hints replay a propagation from its decisions, so neither a
+  // hint nor a decision can go.
+  const at = lines.findLastIndex((l) => !l.includes(" d ") && l.split(" 0 ")[0]!.split(" ").length > 1 && l.split(" 0 ")[1]!.trim().split(" ").length > 2);
+  assert.ok(at >= 0);
+  const [head, tail] = lines[at]!.split(" 0 ");
+  const hints = tail!.trim().split(" ");
+  const cases: Record<string, string[]> = {
+    "a hint gone": lines.with(at, `${head} 0 ${[...hints.slice(0, 1), ...hints.slice(2)].join(" ")}`),
+    "a literal gone": lines.with(at, `${head!.split(" ").slice(0, -1).join(" ")} 0 ${tail}`),
+    "the empty clause gone": lines.slice(0, -1),
+    // lrat-check itself accepts these two (an empty clause without a conflict); the guard does not.
+    "an empty clause without hints": [...lines.slice(0, -1), `${lines.length + 5000} 0 0`],
+    "an empty clause whose hints propagate no conflict": lines.with(-1, `${lines.at(-1)!.split(" ")[0]} 0 ${lines.at(-1)!.split(" ").slice(2, 3).join(" ")} 0`),
+  };
+  for (const [what, tampered] of Object.entries(cases)) {
+    const bad = join(dir, "tampered.lrat");
+    writeFileSync(bad, tampered.join("\n") + "\n");
+    const check = await checkLratProof(cnf, bad);
+    assert.equal(check.verified, false, `${what}: must not verify`);
+    assert.match(check.detail, /lrat-check did not verify|empty clause/);
   }
 });
 

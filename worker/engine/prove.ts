@@ -1,9 +1,11 @@
 /**
  * The proof-producing placement search (engine/prove.c, `cubist-prove`) for certified cubes: it refutes a cube of a
- * cubist-placement run and writes the refutation as a binary DRAT proof that drat-trim checks against the cube's
- * formula, like Kissat's proof, in the coordinator (docs/operations.md "Certificates"). Its input is the encoder's
- * own placement table (core/encode/placement-table.ts) plus the cube's and the hints' true literals, so its lemmas
- * speak of the formula's variables. The process lifecycle is host/child.ts's: its own process group, stdin written,
+ * cubist-placement run and writes the refutation as a proof the coordinator checks against the cube's formula
+ * (docs/operations.md "Certificates"): binary DRAT for drat-trim; given the cube's formula file (`cnfPath`, a
+ * worker's `--proof-format lrat`) it propagates on that formula and writes text LRAT, every lemma naming the clauses
+ * it follows from, for lrat-check (engine/prove-lrat.c). Its input is the encoder's own placement table
+ * (core/encode/placement-table.ts) plus the cube's and the hints' true literals, so its lemmas speak of the
+ * formula's variables. The process lifecycle is host/child.ts's: its own process group, stdin written,
  * SIGTERM to the group on a stop and SIGKILL after a grace period; it settles after the exit and all output.
  *
  * Exit codes: 20 refuted (the proof is complete), 10 a board (its placement literals on the `v` line), 0 unknown
@@ -30,8 +32,13 @@ export interface ProverStats {
 }
 
 export interface ProverOptions {
-  /** Where the binary DRAT proof goes. */
+  /** Where the proof goes: text LRAT with `cnfPath`, else binary DRAT. */
   proofPath: string;
+  /**
+   * The cube's formula exactly as the checker reads it (the run's base formula + the cube's units, certify/cnf.ts):
+   * the prover propagates on it and writes LRAT whose hints are its clause numbers.
+   */
+  cnfPath?: string;
   /** The formula has the encoding's support clauses: the search propagates through them too (PlacementTable.support). */
   support?: boolean;
   timeLimitMs?: number;
@@ -107,8 +114,8 @@ export function runProver(problem: string, options: ProverOptions): Promise<Prov
   const binary = options.binary ?? locateProver();
   if (options.signal?.aborted) return Promise.resolve({ kind: "unknown", reason: "aborted", stats: EMPTY });
   const started = performance.now();
-  const args = ["--proof", options.proofPath];
-  if (options.support) args.push("--support");
+  const args = options.cnfPath ? ["--cnf", options.cnfPath, "--lrat", options.proofPath] : ["--proof", options.proofPath];
+  if (options.support && !options.cnfPath) args.push("--support");
   if (options.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(options.timeLimitMs))));
   const stdout = new TailBuffer(1 << 20);
   return runChild(binary, args, { input: problem, onStdout: (chunk) => stdout.push(chunk), signal: options.signal, killGraceMs: options.killGraceMs })

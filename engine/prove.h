@@ -1,0 +1,38 @@
+/*
+ * What cubist-prove's parts share: the placement table read from stdin (engine/prove.c), the limits, and the
+ * hinted-proof search over the cube's formula (engine/prove-lrat.c, with the propagation of engine/prove-cnf.c).
+ */
+#ifndef CUBIST_PROVE_H
+#define CUBIST_PROVE_H
+
+#include <stdint.h>
+#include <signal.h>
+
+#define MAX_SIDE 64
+#define MAX_CELLS (MAX_SIDE * MAX_SIDE)
+
+typedef struct {
+  int cell, unit, lit;
+  int side[4]; /* N E S W colour, -1 where the side has no inner diamond */
+} Placement;
+
+/* The table: placements of cell c are pl[cell_pl[cell_start[c] .. cell_start[c+1])]. */
+extern int rows, cols, cells, units, count;
+extern Placement *pl;
+extern int *cell_start, *cell_pl;
+
+extern volatile sig_atomic_t stop_requested;
+extern uint64_t nodes, lemmas, node_limit;
+extern double deadline;
+double now_s(void);
+
+enum { EXHAUSTED, FOUND, LIMIT };
+
+/*
+ * The search over the formula in `cnf_path` (the cube's formula, exactly as the checker numbers its clauses),
+ * writing an LRAT proof to `lrat_path`; `scan` lists every cell in branching order. FOUND fills `at` (the placement
+ * index on each cell). Exits 1 with a message on bad input or an I/O error.
+ */
+int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan, int *at);
+
+#endif
