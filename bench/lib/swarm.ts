@@ -3,7 +3,7 @@
  * run's cube tasks exactly as a worker does (one pull at a time on the run's consumer), "solving" each for a time
  * drawn from an exponential distribution of the given mean (a stand-in engine: nothing runs), then publishing an
  * UNSAT verdict with the task's lease on its own verdict subject and acking the task, and sending a heartbeat
- * (WorkerStatus, with what it is running) every 2 s. Prints one JSON line when done: verdicts published.
+ * (WorkerStatus, with what it is running and the proof of its lease) every 2 s. Prints one JSON line when done: verdicts published.
  *
  *   node --import tsx bench/lib/swarm.ts NATS_URL RUN_ID WORKERS MEAN_CUBE_MS SECONDS [ID_PREFIX]
  */
@@ -12,6 +12,7 @@ import { hostname } from "node:os";
 import { jetstream, type Consumer } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { createNames } from "../../proto/contract.js";
+import { leaseProof } from "../../proto/lease-proof.js";
 import { CubeTask, Verdict, VerdictKind, WorkerStatus } from "../../proto/gen/cubist/v1/cube.js";
 
 const [url, run, workersArg, meanArg, secondsArg, prefix = "sim"] = process.argv.slice(2);
@@ -27,13 +28,13 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 async function playWorker(id: string, nc: NatsConnection): Promise<void> {
   const js = jetstream(nc);
   const consumer: Consumer = await js.consumers.get(names.cubesStream, names.runConsumer(run));
-  let running: { cubeId: string; since: number } | null = null;
+  let running: { cubeId: string; since: number; lease: string } | null = null;
   let done = 0;
   const started = Date.now();
   const beat = setInterval(() => {
     const s = WorkerStatus.fromPartial({
       workerId: id, host, slots: 1, busy: running ? 1 : 0, cubesDone: done, uptimeSec: (Date.now() - started) / 1000, solver: "none",
-      running: running ? [{ runId: run, cubeId: running.cubeId, startedUnixMs: running.since }] : [],
+      running: running ? [{ runId: run, cubeId: running.cubeId, startedUnixMs: running.since, leaseProof: leaseProof(running.lease, id) }] : [],
     });
     nc.publish(names.workerSubject(id), WorkerStatus.encode(s).finish());
   }, 2000);
@@ -42,7 +43,7 @@ async function playWorker(id: string, nc: NatsConnection): Promise<void> {
       const m = await consumer.next({ expires: 5000 }).catch(() => null);
       if (!m) continue;
       const task = CubeTask.decode(m.data);
-      running = { cubeId: task.cubeId, since: Date.now() };
+      running = { cubeId: task.cubeId, since: Date.now(), lease: task.lease };
       const ms = -mean * Math.log(1 - Math.random());
       await sleep(ms);
       const v = Verdict.fromPartial({
