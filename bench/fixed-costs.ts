@@ -26,6 +26,7 @@ import { execFileSync } from "node:child_process";
 
 import { BOARDS } from "./lib/frontier-suites.js";
 import { runCommand } from "./lib/process-tree.js";
+import { printScriptHelp, usageFailure } from "./lib/script-help.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -40,16 +41,9 @@ const { values } = parseArgs({
   },
 });
 
-if (values.help) {
-  const text = readFileSync(fileURLToPath(import.meta.url), "utf8");
-  process.stdout.write(text.slice(text.indexOf("/**") + 3, text.indexOf("*/")).replace(/^ \* ?/gm, "") + "\n");
-  process.exit(0);
-}
+if (values.help) printScriptHelp(import.meta.url);
 
-function fail(message: string): never {
-  process.stderr.write(`fixed-costs: ${message}\n`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageFailure("fixed-costs");
 
 const repeats = Number(values.repeats);
 if (!Number.isInteger(repeats) || repeats < 1) fail(`--repeats must be a positive integer, got '${values.repeats}'`);

@@ -44,6 +44,7 @@ import { parseArgs } from "node:util";
 import { BOARDS, SUITES, type SuiteBoard, type SuiteName } from "./lib/frontier-suites.js";
 import { summary, type FrontierRow } from "./lib/frontier-summary.js";
 import { runCommand, stopActive } from "./lib/process-tree.js";
+import { printScriptHelp, usageFailure } from "./lib/script-help.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "bin", "cubist.js");
@@ -65,16 +66,9 @@ const { values } = parseArgs({
   allowPositionals: false,
 });
 
-if (values.help) {
-  const text = readFileSync(fileURLToPath(import.meta.url), "utf8");
-  process.stdout.write(text.slice(text.indexOf("/**") + 3, text.indexOf("*/")).replace(/^ \* ?/gm, "") + "\n");
-  process.exit(0);
-}
+if (values.help) printScriptHelp(import.meta.url);
 
-function fail(message: string): never {
-  process.stderr.write(`frontier: ${message}\n`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageFailure("frontier");
 
 const positiveNumber = (name: string, text: string): number => {
   const n = Number(text);

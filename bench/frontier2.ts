@@ -31,6 +31,7 @@ import { parsePuzzle } from "../core/formats/index.js";
 import { runCommand, stopActive } from "./lib/process-tree.js";
 import { buildReference, runReference } from "./lib/reference-eternity2.js";
 import { frontier2Table, type Frontier2Row } from "./lib/frontier2-table.js";
+import { printScriptHelp, usageFailure } from "./lib/script-help.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "bin", "cubist.js");
@@ -49,16 +50,9 @@ const { values } = parseArgs({
   },
 });
 
-if (values.help) {
-  const text = readFileSync(fileURLToPath(import.meta.url), "utf8");
-  process.stdout.write(text.slice(text.indexOf("/**") + 3, text.indexOf("*/")).replace(/^ \* ?/gm, "") + "\n");
-  process.exit(0);
-}
+if (values.help) printScriptHelp(import.meta.url);
 
-function fail(message: string): never {
-  process.stderr.write(`frontier2: ${message}\n`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageFailure("frontier2");
 
 const timeout = Number(values.timeout);
 if (!Number.isFinite(timeout) || timeout <= 0) fail(`--timeout must be a positive number of seconds, got '${values.timeout}'`);
