@@ -274,7 +274,12 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
     }
     const queued = [...this.cubes.table.queued()];
     this.log.warn("queued cubes are held by no consumer; publishing them again", { cubes: queued.length });
-    for (const e of queued) yield* requeue(this, e, e.unknowns + e.errors + 1);
+    for (const e of queued) {
+      // Each publish waits for NATS and the fence: a cube closed meanwhile (a verdict, the portfolio member's whole
+      // board) stays closed. (A requeue of a refuted cube undoes the refutation: that is for distrusted workers only.)
+      if (this.life.ended || this.cubes.table.get(e.id)?.state !== "queued") continue;
+      yield* requeue(this, e, e.unknowns + e.errors + 1);
+    }
   }
 
   /**

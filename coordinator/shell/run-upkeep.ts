@@ -90,8 +90,13 @@ export class RunUpkeep {
   async checkStalls(): Promise<void> {
     if (!this.x.leading()) return;
     const { jsm, names, held } = this.x;
+    // A consumer that cannot be read (NATS down, or not there) is no evidence of a stall: the check throws and waits
+    // for the next round. (Counted as empty, a NATS outage made every queued cube look lost.)
     const pendingOf = async (stream: string, name: string): Promise<number> => {
-      const info = await jsm.consumers.info(stream, name).catch(() => null);
+      const info = await jsm.consumers.info(stream, name).catch((err: Error) => {
+        if (/not found/i.test(err.message)) return null;
+        throw err;
+      });
       return info ? info.num_pending + info.num_ack_pending : 0;
     };
     let verdictsWaiting: number | null = null;

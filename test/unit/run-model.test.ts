@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { type RunRequest } from "../../coordinator/run-spec.js";
 import { RunModel } from "../../coordinator/model/run-model.js";
+import { runSteps } from "../../coordinator/model/run-effects.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import type { Board } from "../../core/puzzle.js";
@@ -302,4 +303,25 @@ test("run model - a priority change is recorded, written to the run record, and 
   h.effects.length = 0;
   await h.run(h.model.setPriority(7));
   assert.deepEqual(h.effects, []);
+});
+
+test("run model - a stall republish that waits on NATS leaves cubes closed meanwhile closed (no refutation undone)", async () => {
+  const h = harness({ puzzleText: UNSAT, targetCubes: 8 });
+  await started(h);
+  const open = openCubes(h.model);
+  assert.ok(open.length >= 3);
+  let closedMeanwhile = false;
+  // The first publish of the republish waits (NATS down); the verdicts of every other cube arrive meanwhile.
+  await runSteps(h.model.republishQueued(), async (e) => {
+    if (e.type === "publish") e.seqs.push(...e.tasks.map((_, i) => 10_000 + i));
+    if (e.type === "publish" && !closedMeanwhile) {
+      closedMeanwhile = true;
+      const first = e.tasks[0].task.cubeId;
+      await h.run(h.model.recordVerdicts(open.filter((id) => id !== first).map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))));
+    }
+  });
+  assert.ok(closedMeanwhile);
+  const states = open.map((id) => h.model.table.get(id)!.state);
+  assert.equal(states.filter((s) => s === "unsat").length, open.length - 1, `refuted cubes stay refuted: ${states.join(",")}`);
+  assert.equal(h.model.table.snapshotCounts().queued, 1);
 });
