@@ -48,8 +48,15 @@ const fault = values.fault as "none" | "coordinator" | "worker" | "nats" | "lead
 
 interface Result { config: string; board: string; seed: number; seconds: number; answer: string; ok: boolean; fault: string; detail: string }
 
+/** A cubist process; with DEPLOYED_LOGS=DIR its stderr (the logs) is also appended to DIR/<command>[-<id>].log. */
 function cubist(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, [...CLI, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env }, detached: true });
+  const p = spawn(process.execPath, [...CLI, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env }, detached: true });
+  const logs = process.env.DEPLOYED_LOGS;
+  if (logs) {
+    const id = args.includes("--id") ? `-${args[args.indexOf("--id") + 1]}` : "";
+    p.stderr!.on("data", (d: Buffer) => appendFileSync(join(logs, `${args[0]}${id}.log`), d));
+  }
+  return p;
 }
 
 function killGroup(p: ChildProcess | null, sig: NodeJS.Signals): void {
