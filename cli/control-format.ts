@@ -59,9 +59,11 @@ export function parseDuration(text: string, flag = "--duration"): number {
 }
 
 /** The ETA of a status: "done" when solved or refuted, "-" when cancelled, failed or paused, "?" when unknown. */
-export function formatEta(status: Pick<RunStatus, "etaSeconds" | "state">): string {
+export function formatEta(status: Pick<RunStatus, "etaSeconds" | "state">, score = false): string {
   if (status.state === RunState.RUN_STATE_SAT || status.state === RunState.RUN_STATE_UNSAT) return "done";
   if (isTerminal(status.state) || status.state === RunState.RUN_STATE_PAUSED) return "-";
+  // A score run improves its best board until it is stopped: it has no end to estimate.
+  if (score) return "none";
   return status.etaSeconds < 0 ? "?" : formatDuration(status.etaSeconds);
 }
 

@@ -6,7 +6,7 @@
 
 import { status as Status } from "@grpc/grpc-js";
 import type { RunStatus } from "../proto/gen/cubist/v1/run.js";
-import type { RunEvent } from "../proto/gen/cubist/v1/api.js";
+import type { RunEvent, RunInfo } from "../proto/gen/cubist/v1/api.js";
 import type { OptionSpec } from "./args.js";
 import { ClusterError } from "./client.js";
 import { watchRunEvents, type ControlApi } from "./control-client.js";
@@ -42,6 +42,8 @@ export interface FollowOptions {
   /** Draw the live block (stdout is a terminal). */
   tty: boolean;
   width?: number;
+  /** A score run: no ETA is shown. */
+  score?: boolean;
   out: (s: string) => void;
   err: (s: string) => void;
   signal?: AbortSignal;
@@ -56,7 +58,7 @@ export async function followRun(api: ControlApi, o: FollowOptions): Promise<numb
   let drawn = 0;
   const line = (text: string): void => {
     if (o.tty) {
-      o.out(redrawFrame(drawn, last ? renderWatchView(last, { runId: o.runId, name: o.name, width: o.width }) : [], [text]));
+      o.out(redrawFrame(drawn, last ? renderWatchView(last, { runId: o.runId, name: o.name, width: o.width, score: o.score }) : [], [text]));
       drawn = last ? 2 : 0;
     } else {
       o.out(`${text}\n`);
@@ -72,9 +74,9 @@ export async function followRun(api: ControlApi, o: FollowOptions): Promise<numb
         last = e.value;
         if (o.json) json({ event: "status", ...statusJSON(e.value) });
         else if (o.tty) {
-          o.out(redrawFrame(drawn, renderWatchView(e.value, { runId: o.runId, name: o.name, width: o.width })));
+          o.out(redrawFrame(drawn, renderWatchView(e.value, { runId: o.runId, name: o.name, width: o.width, score: o.score })));
           drawn = 2;
-        } else if (throttle.shouldPrint(e.value, now())) line(renderStatusLine(e.value, { runId: o.runId, now: now() }));
+        } else if (throttle.shouldPrint(e.value, now())) line(renderStatusLine(e.value, { runId: o.runId, now: now(), score: o.score }));
         break;
       }
       case "verdict": {
@@ -100,7 +102,7 @@ export async function followRun(api: ControlApi, o: FollowOptions): Promise<numb
   if (o.tty) o.out(clearFrame(drawn));
   if (how === "aborted") {
     const state = last ? runStateName(last.state) : "running";
-    if (!o.json && o.tty && last) o.out(`${renderWatchView(last, { runId: o.runId, name: o.name, width: o.width }).join("\n")}\n`);
+    if (!o.json && o.tty && last) o.out(`${renderWatchView(last, { runId: o.runId, name: o.name, width: o.width, score: o.score }).join("\n")}\n`);
     o.err(`stopped watching; run ${o.runId} is still ${state} (cubist run watch ${o.runId} to follow it again)\n`);
     return EXIT.INTERRUPTED;
   }
@@ -114,15 +116,16 @@ export async function followRun(api: ControlApi, o: FollowOptions): Promise<numb
 }
 
 /** `followRun` for a command: stdout (live block when it is a terminal), Ctrl-C / SIGTERM stop the watching. */
-export async function followRunFromCli(api: ControlApi, runId: string, name: string | undefined, values: { verdicts?: unknown; json?: unknown; interval?: unknown }): Promise<number> {
+export async function followRunFromCli(api: ControlApi, info: Pick<RunInfo, "runId" | "name" | "solver">, values: { verdicts?: unknown; json?: unknown; interval?: unknown }): Promise<number> {
   const abort = new AbortController();
   const onSignal = (): void => abort.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
     return await followRun(api, {
-      runId,
-      name,
+      runId: info.runId,
+      name: info.name,
+      score: info.solver?.objective === "score",
       verdicts: values.verdicts === true,
       json: values.json === true,
       intervalSec: typeof values.interval === "number" ? values.interval : 5,

@@ -37,6 +37,8 @@ export interface WatchViewOptions {
   name?: string;
   /** Terminal columns. @default 80 */
   width?: number;
+  /** A score run (no ETA). */
+  score?: boolean;
 }
 
 /** Cuts a line to `width - 1` visible characters (the last column is left free so a line never wraps). */
@@ -61,7 +63,7 @@ function compactCounts(status: RunStatus): string {
 export function renderWatchView(status: RunStatus, options: WatchViewOptions): string[] {
   const width = options.width && options.width > 0 ? options.width : 80;
   const state = `  ${runStateName(status.state)}  `;
-  const tail = `  ${formatProgress(status).padStart(6)}  ETA ${formatEta(status)}`;
+  const tail = `  ${formatProgress(status).padStart(6)}  ETA ${formatEta(status, options.score)}`;
   const minBar = 10;
   const room = width - 1 - state.length - tail.length - (minBar + 2);
   let title = terminalSafe(options.name && options.name !== options.runId ? `${options.runId} (${options.name})` : options.runId);
@@ -94,12 +96,12 @@ function clock(now: number): string {
 }
 
 /** The plain line for logs and pipes. */
-export function renderStatusLine(status: RunStatus, options: { runId: string; now: number }): string {
+export function renderStatusLine(status: RunStatus, options: { runId: string; now: number; score?: boolean }): string {
   return [
     `${clock(options.now)} ${options.runId} ${runStateName(status.state)} ${formatProgress(status)}${status.state === RunState.RUN_STATE_SAT && status.solutionCount === undefined ? "" : " closed"}`,
     `cubes: ${formatCounts(status.cubes)}`,
     `${status.cubesPerSecond.toFixed(1)} cubes/s`,
-    `ETA ${formatEta(status)}`,
+    `ETA ${formatEta(status, options.score)}`,
     formatCount(status) || `${status.solutions} solution(s)`,
     ...(status.best ? [`best ${status.best.score}/${status.best.maxScore} (${status.best.placed} placed)`] : []),
     ...(status.workEtaSeconds > 0 && !isTerminal(status.state) ? [`work left ${formatDuration(status.workEtaSeconds)} by tree estimates`] : []),

@@ -118,6 +118,6 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
       );
     }
     if (!values.watch) return EXIT.OK;
-    return followRunFromCli(api, info.runId, info.name, values);
+    return followRunFromCli(api, info, values);
   });
 }

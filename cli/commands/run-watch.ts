@@ -27,6 +27,6 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
   return withControlApi(values, async (api) => {
     // The name for the display, and a clear NOT_FOUND before the stream starts.
     const info = await api.call<GetRunRequest, RunInfo>(api.client.getRun, { runId });
-    return followRunFromCli(api, info.runId, info.name, values);
+    return followRunFromCli(api, info, values);
   });
 }

@@ -264,3 +264,10 @@ test("run views - run show says how many cubes the split made beside the goal, w
   assert.match(cancelled, /^ETA\s+-$/m);
   assert.match(renderRunTable([{ ...info, status: status({ state: RunState.RUN_STATE_SAT, progress: 0 }) }], now), /^r1\s+sat\s+solved\s+/m);
 });
+
+test("watch view - a score run has no ETA: none in the block and the plain line, not ?", () => {
+  const running = status({ etaSeconds: -1 });
+  assert.match(renderWatchView(running, { runId: "r1", width: 120 })[0], /ETA \?$/);
+  assert.match(renderWatchView(running, { runId: "r1", width: 120, score: true })[0], /ETA none$/);
+  assert.match(renderStatusLine(running, { runId: "r1", now: 0, score: true }), /\| ETA none \|/);
+});
