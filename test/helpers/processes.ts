@@ -5,7 +5,8 @@
  */
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -33,6 +34,32 @@ export interface CubistProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Sends a signal if it is still running. */
   kill(signal?: NodeJS.Signals): void;
+}
+
+/** A finished `cubist` command: its exit code (null when killed by a signal) and everything it printed. */
+export interface CubistResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `cubist ...args` to its end. */
+export async function runCubist(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CubistResult> {
+  const p = spawnCubist(args, options);
+  const { code } = await p.exited;
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+/** A test body run with a fresh temp directory (`cubist-<prefix>-...`), removed afterwards. */
+export function withTempDir(prefix: string, fn: (dir: string) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const dir = mkdtempSync(join(tmpdir(), `cubist-${prefix}-`));
+    try {
+      await fn(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
 }
 
 /** Spawns `node <cli> ...args`. */

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
-import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
+import { spawnCubist, type CubistProcess, runCubist, type CubistResult } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 
 const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
@@ -23,12 +23,8 @@ let worker: CubistProcess;
 let address: string;
 let stopping = false;
 
-interface Result { code: number | null; stdout: string; stderr: string }
-
-async function cubist(args: string[]): Promise<Result> {
-  const p = spawnCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: address, CUBIST_AUTH_TOKEN: "" } });
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
+async function cubist(args: string[]): Promise<CubistResult> {
+  return runCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: address, CUBIST_AUTH_TOKEN: "" } });
 }
 
 async function stop(p: CubistProcess | undefined): Promise<void> {

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawn } from "node:child_process";
-import { cubistCommand, REPO_ROOT, spawnCubist, trackChild, type CubistProcess } from "../helpers/processes.js";
+import { cubistCommand, REPO_ROOT, spawnCubist, trackChild, type CubistProcess, runCubist, type CubistResult } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { scoreBoard, verifySolution } from "../../core/verify.js";
@@ -30,16 +30,12 @@ let httpBase: string;
 let authAddress: string;
 let stopping = false;
 
-interface Result { code: number | null; stdout: string; stderr: string }
-
 /** Runs one `cubist` command against `coord` (the open coordinator unless named) without a token. */
-async function cubist(args: string[], env: Record<string, string> = {}, coord?: string): Promise<Result> {
-  const p = spawnCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: coord ?? address, CUBIST_AUTH_TOKEN: "", ...env } });
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
+async function cubist(args: string[], env: Record<string, string> = {}, coord?: string): Promise<CubistResult> {
+  return runCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: coord ?? address, CUBIST_AUTH_TOKEN: "", ...env } });
 }
 
-function json<T = Record<string, unknown>>(r: Result): T {
+function json<T = Record<string, unknown>>(r: CubistResult): T {
   assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
 }

@@ -5,13 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnCubist } from "../helpers/processes.js";
-
-async function cubist(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = spawnCubist(args);
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
-}
+import { runCubist } from "../helpers/processes.js";
 
 /** The `  name  description` lines of a help text's command list. */
 function commandLines(help: string): Array<{ name: string; description: string }> {
@@ -24,7 +18,7 @@ function commandLines(help: string): Array<{ name: string; description: string }
 }
 
 test("cli help - cubist --help lists every command with a description", async () => {
-  const r = await cubist(["--help"]);
+  const r = await runCubist(["--help"]);
   assert.equal(r.code, 0, r.stderr);
   const lines = commandLines(r.stdout);
   const names = lines.map((l) => l.name);
@@ -37,18 +31,18 @@ test("cli help - cubist --help lists every command with a description", async ()
 
 test("cli help - a command group's --help lists its commands and exits 0; the bare group is a usage error", async () => {
   for (const group of ["run", "puzzle", "cubes", "cube", "solution"]) {
-    const r = await cubist([group, "--help"]);
+    const r = await runCubist([group, "--help"]);
     assert.equal(r.code, 0, `${group} --help: ${r.stderr}`);
     assert.match(r.stdout, new RegExp(`^Usage: cubist ${group} <command>`));
     const lines = commandLines(r.stdout);
     assert.ok(lines.length >= 1 && lines.every((l) => l.name.startsWith(`${group} `)), r.stdout);
   }
-  const run = commandLines((await cubist(["run", "-h"])).stdout).map((l) => l.name);
+  const run = commandLines((await runCubist(["run", "-h"])).stdout).map((l) => l.name);
   assert.deepEqual(run.sort(), ["run best", "run cancel", "run certificate", "run delete", "run events", "run list", "run pause", "run priority", "run resume", "run show", "run submit", "run watch"]);
-  const bare = await cubist(["run"]);
+  const bare = await runCubist(["run"]);
   assert.equal(bare.code, 2);
   assert.match(bare.stderr, /try one of: run submit, /);
-  const help = await cubist(["run", "priority", "--help"]);
+  const help = await runCubist(["run", "priority", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^Usage: cubist run priority <run> <priority>/m);
 });

@@ -6,22 +6,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { spawnCubist } from "../helpers/processes.js";
+import { runCubist, withTempDir } from "../helpers/processes.js";
 import { clauseList, type Cnf } from "../../core/cnf/cnf.js";
 import { pigeonhole, randomKSat } from "../../core/cnf/generate.js";
 import { dimacsChunks } from "../../core/encode/dimacs.js";
 import { runSolver } from "../../host/solver/index.js";
 import { solveCnfLocal } from "../../cli/solve-cnf.js";
-
-async function cubist(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = spawnCubist(args);
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
-}
 
 function dimacs(cnf: Cnf): string {
   return Buffer.concat([...dimacsChunks(cnf)]).toString("utf8");
@@ -39,34 +32,23 @@ function vLits(stdout: string): number[] {
   return lits;
 }
 
-function withDir(fn: (dir: string) => Promise<void>): () => Promise<void> {
-  return async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cubist-cnf-"));
-    try {
-      await fn(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-}
-
-test("solve cnf - a satisfiable random 3-SAT file: s SATISFIABLE and a model that satisfies every clause", withDir(async (dir) => {
+test("solve cnf - a satisfiable random 3-SAT file: s SATISFIABLE and a model that satisfies every clause", withTempDir("cnf", async (dir) => {
   const cnf = randomKSat(120, 480, 3, 11);
   const file = join(dir, "r.cnf");
   writeFileSync(file, dimacs(cnf));
-  const r = await cubist(["solve", file, "--workers", "2"]);
+  const r = await runCubist(["solve", file, "--workers", "2"]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^s SATISFIABLE$/m);
   assert.ok(satisfies(cnf, vLits(r.stdout)));
 }));
 
-test("solve cnf - pigeonhole, gzipped: s UNSATISFIABLE (exit 20); --json carries the cube counts", withDir(async (dir) => {
+test("solve cnf - pigeonhole, gzipped: s UNSATISFIABLE (exit 20); --json carries the cube counts", withTempDir("cnf", async (dir) => {
   const file = join(dir, "php.cnf.gz");
   writeFileSync(file, gzipSync(dimacs(pigeonhole(6))));
-  const r = await cubist(["solve", file, "--workers", "2", "--max-depth", "4"]);
+  const r = await runCubist(["solve", file, "--workers", "2", "--max-depth", "4"]);
   assert.equal(r.code, 20, r.stderr);
   assert.match(r.stdout, /^s UNSATISFIABLE$/m);
-  const j = await cubist(["solve", file, "--workers", "2", "--max-depth", "4", "--json"]);
+  const j = await runCubist(["solve", file, "--workers", "2", "--max-depth", "4", "--json"]);
   const out = JSON.parse(j.stdout) as { status: string; model: null; stats: { cubes: number; refuted: number; solved: number } };
   assert.equal(out.status, "unsat");
   assert.equal(out.model, null);
@@ -74,20 +56,20 @@ test("solve cnf - pigeonhole, gzipped: s UNSATISFIABLE (exit 20); --json carries
   assert.ok(out.stats.cubes + out.stats.refuted > 1);
 }));
 
-test("solve cnf - bad files: file:line for a bad literal, the formula limit, a refused flag", withDir(async (dir) => {
+test("solve cnf - bad files: file:line for a bad literal, the formula limit, a refused flag", withTempDir("cnf", async (dir) => {
   const bad = join(dir, "bad.cnf");
   writeFileSync(bad, "p cnf 2 1\n1 3 0\n");
-  const r = await cubist(["solve", bad]);
+  const r = await runCubist(["solve", bad]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /bad\.cnf:2: literal 3 names a variable beyond the header's 2/);
   const big = join(dir, "big.cnf.gz");
   writeFileSync(big, gzipSync(`p cnf 3 30000\n${"1 2 3 0\n".repeat(30000)}`));
-  const limit = await cubist(["solve", big, "--max-formula-mb", "0.1"]);
+  const limit = await runCubist(["solve", big, "--max-formula-mb", "0.1"]);
   assert.equal(limit.code, 1);
   assert.match(limit.stderr, /big\.cnf\.gz \(decompressed\) is .* above the limit of 103 KB/);
-  const all = await cubist(["solve", bad, "--all"]);
+  const all = await runCubist(["solve", bad, "--all"]);
   assert.match(all.stderr, /--all: is not for a DIMACS formula/);
-  const submit = await cubist(["run", "submit", bad]);
+  const submit = await runCubist(["run", "submit", bad]);
   assert.equal(submit.code, 1);
   assert.match(submit.stderr, /the cluster does not take DIMACS formulas yet/);
 }));
@@ -109,10 +91,10 @@ test("solve cnf - cube and conquer agrees with Kissat alone on random 3-SAT at t
   assert.ok(sat > 0 && unsat > 0, `${sat} sat, ${unsat} unsat: both kinds are exercised`);
 });
 
-test("solve cnf --certify - pigeonhole: every cube (refuted leaves too) and the coverage proved; check.sh re-checks, and fails on a damaged proof", withDir(async (dir) => {
+test("solve cnf --certify - pigeonhole: every cube (refuted leaves too) and the coverage proved; check.sh re-checks, and fails on a damaged proof", withTempDir("cnf", async (dir) => {
   const file = join(dir, "php5.cnf"), cert = join(dir, "cert");
   writeFileSync(file, dimacs(pigeonhole(5)));
-  const r = await cubist(["solve", file, "--workers", "2", "--max-depth", "6", "--certify", "--certificate", cert]);
+  const r = await runCubist(["solve", file, "--workers", "2", "--max-depth", "6", "--certify", "--certificate", cert]);
   assert.equal(r.code, 20, r.stderr);
   assert.match(r.stdout, /^c every cube's DRAT proof and the coverage proof verified by drat-trim/m);
   const open = Number(/c cubes (\d+) open, (\d+) refuted/.exec(r.stdout)![1]), refuted = Number(/c cubes (\d+) open, (\d+) refuted/.exec(r.stdout)![2]);
@@ -126,7 +108,7 @@ test("solve cnf --certify - pigeonhole: every cube (refuted leaves too) and the 
   assert.match(damaged.stdout, /cube 1: NOT VERIFIED/);
   const sat = join(dir, "sat.cnf");
   writeFileSync(sat, dimacs(randomKSat(60, 200, 3, 3)));
-  const s = await cubist(["solve", sat, "--certify"]);
+  const s = await runCubist(["solve", sat, "--certify"]);
   assert.equal(s.code, 0, s.stderr);
   assert.match(s.stdout, /^s SATISFIABLE$/m);
 }));

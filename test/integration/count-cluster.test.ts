@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO_ROOT, spawnCubist, writeFakeSolver } from "../helpers/processes.js";
+import { REPO_ROOT, spawnCubist, writeFakeSolver, runCubist } from "../helpers/processes.js";
 import { startTestNats } from "../helpers/nats.js";
 import { apiClient, freePort, replaceCoordinator, runMidCount, spawnCoordinator } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
@@ -22,12 +22,6 @@ import { RunMode, RunState } from "../../proto/gen/cubist/v1/run.js";
 
 const SMALL = "test/fixtures/cluster/count-4x4-24.txt";
 const MEDIUM = "test/fixtures/cluster/count-5x5-1820.txt";
-
-async function cubist(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = spawnCubist(args);
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
-}
 
 /** The boards of an -o file as colour strings, each verified. */
 function boardKeys(puzzle: Puzzle, file: string): string[] {
@@ -43,29 +37,29 @@ test("count cluster - solve --workers 2 --all counts what solve --all counts, wi
   const dir = mkdtempSync(join(tmpdir(), "cubist-count-cluster-"));
   try {
     const puzzle = parsePuzzle(readFileSync(join(REPO_ROOT, SMALL), "utf8"), SMALL, "auto");
-    const local = await cubist(["solve", SMALL, "--all", "--json", "-o", join(dir, "local.ndjson")]);
+    const local = await runCubist(["solve", SMALL, "--all", "--json", "-o", join(dir, "local.ndjson")]);
     assert.equal(local.code, 0, local.stderr);
     const expected = JSON.parse(local.stdout) as { count: number };
-    const cluster = await cubist(["solve", SMALL, "--workers", "2", "--all", "--json", "--cubes", "8", "-o", join(dir, "cluster.ndjson")]);
+    const cluster = await runCubist(["solve", SMALL, "--workers", "2", "--all", "--json", "--cubes", "8", "-o", join(dir, "cluster.ndjson")]);
     assert.equal(cluster.code, 0, cluster.stderr);
     const out = JSON.parse(cluster.stdout) as { status: string; count: number; complete: boolean; workers: number; stats: { progress: number } };
     assert.deepEqual([out.status, out.count, out.complete, out.workers], ["sat", expected.count, true, 2]);
     assert.ok(Math.abs(out.stats.progress - 1) < 1e-9);
     assert.deepEqual(boardKeys(puzzle, join(dir, "cluster.ndjson")), boardKeys(puzzle, join(dir, "local.ndjson")));
     // Tiny budgets: cubes come back unknown and are re-split; only exhausted cubes count, so the count is still exact.
-    const resplit = await cubist(["solve", MEDIUM, "--workers", "2", "--all", "--json", "--cubes", "4", "--cube-time-first", "0.005", "--cube-time", "0.02"]);
+    const resplit = await runCubist(["solve", MEDIUM, "--workers", "2", "--all", "--json", "--cubes", "4", "--cube-time-first", "0.005", "--cube-time", "0.02"]);
     assert.equal(resplit.code, 0, resplit.stderr);
     const r = JSON.parse(resplit.stdout) as { count: number; complete: boolean; stats: { cubes: { resplit: number } } };
     assert.deepEqual([r.count, r.complete], [1820, true]);
     assert.ok(r.stats.cubes.resplit > 0, "no cube was re-split");
     // --limit: a lower bound, not complete.
-    const limited = await cubist(["solve", MEDIUM, "--workers", "1", "--all", "--json", "--limit", "10", "--cubes", "32"]);
+    const limited = await runCubist(["solve", MEDIUM, "--workers", "1", "--all", "--json", "--limit", "10", "--cubes", "32"]);
     assert.equal(limited.code, 0, limited.stderr);
     const l = JSON.parse(limited.stdout) as { count: number; complete: boolean; reason: string };
     assert.equal(l.complete, false);
     assert.equal(l.reason, "limit");
     assert.ok(l.count >= 10 && l.count < 1820, `count ${l.count}`);
-    const refused = await cubist(["solve", SMALL, "--workers", "1", "--all", "--up-to-symmetry"]);
+    const refused = await runCubist(["solve", SMALL, "--workers", "1", "--all", "--up-to-symmetry"]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /up-to-symmetry: folds boards on one machine only/);
   } finally {
@@ -110,16 +104,16 @@ test("count resume - coordinator SIGKILLed mid-count: a new one resumes from the
     assert.equal(s.rejectedModels, 0);
     // The recorded boards (the first 100) are distinct and verified; solution list shows the count.
     assert.equal(s.solutions, 100);
-    const list = await cubist(["solution", "list", id, "--coordinator", b.address, "--json"]);
+    const list = await runCubist(["solution", "list", id, "--coordinator", b.address, "--json"]);
     assert.equal(list.code, 0, list.stderr);
     const listed = JSON.parse(list.stdout) as { count: number; complete: boolean; solutions: Array<{ board: unknown }> };
     assert.deepEqual([listed.count, listed.complete, listed.solutions.length], [1820, true, 100]);
     assert.equal(new Set(listed.solutions.map((x) => JSON.stringify(x.board))).size, 100);
-    const show = await cubist(["run", "show", id, "--coordinator", b.address]);
+    const show = await runCubist(["run", "show", id, "--coordinator", b.address]);
     assert.match(show.stdout, /^count\s+exactly 1820 solutions/m);
     // One count: not "solutions 100" (the recorded boards) beside it; and a watch prints no line per board.
     assert.doesNotMatch(show.stdout, /^solutions\s/m);
-    const watch = await cubist(["run", "watch", id, "--coordinator", b.address]);
+    const watch = await runCubist(["run", "watch", id, "--coordinator", b.address]);
     assert.equal(watch.code, 0, watch.stderr);
     assert.doesNotMatch(watch.stdout, /solution \d+ found/);
     assert.match(watch.stdout, /exactly 1820 solutions/);

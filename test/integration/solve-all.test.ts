@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnCubist } from "../helpers/processes.js";
+import { runCubist } from "../helpers/processes.js";
 import { readBoardJSON, writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { searchPlacements } from "../../core/cubes/search.js";
@@ -16,12 +16,6 @@ import { verifySolution } from "../../core/verify.js";
 import type { Puzzle } from "../../core/puzzle.js";
 
 const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
-
-async function cubist(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = spawnCubist(args);
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
-}
 
 function oracleCount(puzzle: Puzzle): number {
   const r = searchPlacements(puzzle, { findAll: true });
@@ -38,7 +32,7 @@ test("solve --all - the count equals the oracle's on generated boards, on one an
       writeFileSync(file, writeCanonical(puzzle));
       const want = oracleCount(puzzle);
       for (const threads of ["1", "2"]) {
-        const r = await cubist(["solve", file, "--all", "--json", "--threads", threads]);
+        const r = await runCubist(["solve", file, "--all", "--json", "--threads", threads]);
         assert.equal(r.code, want > 0 ? 0 : 20, r.stderr);
         const out = JSON.parse(r.stdout) as { status: string; count: number; complete: boolean };
         assert.deepEqual([out.count, out.complete, out.status], [want, true, want > 0 ? "sat" : "unsat"], `${file} on ${threads}`);
@@ -57,11 +51,11 @@ test("solve --all -o - every board written verifies and no board is written twic
     writeFileSync(file, writeCanonical(puzzle));
     const want = oracleCount(puzzle);
     assert.ok(want > 20, `${want} solutions`);
-    const r = await cubist(["solve", file, "--all", "-o", out]);
+    const r = await runCubist(["solve", file, "--all", "-o", out]);
     assert.equal(r.code, 0, r.stderr);
     // The count is the answer: on stdout (with -o - the boards take stdout, and the count goes to stderr).
     assert.match(r.stdout, new RegExp(`^${puzzle.name}: exactly ${want} solutions in \\d+\\.\\d\\d s, every board verified and written to `));
-    const piped = await cubist(["solve", file, "--all", "-o", "-"]);
+    const piped = await runCubist(["solve", file, "--all", "-o", "-"]);
     assert.equal(piped.stdout.trim().split("\n").length, want, "one board per line, nothing else");
     assert.match(piped.stderr, new RegExp(`^${puzzle.name}: exactly ${want} solutions in `));
     const lines = readFileSync(out, "utf8").trim().split("\n");
@@ -71,7 +65,7 @@ test("solve --all -o - every board written verifies and no board is written twic
       const board = readBoardJSON((JSON.parse(line) as { board: never }).board, puzzle);
       assert.deepEqual(verifySolution(puzzle, board), { ok: true });
     }
-    const limited = await cubist(["solve", file, "--all", "--limit", "5", "--json", "-o", out]);
+    const limited = await runCubist(["solve", file, "--all", "--limit", "5", "--json", "-o", out]);
     assert.equal(limited.code, 0, limited.stderr);
     assert.deepEqual(JSON.parse(limited.stdout), { ...JSON.parse(limited.stdout), count: 5, complete: false, reason: "limit" });
     assert.equal(readFileSync(out, "utf8").trim().split("\n").length, 5);
@@ -81,15 +75,15 @@ test("solve --all -o - every board written verifies and no board is written twic
 });
 
 test("solve --all - an unsatisfiable puzzle counts 0, complete (exit 20), alone and with --workers", async () => {
-  const r = await cubist(["solve", UNSAT, "--all", "--json"]);
+  const r = await runCubist(["solve", UNSAT, "--all", "--json"]);
   assert.equal(r.code, 20, r.stderr);
   const out = JSON.parse(r.stdout) as { status: string; count: number; complete: boolean };
   assert.deepEqual([out.status, out.count, out.complete], ["unsat", 0, true]);
-  const cluster = await cubist(["solve", UNSAT, "--all", "--workers", "1", "--json"]);
+  const cluster = await runCubist(["solve", UNSAT, "--all", "--workers", "1", "--json"]);
   assert.equal(cluster.code, 20, cluster.stderr);
   const c = JSON.parse(cluster.stdout) as { status: string; count: number; complete: boolean };
   assert.deepEqual([c.status, c.count, c.complete], ["unsat", 0, true]);
-  const stray = await cubist(["solve", UNSAT, "--limit", "3"]);
+  const stray = await runCubist(["solve", UNSAT, "--limit", "3"]);
   assert.equal(stray.code, 1);
   assert.match(stray.stderr, /limit: goes with --all/);
 });

@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream } from "@nats-io/jetstream";
-import { REPO_ROOT, spawnCubist } from "../helpers/processes.js";
+import { REPO_ROOT, spawnCubist, runCubist } from "../helpers/processes.js";
 import { startTestNats } from "../helpers/nats.js";
 import { apiClient, freePort, replaceCoordinator, runMidCount, spawnCoordinator } from "../helpers/api.js";
 import { startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
@@ -43,12 +43,6 @@ function load(file: string): TrianglePuzzle {
   return parseTriangle(readFileSync(join(REPO_ROOT, file), "utf8"), file);
 }
 
-async function cubist(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = spawnCubist(args);
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
-}
-
 /** The labels a board shows, cell by cell: copies of identical pieces are one board. */
 function labelsKey(puzzle: TrianglePuzzle, board: unknown, what: string): string {
   const b = readTriangleBoardJSON(JSON.stringify(board), puzzle, what);
@@ -64,13 +58,13 @@ test("triangle cluster - solve --workers 2 prints a board the triangle verifier 
   const { file } = ANSWERS.small;
   const puzzle = load(file);
   for (const extra of [[], ["--search-ms", "0"]]) {
-    const r = await cubist(["solve", file, "--workers", "2", "--json", ...extra]);
+    const r = await runCubist(["solve", file, "--workers", "2", "--json", ...extra]);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { status: string; shape: string; side: number; board: unknown; encoding: string; workers: number; stats: { cubes: { sat: number } } };
     assert.deepEqual([out.status, out.shape, out.side, out.encoding, out.workers, out.stats.cubes.sat], ["sat", "triangle", 4, "triangle", 2, 1]);
     labelsKey(puzzle, out.board, `board (${extra.join(" ") || "search"})`);
   }
-  const text = await cubist(["solve", file, "--workers", "1"]);
+  const text = await runCubist(["solve", file, "--workers", "1"]);
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /^solution \(verified\) for tri-4-l4-s4 in .* on 1 worker\(s\)/);
   assert.match(text.stdout, /\^\d+:\d\/\d\/\d/);
@@ -82,10 +76,10 @@ test("triangle cluster - counts on 2 workers equal solve --all and the brute for
     const { file, count } = ANSWERS.small;
     const puzzle = load(file);
     assert.equal(bruteCountTriangle(puzzle), count);
-    const local = await cubist(["solve", file, "--all", "--json", "-o", join(dir, "local.ndjson")]);
+    const local = await runCubist(["solve", file, "--all", "--json", "-o", join(dir, "local.ndjson")]);
     assert.equal(local.code, 0, local.stderr);
     assert.equal((JSON.parse(local.stdout) as { count: number }).count, count);
-    const cluster = await cubist(["solve", file, "--workers", "2", "--all", "--json", "--cubes", "8", "-o", join(dir, "cluster.ndjson")]);
+    const cluster = await runCubist(["solve", file, "--workers", "2", "--all", "--json", "--cubes", "8", "-o", join(dir, "cluster.ndjson")]);
     assert.equal(cluster.code, 0, cluster.stderr);
     const out = JSON.parse(cluster.stdout) as { status: string; count: number; complete: boolean; shape: string; side: number; workers: number; stats: { progress: number; rejectedModels: number } };
     assert.deepEqual([out.status, out.count, out.complete, out.shape, out.side, out.workers, out.stats.rejectedModels], ["sat", count, true, "triangle", 4, 2, 0]);
@@ -95,9 +89,9 @@ test("triangle cluster - counts on 2 workers equal solve --all and the brute for
     assert.deepEqual(keys, boardKeys(puzzle, join(dir, "local.ndjson")));
     // Tiny budgets: cubes come back unknown and are re-split; only exhausted cubes count, so the count stays exact.
     const framed = ANSWERS.framed;
-    const alone = await cubist(["solve", framed.file, "--all", "--json"]);
+    const alone = await runCubist(["solve", framed.file, "--all", "--json"]);
     assert.equal((JSON.parse(alone.stdout) as { count: number }).count, framed.count);
-    const resplit = await cubist(["solve", framed.file, "--workers", "2", "--all", "--json", "--cubes", "4", "--cube-time-first", "0.005", "--cube-time", "0.02"]);
+    const resplit = await runCubist(["solve", framed.file, "--workers", "2", "--all", "--json", "--cubes", "4", "--cube-time-first", "0.005", "--cube-time", "0.02"]);
     assert.equal(resplit.code, 0, resplit.stderr);
     const r = JSON.parse(resplit.stdout) as { count: number; complete: boolean; stats: { cubes: { resplit: number } } };
     assert.deepEqual([r.count, r.complete], [framed.count, true]);
@@ -131,16 +125,16 @@ test("triangle count resume - coordinator SIGKILLed mid-count: a new one resumes
     assert.equal(s.state, RunState.RUN_STATE_SAT, s.message);
     assert.deepEqual([s.solutionCount, s.countComplete, s.cubes!.failed, s.rejectedModels], [count, true, 0, 0]);
     assert.ok(Math.abs(s.progress - 1) < 1e-9, `progress ${s.progress}`);
-    const list = await cubist(["solution", "list", id, "--coordinator", b.address, "--json"]);
+    const list = await runCubist(["solution", "list", id, "--coordinator", b.address, "--json"]);
     assert.equal(list.code, 0, list.stderr);
     const listed = JSON.parse(list.stdout) as { count: number; complete: boolean; solutions: Array<{ board: unknown }> };
     assert.deepEqual([listed.count, listed.complete, listed.solutions.length], [count, true, 100]);
     const puzzle = load(file);
     assert.equal(new Set(listed.solutions.map((x, i) => labelsKey(puzzle, x.board, `solution ${i}`))).size, 100);
-    const show = await cubist(["run", "show", id, "--coordinator", b.address]);
+    const show = await runCubist(["run", "show", id, "--coordinator", b.address]);
     assert.match(show.stdout, /^puzzle\s+triangle 5, encoding triangle/m);
     assert.match(show.stdout, new RegExp(`^count\\s+exactly ${count} solutions`, "m"));
-    const one = await cubist(["solution", "show", id, "--index", "7", "--coordinator", b.address, "--json"]);
+    const one = await runCubist(["solution", "show", id, "--index", "7", "--coordinator", b.address, "--json"]);
     assert.equal(one.code, 0, one.stderr);
     const sol = JSON.parse(one.stdout) as { shape: string; side: number; board: unknown };
     assert.deepEqual([sol.shape, sol.side], ["triangle", 5]);

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
-import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
+import { spawnCubist, type CubistProcess, runCubist, type CubistResult } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { CubeTask, WorkerStatus, type RunningCube } from "../../proto/gen/cubist/v1/cube.js";
 import { leaseProof } from "../../proto/lease-proof.js";
@@ -33,15 +33,11 @@ let coordinator: CubistProcess;
 let grpc: string;
 let http: string;
 
-interface Result { code: number | null; stdout: string; stderr: string }
-
-async function cubist(args: string[]): Promise<Result> {
-  const p = spawnCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: grpc, CUBIST_AUTH_TOKEN: "" } });
-  const { code } = await p.exited;
-  return { code, stdout: p.stdout(), stderr: p.stderr() };
+async function cubist(args: string[]): Promise<CubistResult> {
+  return runCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: grpc, CUBIST_AUTH_TOKEN: "" } });
 }
 
-function ok(r: Result): string {
+function ok(r: CubistResult): string {
   assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
   return r.stdout;
 }
