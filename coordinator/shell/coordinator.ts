@@ -23,7 +23,7 @@ import type { JetStreamManager, JsMsg } from "@nats-io/jetstream";
 import { ensureLayout, ensureLeaderBucket, takeVerdictConsumer, type Layout } from "../../cluster/layout.js";
 import type { Logger } from "../../cluster/log.js";
 import type { Names } from "../../proto/contract.js";
-import { Cancel, CubeTask, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import { Cancel, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { RunRecord } from "../../proto/gen/cubist/v1/run.js";
 import { DEFAULT_SETTINGS, DEFAULT_STALL_CHECK_MS, DEFAULT_STATUS_INTERVAL_MS, type CoordinatorSettings } from "../config.js";
 import { NotLeaderError } from "../errors.js";
@@ -175,7 +175,7 @@ export class Coordinator {
     });
     this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data, msg.subject); } }));
     this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {
-      callback: (err, msg) => { if (!err) void this.onMaxDeliveries(msg.data); },
+      callback: (err, msg) => { if (!err) void this.store.onMaxDeliveries(msg.data); },
     }));
     const kv = await ensureLeaderBucket(nc, names, this.opts.replicas ?? 1);
     this.leadership = new Leadership(kv, { id: this.id, grpc: this.opts.addresses?.grpc ?? "", http: this.opts.addresses?.http ?? "" }, this.opts.lease ?? DEFAULT_LEASE_TIMINGS, log);
@@ -336,22 +336,6 @@ export class Coordinator {
     }
   }
 
-  // ---- verdicts ---------------------------------------------------------------------------------------------
-
-  private async onMaxDeliveries(data: Uint8Array): Promise<void> {
-    try {
-      const adv = JSON.parse(new TextDecoder().decode(data)) as { stream?: string; consumer?: string; stream_seq?: number };
-      if (adv.stream !== this.opts.names.cubesStream || typeof adv.stream_seq !== "number") return;
-      const sm = await this.opts.jsm.streams.getMessage(adv.stream, { seq: adv.stream_seq });
-      if (!sm) return;
-      const task = CubeTask.decode(sm.data);
-      const run = this.store.get(task.runId);
-      if (run) await run.onMaxDeliveries(task.cubeId);
-    } catch (err) {
-      this.opts.log.debug("max-deliveries advisory not handled", { err: (err as Error).message });
-    }
-  }
-
   // ---- workers and status -----------------------------------------------------------------------------------
 
   /** A heartbeat, believed only as far as coordinator/shell/heartbeats.ts finds it possible. */
@@ -363,14 +347,7 @@ export class Coordinator {
     });
     if (!seen || this.state !== "leading") return;
     this.quarantineNotes.seen(seen.status, this.runs());
-    // A worker started again: what its old process held waits for nobody; send it out again now, not after ack_wait.
-    const orphans = seen.orphans;
-    if (orphans) {
-      this.opts.log.info("worker started again; its cubes are sent again", { worker: orphans.workerId, cubes: orphans.cubes.length });
-      for (const o of orphans.cubes) {
-        void this.store.get(o.runId)?.requeueOrphan(o.cubeId).catch((err: Error) => this.opts.log.debug("orphan not sent again", { run: o.runId, cube: o.cubeId, err: err.message }));
-      }
-    }
+    if (seen.orphans) this.store.requeueOrphans(seen.orphans);
   }
 
   /** Workers whose verdicts are not taken: a spot check disproved one (coordinator/model/run-trust.ts). */

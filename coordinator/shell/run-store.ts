@@ -6,6 +6,7 @@
 
 import { deleteRunConsumer, purgeRunTasks } from "../../cluster/layout.js";
 import { RUN_ID_RE } from "../../proto/contract.js";
+import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
 import { RunRecord } from "../../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../../proto/vocabulary.js";
 import { NotLeaderError, RunExistsError } from "../errors.js";
@@ -13,6 +14,7 @@ import { buildRunSpec, type RunRequest } from "../run-spec.js";
 import { releaseDeletedRun, releaseFormula, releaseProofs } from "./formula-upload.js";
 import { LedgerFencedError } from "./ledger.js";
 import { RunController, type RunDeps } from "./run.js";
+import type { Orphans } from "./worker-table.js";
 
 /** What the store needs: where runs live, and the coordinator's part in every run's effects (RunDeps, coordinator/shell/run.ts). */
 export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel" | "liveSlots" | "checkers"> {
@@ -109,6 +111,33 @@ export class RunStore {
     if (!run) return undefined;
     this.byId.set(id, run);
     return run;
+  }
+
+  /**
+   * JetStream gave up delivering a cube's task (a MAX_DELIVERIES advisory on the cube stream): its run decides what
+   * follows (coordinator/model/run-model.ts giveUpCube).
+   */
+  async onMaxDeliveries(data: Uint8Array): Promise<void> {
+    const { jsm, names, log } = this.opts;
+    try {
+      const adv = JSON.parse(new TextDecoder().decode(data)) as { stream?: string; consumer?: string; stream_seq?: number };
+      if (adv.stream !== names.cubesStream || typeof adv.stream_seq !== "number") return;
+      const sm = await jsm.streams.getMessage(adv.stream, { seq: adv.stream_seq });
+      if (!sm) return;
+      const task = CubeTask.decode(sm.data);
+      await this.byId.get(task.runId)?.onMaxDeliveries(task.cubeId);
+    } catch (err) {
+      log.debug("max-deliveries advisory not handled", { err: (err as Error).message });
+    }
+  }
+
+  /** A worker started again: what its old process held waits for nobody; sent out again now, not after ack_wait. */
+  requeueOrphans(orphans: Orphans): void {
+    const { log } = this.opts;
+    log.info("worker started again; its cubes are sent again", { worker: orphans.workerId, cubes: orphans.cubes.length });
+    for (const o of orphans.cubes) {
+      void this.byId.get(o.runId)?.requeueOrphan(o.cubeId).catch((err: Error) => log.debug("orphan not sent again", { run: o.runId, cube: o.cubeId, err: err.message }));
+    }
   }
 
   /** The run's record in the KV bucket (every run, also finished ones not in memory). */
