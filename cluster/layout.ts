@@ -194,6 +194,16 @@ export async function deleteRunConsumer(jsm: JetStreamManager, names: Names, run
   }
 }
 
+/**
+ * The last tokens of the subjects a stream holds under `prefix` (`prefix` + `wildcard`): one request for the stream's
+ * subject counts, where listing through a consumer would make one each time.
+ */
+export async function subjectsUnder(jsm: JetStreamManager, stream: string, prefix: string, wildcard: "*" | ">"): Promise<string[]> {
+  const info = await jsm.streams.info(stream, { subjects_filter: `${prefix}${wildcard}` });
+  const subjects = (info.state.subjects ?? {}) as Record<string, number>;
+  return Object.keys(subjects).map((s) => s.slice(prefix.length));
+}
+
 /** Removes every task of the run still in the cube stream (main and front subjects). */
 export async function purgeRunTasks(jsm: JetStreamManager, names: Names, run: string): Promise<void> {
   for (const filter of [names.cubesSubject(run), names.frontSubject(run)]) await jsm.streams.purge(names.cubesStream, { filter });

@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { DeliverPolicy, type JetStreamClient } from "@nats-io/jetstream";
 import { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import type { Names } from "../../proto/contract.js";
+import { subjectsUnder } from "../../cluster/layout.js";
 
 /** How long an append keeps retrying (a stream leader election after a NATS node died takes seconds). */
 export const LEDGER_RETRY_MS = 120_000;
@@ -152,11 +153,8 @@ export class Ledger {
   /** Run ids that have a ledger (for resuming every run after a restart). */
   async runs(): Promise<string[]> {
     const jsm = await this.js.jetstreamManager();
-    const prefix = `${this.names.prefix}.ledger.`;
     try {
-      const info = await jsm.streams.info(this.names.ledgerStream, { subjects_filter: `${prefix}*` });
-      const subjects = (info.state.subjects ?? {}) as Record<string, number>;
-      return Object.keys(subjects).map((s) => s.slice(prefix.length));
+      return await subjectsUnder(jsm, this.names.ledgerStream, `${this.names.prefix}.ledger.`, "*");
     } catch {
       return [];
     }

@@ -4,7 +4,7 @@
  * coordinator (coordinator/shell/coordinator.ts) decides who may do what; this file does it.
  */
 
-import { deleteRunConsumer, purgeRunTasks } from "../../cluster/layout.js";
+import { deleteRunConsumer, purgeRunTasks, subjectsUnder } from "../../cluster/layout.js";
 import { RUN_ID_RE } from "../../proto/contract.js";
 import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
 import { RunRecord } from "../../proto/gen/cubist/v1/run.js";
@@ -160,10 +160,7 @@ export class RunStore {
    */
   private async recordedIds(): Promise<string[]> {
     const bucket = this.opts.names.runsBucket;
-    const prefix = `$KV.${bucket}.`;
-    const info = await this.opts.jsm.streams.info(`KV_${bucket}`, { subjects_filter: `${prefix}>` });
-    const subjects = (info.state.subjects ?? {}) as Record<string, number>;
-    return Object.keys(subjects).map((s) => s.slice(prefix.length));
+    return subjectsUnder(this.opts.jsm, `KV_${bucket}`, `$KV.${bucket}.`, ">");
   }
 
   /** Every run's record: those in memory and those in the runs bucket. */
