@@ -107,14 +107,17 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     await page.locator("#facts div", { hasText: "Priority3" }).waitFor({ timeout: 10_000 });
     let split = "";
     let children = 0;
-    for (let attempt = 0; attempt < 4 && children === 0; attempt++) {
-      const row = page.locator("#running tbody tr[data-cube]").nth(attempt === 0 ? 0 : attempt % 2);
-      const id = await row.getAttribute("data-cube", { timeout: 10_000 });
+    // UNSAT cubes close fast; the SAT cube stays running (held by the wrapper), so keep trying until one sticks.
+    const deadline = Date.now() + 30_000;
+    for (let attempt = 0; Date.now() < deadline && children === 0; attempt++) {
+      const row = page.locator("#running tbody tr[data-cube]").nth(attempt % 2 === 0 ? 0 : 1);
+      const id = await row.getAttribute("data-cube", { timeout: 2000 }).catch(() => null);
       const button = row.locator("button.resplit");
-      await button.waitFor({ timeout: 5000 });
-      if (await button.isDisabled()) continue;
-      await button.click();
-      await page.locator("#message.message-ok, #message.message-error").waitFor({ timeout: 5000 });
+      if (!id || !(await button.isVisible()) || (await button.isDisabled())) continue;
+      // Clear the last message first (the priority change left one), so the wait below sees this click's answer.
+      await page.evaluate("(() => { const m = document.getElementById('message'); m.textContent = ''; m.className = 'message'; })()");
+      await button.click().catch(() => undefined);
+      if (!(await page.locator("#message.message-ok, #message.message-error").waitFor({ timeout: 5000 }).then(() => true, () => false))) continue;
       const text = (await page.locator("#message").textContent()) ?? "";
       const m = /re-split into (\d+) children/.exec(text);
       if (m && id) {
