@@ -1,7 +1,7 @@
 /**
  * The JetStream shell of one run: creates or resumes the run's model (coordinator/model/run-model.ts), carries out the
- * effects of its decisions (ledger appends, task publishes, cancels, deletions, purges, the run record in KV), and
- * serves its status to watchers. Every decision about the run is the model's; this file only talks to NATS.
+ * effects of its decisions (coordinator/shell/run-effect.ts carries each out against NATS), and serves its status to
+ * watchers. Every decision about the run is the model's; this file only talks to NATS.
  */
 
 import { EventEmitter } from "node:events";
@@ -9,7 +9,7 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import { dimacsChunks } from "../../core/encode/index.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import type { TrianglePuzzle } from "../../core/triangle/puzzle.js";
-import { ensureRunConsumer, deleteRunConsumer, purgeRunTasks, type Layout } from "../../cluster/layout.js";
+import { ensureRunConsumer, type Layout } from "../../cluster/layout.js";
 import type { Logger } from "../../cluster/log.js";
 import type { Names } from "../../proto/contract.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
@@ -24,7 +24,7 @@ import type { CubeCountsPoint } from "../model/run-history.js";
 import type { RunTimeline } from "../model/run-timeline.js";
 import { runStatus } from "../model/run-status.js";
 import type { Ledger } from "./ledger.js";
-import { publishTasks } from "./task-publisher.js";
+import { performEffect, type EffectHost } from "./run-effect.js";
 import { RunCertifier } from "./certify.js";
 import { uploadFormula } from "./formula-upload.js";
 import { decidedCount, RateTracker } from "../model/rate.js";
@@ -98,6 +98,7 @@ export class RunController extends EventEmitter<RunEvents> {
    * that goes on to the certificate (cli/local-cluster.ts) waits for this, not for the state.
    */
   endCarriedOut = false;
+  private readonly effectHost: EffectHost;
 
   private constructor(
     private readonly deps: RunDeps,
@@ -107,6 +108,7 @@ export class RunController extends EventEmitter<RunEvents> {
     this.id = model.id;
     this.log = deps.log.child({ run: model.id });
     this.certifier = model.spec.certify ? new RunCertifier(model.spec.formulaSha256, deps.layout, this.log) : null;
+    this.effectHost = this.makeEffectHost();
   }
 
   /** Encodes the puzzle, square or triangle (the model needs its placement literals), and builds the run's model. */
@@ -240,62 +242,38 @@ export class RunController extends EventEmitter<RunEvents> {
     }
   }
 
-  private async perform(effect: RunEffect): Promise<void> {
-    const { deps } = this;
-    if (effect.type !== "solution" && effect.type !== "breathe") await deps.fence?.();
-    switch (effect.type) {
-      case "append": {
-        await deps.ledger.append(this.id, effect.entries);
-        for (const e of effect.entries) {
+  private perform(effect: RunEffect): Promise<void> {
+    return performEffect(this.effectHost, effect);
+  }
+
+  /** The run-side half of its effects (coordinator/shell/run-effect.ts). */
+  private makeEffectHost(): EffectHost {
+    const { layout, jsm, ledger, names, publishCancel, fence } = this.deps;
+    return {
+      id: this.id, layout, jsm, ledger, names, log: this.log, publishCancel, fence,
+      appended: (entries) => {
+        for (const e of entries) {
           // The initial split's refuted weight arrives all at once; the rate follows the steady part.
           if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.model.coveredWeight - this.table.initialRefutedWeight, decidedCount(e.entry.value.cubes));
         }
-        return;
-      }
-      case "publish":
-        effect.seqs.push(...(await publishTasks(deps.layout.js, effect.front ? deps.names.frontSubject(this.id) : deps.names.cubesSubject(this.id), effect.tasks, undefined, { manager: deps.jsm, stream: deps.names.cubesStream })));
-        return;
-      case "cancel":
-        deps.publishCancel(this.id, effect.cube, effect.reason);
-        return;
-      case "delete-task":
-        try {
-          await deps.jsm.streams.deleteMessage(deps.names.cubesStream, effect.seq, false);
-        } catch {
-          // Already consumed or gone.
-        }
-        return;
-      case "purge-tasks":
-        try {
-          await purgeRunTasks(deps.jsm, deps.names, this.id);
-        } catch (err) {
-          this.log.warn("purging queued cubes failed", { err: (err as Error).message });
-        }
-        return;
-      case "delete-consumer":
-        await deleteRunConsumer(deps.jsm, deps.names, this.id).catch(() => undefined);
+      },
+      ended: async () => {
         // The run is over: the checker's files go (a certificate bundle downloads the formula again).
         await this.certifier?.close();
         this.endCarriedOut = true;
         this.emit("ended");
-        return;
-      case "write-record":
+      },
+      writeRecord: () => {
         this.dirty = true;
-        await this.publishRecord();
-        return;
-      case "breathe":
-        // Let API calls, heartbeats and verdicts of other runs in before the decision goes on.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        return;
-      case "solution":
-        this.emit("solution", effect.solution);
-        return;
-      case "check-coverage":
+        return this.publishRecord();
+      },
+      solution: (solution) => this.emit("solution", solution),
+      checkCoverage: () => {
         void this.certifier!.proveCoverage(this.model.refutedCubes().map((c) => c.units))
           .then((r) => this.carryOut(this.model.recordCoverage(r)))
           .catch((err) => this.log.error("recording the coverage check failed", { err: (err as Error).message }));
-        return;
-    }
+      },
+    };
   }
 
   // ---- inputs ----------------------------------------------------------------------------------------------
