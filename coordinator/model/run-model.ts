@@ -41,7 +41,7 @@ import { RunTimeline } from "./run-timeline.js";
 import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
-import { giveUpCheck, RunTrust } from "./run-trust.js";
+import { distrustFromElsewhere, giveUpCheck, RunTrust } from "./run-trust.js";
 import { growSlots, isScoreRun, isScoreSlot, openSlots, republishSlot, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
 
 export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
@@ -299,6 +299,11 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   /** An UNSAT answer whose proof is missing or did not check (coordinator/model/run-certification.ts). */
   rejectProof(v: Verdict, reason: string): RunSteps {
     return rejectProof(this, v, reason);
+  }
+
+  /** A worker another run's spot check disproved: distrusted here too (coordinator/model/run-trust.ts). */
+  distrustFromElsewhere(worker: string, why: string): RunSteps {
+    return distrustFromElsewhere(this, worker, why);
   }
 
   /** The coverage proof was checked (or not): the run ends UNSAT or FAILED. */

@@ -38,6 +38,11 @@ export interface RunModelOptions {
    * (coordinator/model/run-trust.ts). @default none: no spot checks
    */
   readonly checkers?: (worker: string) => boolean;
+  /**
+   * Why a worker is distrusted by a spot check of any run the coordinator holds (coordinator/model/run-trust.ts):
+   * its verdicts are not taken in this run either. @default none
+   */
+  readonly distrustedElsewhere?: (worker: string) => string | undefined;
 }
 
 /** What every decision of a run reads: its spec, its shape, the options, the log, and the recorder it records through. */

@@ -18,6 +18,9 @@
  *   note records it, every cube the refuter closed as UNSAT in the run is queued again, its verdicts are no longer
  *   taken (each is answered by sending the cube again, away from it), and the solution is recorded. A SAT answer that
  *   the verifier rejects is the checker's lie: the cube is sent again (a third solve), as for any rejected answer.
+ * - **In every run.** A worker distrusted in one run is distrusted in every run the coordinator holds: the others
+ *   record a "distrusted" note without a cube (its message says why) and queue its refutations again, at once
+ *   (`distrustFromElsewhere`, called by the coordinator) or at its next verdict (`opts.distrustedElsewhere`).
  *
  * - **The whole board.** A scan run's portfolio member that reports the whole board exhausted refutes every cube at
  *   once. Its claim is sampled like a cube's (by the member's id): when checked, it counts as the member giving up,
@@ -53,14 +56,23 @@ export function sampled(runId: string, cubeId: string, percent: number): boolean
 export class RunTrust {
   /** Cubes whose UNSAT waits for its check, and the worker that refuted them. */
   private readonly pendingChecks = new Map<string, string>();
-  /** Workers a check disproved, and the cube that did. */
+  /** Workers a check disproved, and the cube that did ("" when a check of another run did). */
   private readonly distrustedWorkers = new Map<string, string>();
+  /** Why a worker is distrusted when another run's check disproved it (its note's message). */
+  private readonly distrustedElsewhere = new Map<string, string>();
   /** Checks sent, agreed and disproved so far (from the ledger, so also after a replay). */
   readonly counts = { sent: 0, agreed: 0, disproved: 0 };
 
-  /** Workers whose verdicts the run does not take, and the cube whose check disproved them. */
+  /** Workers whose verdicts the run does not take, and the cube whose check disproved them ("" for another run's). */
   get distrusted(): ReadonlyMap<string, string> {
     return this.distrustedWorkers;
+  }
+
+  /** Why the run distrusts `worker`, for people; undefined when it does not. */
+  reasonOf(worker: string, runId: string): string | undefined {
+    const cube = this.distrustedWorkers.get(worker);
+    if (cube === undefined) return undefined;
+    return cube !== "" ? `refuted cube ${cube} of run ${runId}, which another worker solved` : this.distrustedElsewhere.get(worker);
   }
 
   /** The refuter of a cube whose check is pending. */
@@ -74,7 +86,8 @@ export class RunTrust {
       this.pendingChecks.set(n.cubeId, n.worker);
     } else if (n.kind === DISTRUSTED_NOTE && !this.distrustedWorkers.has(n.worker)) {
       this.distrustedWorkers.set(n.worker, n.cubeId);
-      this.counts.disproved++;
+      if (n.cubeId !== "") this.counts.disproved++;
+      else this.distrustedElsewhere.set(n.worker, n.message);
     }
   }
 
@@ -114,6 +127,8 @@ export function* screenVerdict(run: TrustRun, v: Verdict, e: CubeEntry): RunStep
   // A verified solution is a proof whoever sends it.
   if (v.kind === VerdictKind.VERDICT_KIND_SAT) return "record";
   const worker = v.workerId;
+  const elsewhere = run.opts.distrustedElsewhere?.(worker);
+  if (elsewhere !== undefined) yield* distrustFromElsewhere(run, worker, elsewhere);
   if (run.trust.distrusted.has(worker) || run.trust.refuterOf(e.id) === worker) {
     run.log.info("verdict not taken: the cube goes to another worker", { cube: e.id, worker, why: run.trust.distrusted.has(worker) ? "distrusted" : "own spot check" });
     yield* sendAway(run, e, worker);
@@ -144,6 +159,18 @@ export function* disproveRefuter(run: TrustRun, cubeId: string, solver: string):
   yield* run.recorder.applyAndRecord(note(DISTRUSTED_NOTE, liar, cubeId,
     `worker ${liar} refuted cube ${cubeId}, which ${solver} solved (verified): its verdicts are no longer taken; ${refuted.length} cube(s) it refuted are queued again`));
   for (const e of refuted) yield* sendAway(run, e, liar);
+}
+
+/**
+ * A worker that a check of another run disproved (`why` says where): distrusted in this run too, and every cube it
+ * closed as UNSAT here queued again. Not in a certified run, whose refutations are proved.
+ */
+export function* distrustFromElsewhere(run: TrustRun, worker: string, why: string): RunSteps {
+  if (run.spec.certify || run.trust.distrusted.has(worker)) return;
+  const refuted = [...run.cubes.table.entries()].filter((e) => e.state === "unsat" && e.worker === worker);
+  run.log.error("a worker distrusted in another run is distrusted here: its refutations are undone", { worker, why, requeued: refuted.length });
+  yield* run.recorder.applyAndRecord(note(DISTRUSTED_NOTE, worker, "", why));
+  for (const e of refuted) yield* sendAway(run, e, worker);
 }
 
 /**

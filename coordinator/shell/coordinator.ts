@@ -172,6 +172,7 @@ export class Coordinator {
       settled: (run) => this.intake?.requeue(this.held.take(run)),
       liveSlots: () => this.workerTable.live().reduce((n, w) => n + w.status.slots, 0),
       checkers: (worker) => this.hasChecker(worker),
+      distrustedElsewhere: (worker) => this.distrusted.get(worker),
     });
     this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data, msg.subject); } }));
     this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {

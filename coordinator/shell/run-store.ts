@@ -13,11 +13,12 @@ import { NotLeaderError, RunExistsError } from "../errors.js";
 import { buildRunSpec, type RunRequest } from "../run-spec.js";
 import { releaseDeletedRun, releaseFormula, releaseProofs } from "./formula-upload.js";
 import { LedgerFencedError } from "./ledger.js";
-import { RunController, type RunDeps } from "./run.js";
+import { RunController } from "./run.js";
+import type { RunDeps } from "./run-deps.js";
 import type { Orphans } from "./worker-table.js";
 
-/** What the store needs: where runs live, and the coordinator's part in every run's effects (RunDeps, coordinator/shell/run.ts). */
-export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel" | "liveSlots" | "checkers"> {
+/** What the store needs: where runs live, and the coordinator's part in every run's effects (RunDeps, coordinator/shell/run-deps.ts). */
+export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel" | "liveSlots" | "checkers" | "distrustedElsewhere"> {
   /** Before every effect of a run: resolves while this coordinator leads (coordinator/shell/coordinator.ts whenLeading). */
   readonly fence: () => Promise<void>;
   /** A run recorded tasks that were in flight: the verdicts held for them are looked at again. */
@@ -54,6 +55,7 @@ export class RunStore {
     return {
       layout, jsm: this.opts.jsm, ledger: this.opts.ledger, names: this.opts.names, settings: this.opts.settings, log,
       fence: this.opts.fence, publishCancel: this.opts.publishCancel, settled: this.opts.settled, liveSlots: this.opts.liveSlots, checkers: this.opts.checkers,
+      distrustedElsewhere: this.opts.distrustedElsewhere,
       releaseFormula: (sha, runId) => releaseFormula(layout.formulas, sha, runId, this.byId.values(), log),
       releaseProofs: (proofs, runId) =>
         releaseProofs(layout.proofs, proofs, runId, [...this.byId.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.certification.proofs })), log),
@@ -72,7 +74,7 @@ export class RunStore {
       try {
         const entries = ledger.entries(id, (seq, err) => log.warn("undecodable ledger entry skipped", { run: id, seq, err: err.message }));
         const run = await RunController.resume(this.deps(), entries, takeover);
-        if (run) this.byId.set(id, run);
+        if (run) this.adopt(run);
       } catch (err) {
         if (err instanceof LedgerFencedError || err instanceof NotLeaderError) throw err;
         log.error("cannot resume run", { run: id, err: (err as Error).message });
@@ -101,7 +103,7 @@ export class RunStore {
       throw new RunExistsError(spec.runId);
     }
     const run = await RunController.create(this.deps(), spec, puzzle);
-    this.byId.set(spec.runId, run);
+    this.adopt(run);
     return run;
   }
 
@@ -109,8 +111,19 @@ export class RunStore {
   async load(id: string): Promise<RunController | undefined> {
     const run = await RunController.resume(this.deps(), this.opts.ledger.entries(id));
     if (!run) return undefined;
-    this.byId.set(id, run);
+    this.adopt(run);
     return run;
+  }
+
+  /** Keeps a run in memory; a worker its spot checks disprove is distrusted in every other open run at once. */
+  private adopt(run: RunController): void {
+    this.byId.set(run.id, run);
+    run.on("distrusted", (worker, why) => {
+      for (const other of this.byId.values()) {
+        if (other === run || other.model.ended) continue;
+        other.distrust(worker, why).catch((err) => this.opts.log.warn("distrusting a worker in another run failed", { run: other.id, worker, err: (err as Error).message }));
+      }
+    });
   }
 
   /**

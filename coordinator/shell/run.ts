@@ -5,25 +5,21 @@
  */
 
 import { EventEmitter } from "node:events";
-import type { JetStreamManager } from "@nats-io/jetstream";
 import { dimacsChunks } from "../../core/encode/index.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import type { TrianglePuzzle } from "../../core/triangle/puzzle.js";
 import { ensureRunConsumer, type Layout } from "../../cluster/layout.js";
 import type { Logger } from "../../cluster/log.js";
-import type { Names } from "../../proto/contract.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../../proto/gen/cubist/v1/run.js";
 import { runStateName } from "../../proto/vocabulary.js";
-import type { CoordinatorSettings } from "../config.js";
 import type { CubeEntry } from "../model/cube-entry.js";
 import type { CubeTableView } from "../model/cube-table.js";
 import type { BestPoint } from "../model/run-best.js";
 import type { CubeCountsPoint } from "../model/run-history.js";
 import type { RunTimeline } from "../model/run-timeline.js";
 import { runStatus } from "../model/run-status.js";
-import type { Ledger } from "./ledger.js";
 import { performEffect, type EffectHost } from "./run-effect.js";
 import { RunCertifier } from "./certify.js";
 import { uploadFormula } from "./formula-upload.js";
@@ -31,38 +27,16 @@ import { decidedCount, RateTracker } from "../model/rate.js";
 import { SteadyEta } from "../model/steady-eta.js";
 import { runSteps, type RunEffect, type RunSteps } from "../model/run-effects.js";
 import { RunModel } from "../model/run-model.js";
-import { runShapeOf } from "../model/run-shape.js";
 import type { RunShape } from "../model/shape.js";
 import type { BestBoard } from "../../proto/gen/cubist/v1/run.js";
 import { checkFormulaSize, formulaBytes } from "../../core/limits.js";
 import { NotLeaderError } from "../errors.js";
 import { LedgerFencedError } from "./ledger.js";
-import { newLease } from "./lease-tokens.js";
+import { DISTRUSTED_NOTE } from "../model/run-trust.js";
+import { runModelOf, type RunDeps } from "./run-deps.js";
 
 /** Ledger entries applied between two turns of the event loop on a replay (an entry holds up to 1000 cubes). */
 const REPLAY_SLICE = 16;
-
-export interface RunDeps {
-  readonly layout: Layout;
-  readonly jsm: JetStreamManager;
-  readonly ledger: Ledger;
-  readonly names: Names;
-  readonly settings: CoordinatorSettings;
-  readonly log: Logger;
-  readonly publishCancel: (run: string, cube: string, reason: string) => void;
-  /** Deletes a formula object no open run needs any more (coordinator/shell/run-store.ts). */
-  readonly releaseFormula?: (sha256: string, runId: string) => Promise<void>;
-  /** Deletes a cancelled run's DRAT proofs unless an open run shares them (coordinator/shell/formula-upload.ts). */
-  readonly releaseProofs?: (proofs: Iterable<string>, runId: string) => Promise<void>;
-  /** The run recorded tasks that were in flight: verdicts held for them are looked at again (coordinator/model/in-flight.ts). */
-  readonly settled?: (runId: string) => void;
-  /** Solver slots of the live workers (a score run starts as many score slots). @default 1 */
-  readonly liveSlots?: () => number;
-  /** A live, trusted worker other than this one can solve a spot check (coordinator/model/run-trust.ts). @default none */
-  readonly checkers?: (worker: string) => boolean;
-  /** Throws unless this coordinator leads, waiting while its lease is lapsed (coordinator/shell/coordinator.ts): before every effect. */
-  readonly fence?: () => Promise<void>;
-}
 
 /** The terminal run states (proto/vocabulary.ts), under the name the embedded cluster and the benchmarks use. */
 
@@ -73,6 +47,8 @@ export interface RunEvents {
   solution: [Solution];
   /** The run's end is carried out (after its final state was written): see `endCarriedOut`. */
   ended: [];
+  /** A spot check of this run disproved a worker (worker, why): the coordinator tells its other runs. */
+  distrusted: [string, string];
 }
 
 /** A cube a worker reports running (from the RunningCube entries of its heartbeats): who runs it and since when. */
@@ -109,23 +85,6 @@ export class RunController extends EventEmitter<RunEvents> {
     this.log = deps.log.child({ run: model.id });
     this.certifier = model.spec.certify ? new RunCertifier(model.spec.formulaSha256, deps.layout, this.log) : null;
     this.effectHost = this.makeEffectHost();
-  }
-
-  /** Encodes the puzzle, square or triangle (the model needs its placement literals), and builds the run's model. */
-  private static modelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle): { model: RunModel; formula: RunShape["formula"] } {
-    const shape = runShapeOf(spec, puzzle);
-    const model = new RunModel(spec, shape, {
-      maxDeliver: deps.settings.maxDeliver,
-      batchSize: deps.settings.batchSize,
-      clock: Date.now,
-      term: () => deps.ledger.term,
-      lease: newLease,
-      log: deps.log.child({ run: spec.runId }),
-      memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
-      settled: () => deps.settled?.(spec.runId),
-      checkers: deps.checkers,
-    });
-    return { model, formula: shape.formula };
   }
 
   // ---- the run's state, read-only (the model owns it) ------------------------------------------------------
@@ -176,7 +135,7 @@ export class RunController extends EventEmitter<RunEvents> {
 
   /** A new run: encode, upload, record, then split and publish in the background. */
   static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle | TrianglePuzzle): Promise<RunController> {
-    const { model, formula } = RunController.modelOf(deps, spec, puzzle);
+    const { model, formula } = runModelOf(deps, spec, puzzle);
     checkFormulaSize(formulaBytes(formula), deps.settings.limits);
     const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));
     spec.formulaSha256 = upload.sha256;
@@ -203,7 +162,7 @@ export class RunController extends EventEmitter<RunEvents> {
         const first = entry.entry;
         if (!first || first.$case !== "started") return null;
         const spec = first.value;
-        const built = RunController.modelOf(deps, spec);
+        const built = runModelOf(deps, spec);
         if (built.formula.numVars !== spec.numVars) throw new Error(`run ${spec.runId}: re-encoding gives ${built.formula.numVars} variables, the ledger says ${spec.numVars}`);
         model = built.model;
       }
@@ -255,6 +214,8 @@ export class RunController extends EventEmitter<RunEvents> {
         for (const e of entries) {
           // The initial split's refuted weight arrives all at once; the rate follows the steady part.
           if (e.entry?.$case === "closed") this.rate.sample(Date.now(), this.model.coveredWeight - this.table.initialRefutedWeight, decidedCount(e.entry.value.cubes));
+          const n = e.entry?.$case === "note" ? e.entry.value : null;
+          if (n?.kind === DISTRUSTED_NOTE && n.cubeId !== "") this.emit("distrusted", n.worker, this.model.trust.reasonOf(n.worker, this.id) ?? n.message);
         }
       },
       ended: async () => {
@@ -350,6 +311,11 @@ export class RunController extends EventEmitter<RunEvents> {
   /** Records a note for the run's timeline: who asked for a manual action, a worker quarantined (RunNote). */
   note(kind: string, message: string, actor: string): Promise<void> {
     return this.carryOut(this.model.recordNote(kind, message, actor));
+  }
+
+  /** A worker another run's spot check disproved (`why` says where): distrusted in this run too. */
+  distrust(worker: string, why: string): Promise<void> {
+    return this.carryOut(this.model.distrustFromElsewhere(worker, why));
   }
 
   setPriority(priority: number): Promise<void> {

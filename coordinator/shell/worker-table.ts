@@ -56,11 +56,23 @@ export function leaseOf(table: CubeTableView, cube: string): string | null | und
   return isOpen(e) ? e.lease : null;
 }
 
-/** The workers a spot check disproved in any of `runs` (coordinator/model/run-trust.ts), and why. */
-export function distrustedIn(runs: Iterable<{ id: string; model: { trust: { distrusted: ReadonlyMap<string, string> } } }>): Map<string, string> {
+/** What distrustedIn reads of a run. */
+interface TrustedRun {
+  readonly id: string;
+  readonly model: { trust: { distrusted: ReadonlyMap<string, string>; reasonOf(worker: string, runId: string): string | undefined } };
+}
+
+/**
+ * The workers a spot check disproved in any of `runs` (coordinator/model/run-trust.ts), and why: the run whose check
+ * disproved a worker names it, before the runs that took the distrust from it.
+ */
+export function distrustedIn(runs: Iterable<TrustedRun>): Map<string, string> {
   const out = new Map<string, string>();
   for (const run of runs) {
-    for (const [worker, cube] of run.model.trust.distrusted) out.set(worker, `refuted cube ${cube} of run ${run.id}, which another worker solved`);
+    for (const [worker, cube] of run.model.trust.distrusted) {
+      if (out.has(worker) && cube === "") continue;
+      out.set(worker, run.model.trust.reasonOf(worker, run.id) ?? "distrusted by another run");
+    }
   }
   return out;
 }

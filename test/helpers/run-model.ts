@@ -7,6 +7,7 @@
 import { silentLogger } from "../../cluster/log.js";
 import { runSteps, type RunEffect, type RunSteps } from "../../coordinator/model/run-effects.js";
 import { RunModel } from "../../coordinator/model/run-model.js";
+import type { RunModelOptions } from "../../coordinator/model/run-recorder.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
 import { runShapeOf } from "../../coordinator/model/run-shape.js";
 import type { RunShape } from "../../coordinator/model/shape.js";
@@ -28,12 +29,12 @@ export interface ModelHarness {
   replay(): RunModel;
 }
 
-export function modelHarness(req: RunRequest, options: { maxDeliver?: number; batchSize?: number; checkers?: (worker: string) => boolean } = {}): ModelHarness {
+export function modelHarness(req: RunRequest, options: Partial<Pick<RunModelOptions, "maxDeliver" | "batchSize" | "checkers" | "distrustedElsewhere">> = {}): ModelHarness {
   const { spec, puzzle } = buildRunSpec(req);
   const shape = runShapeOf(spec, puzzle);
   spec.numVars = shape.formula.numVars;
   let now = 1_000_000;
-  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease, ...(options.checkers ? { checkers: options.checkers } : {}) };
+  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease, checkers: options.checkers, distrustedElsewhere: options.distrustedElsewhere };
   const model = new RunModel(spec, shape, opts);
   const ledger: LedgerEntry[] = [];
   const effects: RunEffect[] = [];

@@ -121,7 +121,7 @@ test("spot checks - a lying engine beside an honest worker: the run ends SAT, an
   });
 });
 
-test("spot checks - a lying Kissat (--search-ms 0) beside an honest one: the run ends SAT, and the liar is distrusted", async () => {
+test("spot checks - a lying Kissat (--search-ms 0) beside an honest one: the run ends SAT, and the liar is distrusted, in the next run too", async () => {
   await withCluster(async (t, c, dir) => {
     const gated = gatedSolver(dir, "honest-kissat", "kissat");
     const liar = startWorker(t, "liar-kissat", ["--solver", "kissat", "--solver-path", LIAR]);
@@ -130,6 +130,11 @@ test("spot checks - a lying Kissat (--search-ms 0) beside an honest one: the run
       await bothLive(c, ["liar-kissat", "honest-kissat"]);
       const run = await runWithLiar(c, dir, requestFor(SAT6, { targetCubes: 70, solver: "kissat", searchMs: 0, spotCheckPercent: 100 }));
       await assertCaught(t, c, run, "liar-kissat");
+      // A second run without spot checks: the distrust holds there too, so none of the liar's refutations is taken.
+      const second = await c.coordinator.submitRun(requestFor(SAT6, { runId: "after-the-liar", targetCubes: 70, solver: "kissat", searchMs: 0, spotCheckPercent: 0 }));
+      assert.equal(await waitForRunEnd(second, 120_000), RunState.RUN_STATE_SAT);
+      assert.match(second.model.trust.reasonOf("liar-kissat", second.id) ?? "", new RegExp(`^refuted cube \\S+ of run ${run.id}, `));
+      assert.deepEqual([...second.table.entries()].filter((e) => e.state === "unsat" && e.worker === "liar-kissat").map((e) => e.id), []);
     } finally {
       liar.kill("SIGTERM");
       honest.kill("SIGTERM");

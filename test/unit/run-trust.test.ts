@@ -95,6 +95,35 @@ test("spot checks - a distrusted worker's UNSAT is not taken: the cube goes out 
   assert.deepEqual(published(h.effects).map((t) => [t.task.cubeId, t.task.notWorker]), [[b, "liar"]]);
 });
 
+test("spot checks - a worker another run distrusts is distrusted here: its refutations are queued again at once or at its next verdict", async () => {
+  const why = "refuted cube 3 of run r0, which another worker solved";
+  for (const when of ["at once", "next verdict"] as const) {
+    let distrustedThere = false;
+    const h = modelHarness({ runId: "r1", searchMs: 0, puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 8, spotCheckPercent: 0 },
+      { checkers: () => true, distrustedElsewhere: (w) => (w === "liar" && distrustedThere ? why : undefined) });
+    await h.run(h.model.start());
+    await h.run(h.model.splitInitial());
+    const [a, b, c] = openCubes(h.model);
+    // Before it was caught elsewhere, its refutations closed cubes here.
+    await h.run(h.model.recordVerdicts([verdict(a, UNSAT, { workerId: "liar" }), verdict(b, UNSAT, { workerId: "liar" })]));
+    assert.equal(h.model.table.get(a)!.state, "unsat");
+    distrustedThere = true;
+    h.effects.length = 0;
+    if (when === "at once") await h.run(h.model.distrustFromElsewhere("liar", why));
+    else await h.run(h.model.recordVerdicts([verdict(c, UNSAT, { workerId: "liar" })]));
+    assert.equal(h.model.trust.reasonOf("liar", "r1"), why, when);
+    assert.equal(h.model.trust.counts.disproved, 0, "no check of this run disproved it");
+    assert.ok([a, b, c].every((id) => h.model.table.get(id)!.state === "queued"), `${when}: its refutations are undone`);
+    const away = published(h.effects).filter((t) => t.task.notWorker === "liar").map((t) => t.task.cubeId).sort();
+    assert.deepEqual(away, (when === "at once" ? [a, b] : [a, b, c]).sort());
+    assert.equal(h.replay().trust.reasonOf("liar", "r1"), why, "the ledger keeps it");
+    // Told again (another run's note), nothing more happens.
+    h.effects.length = 0;
+    await h.run(h.model.distrustFromElsewhere("liar", why));
+    assert.equal(h.effects.length, 0);
+  }
+});
+
 test("spot checks - without another live worker, or at 0%, a refutation closes unchecked", async () => {
   for (const [percent, checkers] of [[100, () => false], [0, () => true]] as const) {
     const h = modelHarness({ runId: "r1", searchMs: 0, puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 8, spotCheckPercent: percent }, { checkers });
