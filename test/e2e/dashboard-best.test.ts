@@ -14,7 +14,7 @@ import { chromium, type Browser } from "playwright-core";
 import { freePort } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { startTestNats } from "../helpers/nats.js";
-import { REPO_ROOT, spawnCubist, type CubistProcess } from "../helpers/processes.js";
+import { REPO_ROOT, spawnCubist, type CubistProcess, stopProcesses } from "../helpers/processes.js";
 import { eventually } from "../helpers/runs.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -94,10 +94,7 @@ test("dashboard - a long run shows its best board with score and viewer link, th
     assert.deepEqual(pageErrors, []);
   } finally {
     await browser?.close();
-    for (const p of procs) p.kill("SIGTERM");
-    await Promise.race([Promise.all(procs.map((p) => p.exited)), new Promise((r) => setTimeout(r, 5000))]);
-    for (const p of procs) p.kill("SIGKILL");
-    await Promise.all(procs.map((p) => p.exited));
+    await stopProcesses(procs);
     await t.close();
     rmSync(dir, { recursive: true, force: true });
     assert.deepEqual(await waitNoMarked(marker.value), []);

@@ -13,7 +13,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { freePort } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
-import { REPO_ROOT, spawnCubist, writeFakeSolver, type CubistProcess } from "../helpers/processes.js";
+import { REPO_ROOT, spawnCubist, writeFakeSolver, type CubistProcess, stopProcesses } from "../helpers/processes.js";
 import { eventually } from "../helpers/runs.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -41,8 +41,7 @@ async function withDashboard(fn: (d: { t: TestNats; grpc: string; base: string; 
     assert.deepEqual(pageErrors, []);
   } finally {
     await browser?.close();
-    for (const p of procs) p.kill("SIGTERM");
-    await Promise.all(procs.map((p) => p.exited));
+    await stopProcesses(procs);
     await t.close();
     rmSync(dir, { recursive: true, force: true });
     assert.deepEqual(await waitNoMarked(marker.value), []);

@@ -15,7 +15,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { apiClient, freePort } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { startTestNats } from "../helpers/nats.js";
-import { REPO_ROOT, spawnCubist, writeFakeSolver, type CubistProcess } from "../helpers/processes.js";
+import { REPO_ROOT, spawnCubist, writeFakeSolver, type CubistProcess, stopProcesses } from "../helpers/processes.js";
 import { eventually } from "../helpers/runs.js";
 import type { RunInfo, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 
@@ -107,10 +107,7 @@ test("dashboard - the cubes chart has labelled axes and keeps its points across 
     await page.screenshot({ path: join(REPO_ROOT, "artifacts", "dashboard-chart-after-restart.png"), fullPage: true });
   } finally {
     await browser?.close();
-    for (const p of procs) p.kill("SIGTERM");
-    await Promise.race([Promise.all(procs.map((p) => p.exited)), new Promise((r) => setTimeout(r, 5000))]);
-    for (const p of procs) p.kill("SIGKILL");
-    await Promise.all(procs.map((p) => p.exited));
+    await stopProcesses(procs);
     await t.close();
     rmSync(dir, { recursive: true, force: true });
     assert.deepEqual(await waitNoMarked(marker.value), []);

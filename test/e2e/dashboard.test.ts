@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { freePort } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { startTestNats } from "../helpers/nats.js";
-import { REPO_ROOT, spawnCubist, writeFakeSolver, type CubistProcess } from "../helpers/processes.js";
+import { REPO_ROOT, spawnCubist, writeFakeSolver, type CubistProcess, stopProcesses } from "../helpers/processes.js";
 import { eventually } from "../helpers/runs.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { writeCanonical } from "../../core/formats/index.js";
@@ -170,11 +170,7 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     assert.deepEqual(pageErrors, []);
   } finally {
     await browser?.close();
-    // SIGTERM first: workers stop their solvers (grace 0) and exit; whatever is left gets SIGKILL.
-    for (const p of procs) p.kill("SIGTERM");
-    await Promise.race([Promise.all(procs.map((p) => p.exited)), new Promise((r) => setTimeout(r, 5000))]);
-    for (const p of procs) p.kill("SIGKILL");
-    await Promise.all(procs.map((p) => p.exited));
+    await stopProcesses(procs);
     await t.close();
     rmSync(dir, { recursive: true, force: true });
     assert.deepEqual(await waitNoMarked(marker.value), []);

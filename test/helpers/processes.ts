@@ -131,6 +131,15 @@ export function trackChild(child: ChildProcess): CubistProcess {
   };
 }
 
+/** Stops processes: SIGTERM first (workers stop their solvers and exit), SIGKILL for whatever is left after `graceMs`. */
+export async function stopProcesses(procs: readonly (CubistProcess | undefined)[], graceMs = 5000): Promise<void> {
+  const live = procs.filter((p): p is CubistProcess => p !== undefined);
+  for (const p of live) p.kill("SIGTERM");
+  const timer = setTimeout(() => { for (const p of live) p.kill("SIGKILL"); }, graceMs);
+  await Promise.all(live.map((p) => p.exited));
+  clearTimeout(timer);
+}
+
 /** Writes an executable /bin/sh script `name` into `dir`; returns its path. */
 export function writeFakeSolver(dir: string, name: string, body: string): string {
   const path = join(dir, name);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { status as Status, type ServiceError, Metadata } from "@grpc/grpc-js";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
-import { spawnCubist, writeFakeSolver, type CubistProcess } from "../helpers/processes.js";
+import { spawnCubist, writeFakeSolver, type CubistProcess, stopProcesses } from "../helpers/processes.js";
 import { apiClient, spawnCoordinator, type Call } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { CubeState, WatchRunRequest } from "../../proto/gen/cubist/v1/api.js";
@@ -66,8 +66,7 @@ async function setup(coordinatorArgs: string[] = []): Promise<Env> {
     },
     async close() {
       api.close();
-      for (const p of [...workers, c.proc]) p.kill("SIGTERM");
-      await Promise.all([...workers, c.proc].map((p) => p.exited));
+      await stopProcesses([...workers, c.proc]);
       await t.close();
       rmSync(dir, { recursive: true, force: true });
       assert.deepEqual(await waitNoMarked(marker.value), []);

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
-import { spawnCubist, type CubistProcess, runCubist, type CubistResult } from "../helpers/processes.js";
+import { spawnCubist, type CubistProcess, runCubist, type CubistResult, stopProcesses } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 
 const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
@@ -27,12 +27,8 @@ async function cubist(args: string[]): Promise<CubistResult> {
   return runCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: address, CUBIST_AUTH_TOKEN: "" } });
 }
 
-async function stop(p: CubistProcess | undefined): Promise<void> {
-  if (!p) return;
-  p.kill("SIGTERM");
-  const timer = setTimeout(() => p.kill("SIGKILL"), 8000);
-  await p.exited;
-  clearTimeout(timer);
+function stop(p: CubistProcess | undefined): Promise<void> {
+  return stopProcesses([p], 8000);
 }
 
 before(async () => {

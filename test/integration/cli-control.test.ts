@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawn } from "node:child_process";
-import { cubistCommand, REPO_ROOT, spawnCubist, trackChild, type CubistProcess, runCubist, type CubistResult } from "../helpers/processes.js";
+import { cubistCommand, REPO_ROOT, spawnCubist, trackChild, type CubistProcess, runCubist, type CubistResult, stopProcesses } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { scoreBoard, verifySolution } from "../../core/verify.js";
@@ -63,12 +63,8 @@ async function until<T>(what: string, ms: number, fn: () => Promise<T | undefine
   }
 }
 
-async function stop(p: CubistProcess | undefined): Promise<void> {
-  if (!p) return;
-  p.kill("SIGTERM");
-  const timer = setTimeout(() => p.kill("SIGKILL"), 8000);
-  await p.exited;
-  clearTimeout(timer);
+function stop(p: CubistProcess | undefined): Promise<void> {
+  return stopProcesses([p], 8000);
 }
 
 before(async () => {
