@@ -227,7 +227,7 @@ test("cli control - a long run: cubes list filters (subtree time, file piece ids
   // A second run while the only slot is busy with this one waits, and says why; its priority can change.
   const second = await cubist(["run", "submit", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--cubes", "4", "--id", "ctl-second"]);
   assert.equal(second.code, 0, second.stderr);
-  const waiting = await until("ctl-second waiting", 20_000, async () => {
+  const waiting = await until("ctl-second waiting", 60_000, async () => {
     const w = json<{ waiting: string }>(await cubist(["run", "show", "ctl-second", "--json"])).waiting;
     return w ? w : undefined;
   });
@@ -339,7 +339,7 @@ test("cli control - a score run's best board comes out: run best (text, --json r
   assert.equal(run, "ctl-score");
   const puzzle = parsePuzzle(readFileSync(board, "utf8"), board);
   type Shown = { state: string; solutions: number; etaSeconds: number; cubes: { running: number }; best: { score: number; maxScore: number; placed: number; board: unknown } | null };
-  const shown = await until("a best board", 30_000, async () => {
+  const shown = await until("a best board", 60_000, async () => {
     const s = json<Shown>(await cubist(["run", "show", run, "--json"]));
     return s.best ? s : undefined;
   });
