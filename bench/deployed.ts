@@ -18,18 +18,17 @@
  * board, seed and repeat. One JSON line per run to --out; a median table at the end.
  */
 
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { credentials, Metadata } from "@grpc/grpc-js";
+import { credentials } from "@grpc/grpc-js";
 import { freePort } from "../cluster/free-port.js";
 import { CubistServiceClient, GetRunRequest, GetSolutionRequest, SubmitRunRequest, type RunInfo, type SubmitRunResponse } from "../proto/gen/cubist/v1/api.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
+import { CLI, cubist, exited, killGroup, startNats, unary, waitLog } from "./lib/cluster-processes.js";
 import { median } from "./lib/summary.js";
-
-const CLI = ["dist/cli/main.js"];
 const { values } = parseArgs({
   options: {
     boards: { type: "string", default: "bench/puzzles/unsat-8x8.txt" },
@@ -47,55 +46,6 @@ const limitSec = Number(values.limit);
 const fault = values.fault as "none" | "coordinator" | "worker" | "nats" | "leader";
 
 interface Result { config: string; board: string; seed: number; seconds: number; answer: string; ok: boolean; fault: string; detail: string }
-
-/** A cubist process; with DEPLOYED_LOGS=DIR its stderr (the logs) is also appended to DIR/<command>[-<id>].log. */
-function cubist(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const p = spawn(process.execPath, [...CLI, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env }, detached: true });
-  const logs = process.env.DEPLOYED_LOGS;
-  if (logs) {
-    const id = args.includes("--id") ? `-${args[args.indexOf("--id") + 1]}` : "";
-    p.stderr!.on("data", (d: Buffer) => appendFileSync(join(logs, `${args[0]}${id}.log`), d));
-  }
-  return p;
-}
-
-function killGroup(p: ChildProcess | null, sig: NodeJS.Signals): void {
-  try {
-    if (p?.pid) process.kill(-p.pid, sig);
-  } catch {
-    // gone
-  }
-}
-
-const exited = (p: ChildProcess): Promise<void> => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once("exit", () => r())));
-
-function waitLog(p: ChildProcess, re: RegExp, ms: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let buf = "";
-    const t = setTimeout(() => reject(new Error(`no ${re} within ${ms} ms:\n${buf.slice(-2000)}`)), ms);
-    p.stderr!.on("data", (d: Buffer) => {
-      buf += d.toString();
-      if (re.test(buf)) {
-        clearTimeout(t);
-        resolve();
-      }
-    });
-  });
-}
-
-/** A nats-server with JetStream on a free port and the given store. */
-async function startNats(port: number, store: string): Promise<ChildProcess> {
-  const p = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", store], { stdio: ["ignore", "ignore", "pipe"], detached: true });
-  await waitLog(p, /Server is ready/, 20_000);
-  return p;
-}
-
-function unary<Req, Res>(client: CubistServiceClient, method: string, req: Req): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    const fn = (client as unknown as Record<string, (r: Req, m: Metadata, cb: (e: Error | null, r: Res) => void) => void>)[method];
-    fn.call(client, req, new Metadata(), (e, r) => (e ? reject(e) : resolve(r)));
-  });
-}
 
 /** One run on a hand-started cluster, with the fault of --fault; seconds from submit to the recorded end. */
 async function deployed(file: string): Promise<{ seconds: number; answer: string; detail: string }> {
