@@ -19,7 +19,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,9 +86,7 @@ static void write_deletions(const int *ids, int n) {
 static int *seen, stamp = 0;                  /* by variable */
 static int *stack, top = 0, stack_cap = 0;
 static int *replayed;                         /* by trail position: stamp when that literal's reason is a hint */
-static int *via;                              /* by trail position: the clause that stands for that reason */
-static int *hints, *lemma_lits, *dead, *todo, ntodo = 0;
-static void todo_add(int c) { todo[ntodo++] = c; }
+static int *hints, *lemma_lits, *dead;
 
 static void push(int lit) {
   if (top == stack_cap) {
@@ -101,141 +98,33 @@ static void push(int lit) {
 }
 
 /*
- * Formula clauses reduced at a level (see the top of the file): red_top[c] starts clause c's list of reductions
- * (linked by `prev`), level_head[l] the list of those made at level l (linked by `next`), for deleting them when the
- * search leaves the level. Entries no longer used are linked from `free_red`.
+ * Writes the lemma that clause `confl`, falsified under the current decisions, proves: the negations of the
+ * decisions it depends on (following reasons back from its literals), with the reasons on the way in trail order
+ * and `confl` last as hints. (Lemmas of their own for literals of shallower levels, shared by the lemmas below them,
+ * made the hard 7x7's proof 3.6 times larger: the derivations of one level overlap too much.)
  */
-typedef struct { int clause, lemma, level, prev, next; } Reduction;
-static Reduction *reds;
-static int nreds = 0, reds_cap = 0, free_red = -1, *red_top, *level_head, top_level = -1, *red_seen, red_stamp = 0;
-uint64_t reductions = 0;
-
-/* What stands for formula clause `c` when it derives a literal of level `lvl`: its reduction made at the deepest
- * level below lvl (whose decisions still hold and whose kept literals include that literal), else `c` itself. */
-static int stand_in(int c, int lvl) {
-  if (c > cnf_clauses) return c;
-  int best = -1;
-  for (int k = red_top[c]; k >= 0; k = reds[k].prev)
-    if (reds[k].level < lvl && (best < 0 || reds[k].level > reds[best].level)) best = k;
-  return best < 0 ? c : reds[best].lemma;
-}
-
-/* Deletes the reductions made at levels above `lvl` (the search has left them). */
-static void drop_reductions(int lvl) {
-  int nd = 0;
-  for (; top_level > lvl; top_level--) {
-    for (int k = level_head[top_level], next; k >= 0; k = next) {
-      Reduction *r = &reds[k];
-      int *link = &red_top[r->clause];
-      while (*link != k) link = &reds[*link].prev;
-      *link = r->prev;
-      dead[nd++] = r->lemma;
-      next = r->next;
-      r->next = free_red;
-      free_red = k;
-    }
-    level_head[top_level] = -1;
-  }
-  write_deletions(dead, nd);
-}
-
-static void add_reduction(int c, int lemma, int lvl) {
-  int k = free_red;
-  if (k >= 0) free_red = reds[k].next;
-  else {
-    if (nreds == reds_cap) {
-      reds = realloc(reds, (size_t)(reds_cap = 2 * reds_cap + 1024) * sizeof *reds);
-      if (!reds) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
-    }
-    k = nreds++;
-  }
-  reds[k] = (Reduction){ c, lemma, lvl, red_top[c], level_head[lvl] };
-  red_top[c] = level_head[lvl] = k;
-  if (lvl > top_level) top_level = lvl;
-  reductions++;
-}
-
-/*
- * Follows the derivation of the literals of clause `c` assigned at level `cut` or below back to the decisions, whose
- * negations go to lemma_lits[0 .. *nl); the implied literals on the way are stamped (`replayed`, with the clause
- * that stands for their reason in `via`). Returns the first stamped trail position.
- */
-static int cone(int c, int cut, int *nl) {
-  int n, first = tlen;
+static int derive(int confl) {
+  int nl = 0, nh = 0, n, first = tlen;
   stamp++;
   top = 0;
-  *nl = 0;
-  const int *lits = cnf_clause(c, &n);
-  for (int i = 0; i < n; i++) if (level[VAR(lits[i])] <= cut) push(lits[i]);
+  const int *c = cnf_clause(confl, &n);
+  for (int i = 0; i < n; i++) push(c[i]);
   while (top > 0) {
     int v = VAR(stack[--top]);
     if (seen[v] == stamp) continue;
     seen[v] = stamp;
     if (reason[v] == 0) {
-      lemma_lits[(*nl)++] = val[2 * v] > 0 ? 2 * v + 1 : 2 * v;
+      lemma_lits[nl++] = val[2 * v] > 0 ? 2 * v + 1 : 2 * v;
       continue;
     }
-    int t = tpos[v], r = stand_in(reason[v], level[v]);
-    replayed[t] = stamp;
-    via[t] = r;
-    if (t < first) first = t;
-    const int *rl = cnf_clause(r, &n);
-    for (int i = 0; i < n; i++) if (seen[VAR(rl[i])] != stamp) push(rl[i]);
+    replayed[tpos[v]] = stamp;
+    if (tpos[v] < first) first = tpos[v];
+    const int *r = cnf_clause(reason[v], &n);
+    for (int i = 0; i < n; i++) if (seen[VAR(r[i])] != stamp) push(r[i]);
   }
-  return first;
-}
-
-/* Writes the lemma of clause `c` cut at level `cut`: the negated decisions under its literals of that level or
- * below, and its other literals, hinted by the derivation of the first ones in trail order and `c` last. */
-static int write_cut(int c, int cut) {
-  int nl, nh = 0, n;
-  for (int t = cone(c, cut, &nl); t < tlen; t++) if (replayed[t] == stamp) hints[nh++] = via[t];
-  const int *lits = cnf_clause(c, &n);
-  for (int i = 0; i < n; i++) if (level[VAR(lits[i])] > cut) lemma_lits[nl++] = lits[i];
-  hints[nh++] = c;
+  for (int t = first; t < tlen; t++) if (replayed[t] == stamp) hints[nh++] = reason[VAR(trail[t])];
+  hints[nh++] = confl;
   return write_lemma(lemma_lits, nl, hints, nh);
-}
-
-/* Reduces formula clause `c` at level `lvl`, unless it is already or would drop fewer than two implied literals. */
-static void reduce(int c, int lvl) {
-  for (int k = red_top[c]; k >= 0; k = reds[k].prev) if (reds[k].level == lvl) return;
-  int base = stand_in(c, lvl + 1), n, dropped = 0;
-  const int *lits = cnf_clause(base, &n);
-  for (int i = 0; i < n; i++) dropped += level[VAR(lits[i])] <= lvl && reason[VAR(lits[i])] != 0;
-  if (dropped < 2) return;
-  add_reduction(c, write_cut(base, lvl), lvl);
-}
-
-/*
- * Writes the lemma that clause `confl`, falsified under the current decisions, proves: the negations of the
- * decisions it depends on, hinted by the reasons on the way in trail order (or their reductions) and `confl` (or
- * its reduction) last. First the formula clauses this derivation uses at its own level (the conflict, the reasons
- * of that level's literals) are reduced at the level above, where the search goes on with the node's siblings.
- */
-static int gap = 0, min_hits = 1;
-static int *serial, serials = 0;          /* by level: the node's number */
-static int *hit_serial, *hit_count;       /* by formula clause */
-
-static int *todo_level;
-
-static void use_clause(int c, int lvl) {
-  if (lvl < 0) return;
-  if (hit_serial[c] != serial[lvl]) { hit_serial[c] = serial[lvl]; hit_count[c] = 0; }
-  if (++hit_count[c] == min_hits) { todo_level[ntodo] = lvl; todo[ntodo++] = c; }
-}
-
-static int derive(int confl) {
-  int nl;
-  ntodo = 0;
-  drop_reductions(cur_level - 1); /* none of them derives a literal of this level */
-  for (int t = cone(stand_in(confl, cur_level), INT_MAX, &nl); t < tlen; t++) {
-    int v = VAR(trail[t]);
-    if (replayed[t] == stamp && reason[v] <= cnf_clauses) use_clause(reason[v], level[v] - 1 - gap);
-  }
-  if (confl <= cnf_clauses) use_clause(confl, cur_level - 1 - gap);
-  for (int l = 0; l < cur_level; l++)
-    for (int i = 0; i < ntodo; i++) if (todo_level[i] == l) reduce(todo[i], l);
-  return write_cut(stand_in(confl, cur_level), INT_MAX);
 }
 
 /* Literals fixed at level 0 from `*done` on become unit lemmas, so later hints name them in one clause each. */
@@ -293,7 +182,6 @@ static int search(int pos) {
     if (node_limit && nodes > node_limit) return LIMIT;
     int mark = kid_top;
     cnf_decide(lit);
-    serial[cur_level] = ++serials;
     int confl = cnf_propagate();
     if (!confl) {
       int r = search(pos + 1);
@@ -303,7 +191,6 @@ static int search(int pos) {
     /* A lemma refuting a deeper node that needs none of the deeper decisions stands for this child as it is. */
     int lemma = confl > cnf_clauses ? confl : derive(confl);
     cnf_backtrack(lvl);
-    drop_reductions(lvl);
     settle_kids(mark, lemma);
     int u = open_literal(lemma);
     if (u < 0) { refuted = lemma; return EXHAUSTED; }
@@ -327,22 +214,9 @@ int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan_orde
   hints = malloc(nv * sizeof *hints);
   lemma_lits = malloc(nv * sizeof *lemma_lits);
   kids = malloc(((size_t)count + (size_t)cells + 2) * sizeof *kids);
-  dead = malloc((nv > (size_t)count + (size_t)cells + 2 ? nv : (size_t)count + (size_t)cells + 2) * sizeof *dead);
-  via = malloc(nv * sizeof *via);
-  todo = malloc(nv * sizeof *todo);
-  red_top = malloc(((size_t)cnf_clauses + 1) * sizeof *red_top);
-  red_seen = calloc((size_t)cnf_clauses + 1, sizeof *red_seen);
-  hit_serial = calloc((size_t)cnf_clauses + 1, sizeof *hit_serial);
-  hit_count = calloc((size_t)cnf_clauses + 1, sizeof *hit_count);
-  serial = calloc(nv, sizeof *serial);
-  todo_level = malloc(nv * sizeof *todo_level);
-  level_head = malloc(nv * sizeof *level_head);
-  for (size_t l = 0; l < nv; l++) level_head[l] = -1;
-  if (getenv("GAP")) gap = atoi(getenv("GAP"));
-  if (getenv("HITS")) min_hits = atoi(getenv("HITS"));
+  dead = malloc(((size_t)count + (size_t)cells + 2) * sizeof *dead);
   obuf = malloc(OBUF);
-  if (!seen || !replayed || !hints || !lemma_lits || !kids || !dead || !via || !todo || !red_top || !red_seen || !obuf) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
-  for (int c = 0; c <= cnf_clauses; c++) red_top[c] = -1;
+  if (!seen || !replayed || !hints || !lemma_lits || !kids || !dead || !obuf) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
   out = fopen(lrat_path, "wb");
   if (!out) { fprintf(stderr, "cubist-prove: %s: %s\n", lrat_path, strerror(errno)); exit(1); }
   int confl = cnf_start(), r = EXHAUSTED;
