@@ -8,7 +8,8 @@
  *   lrat   `cubist-prove --cnf F.cnf --lrat P.lrat`, then `lrat-check F.cnf P.lrat`, then the empty-clause guard
  *          (certify/lrat-guard.ts, in this process)
  * and reports CPU seconds (user + system, from /usr/bin/time; the guard's from process.cpuUsage), the proof's size,
- * and the medians. Both checkers must verify.
+ * the LRAT proof's hint IDs against the distinct facts they name (how often the lemmas derive the same implied
+ * literal again: engine/prove.h), and the medians. Both checkers must verify.
  */
 
 import { spawnSync } from "node:child_process";
@@ -67,8 +68,11 @@ try {
     rows.dratProve.push(dp.cpu); rows.dratCheck.push(dc.cpu); rows.lratProve.push(lp.cpu); rows.lratCheck.push(lc.cpu);
     rows.guard.push((g.user + g.system) / 1e6);
     const lemmas = (s: string): string => /^c lemmas (\d+)/m.exec(s)?.[1] ?? "?";
+    const line = (s: string, key: string): number => Number(new RegExp(`^c ${key} (\\d+)`, "m").exec(s)?.[1] ?? NaN);
+    const hints = line(lp.out, "hints"), facts = line(lp.out, "facts");
     say(`repeat ${i + 1}: drat prove ${dp.cpu.toFixed(2)} s (${lemmas(dp.out)} lemmas, ${rows.dratMB.at(-1)!.toFixed(0)} MB) + drat-trim ${dc.cpu.toFixed(2)} s | ` +
-      `lrat prove ${lp.cpu.toFixed(2)} s (${lemmas(lp.out)} lemmas, ${rows.lratMB.at(-1)!.toFixed(0)} MB) + lrat-check ${lc.cpu.toFixed(2)} s + guard ${rows.guard.at(-1)!.toFixed(2)} s`);
+      `lrat prove ${lp.cpu.toFixed(2)} s (${lemmas(lp.out)} lemmas, ${rows.lratMB.at(-1)!.toFixed(0)} MB, ` +
+      `${(hints / 1e6).toFixed(1)} M hints naming ${(facts / 1e6).toFixed(1)} M distinct facts: ${(hints / facts).toFixed(1)}x) + lrat-check ${lc.cpu.toFixed(2)} s + guard ${rows.guard.at(-1)!.toFixed(2)} s`);
   }
   const m = (k: string): string => median(rows[k]!).toFixed(2);
   say(`median: drat prove ${m("dratProve")} + drat-trim ${m("dratCheck")} = ${(median(rows.dratProve!) + median(rows.dratCheck!)).toFixed(2)} s CPU | ` +

@@ -60,6 +60,7 @@ static int write_lemma(const int *lits, int n, const int *hints, int nh) {
   int id = cnf_add_lemma(lits, n);
   last_id = id;
   lemmas++;
+  hint_ids += (uint64_t)nh;
   room(24u * (size_t)(n + nh + 3));
   put_int(id);
   for (int i = 0; i < n; i++) put_int(DIMACS(lits[i]));
@@ -87,6 +88,8 @@ static int *seen, stamp = 0;                  /* by variable */
 static int *stack, top = 0, stack_cap = 0;
 static int *replayed;                         /* by trail position: stamp when that literal's reason is a hint */
 static int *hints, *lemma_lits, *dead;
+static char *needed;                          /* by trail position: a lemma has named that literal's reason */
+uint64_t hint_ids = 0, facts = 0;
 
 static void push(int lit) {
   if (top == stack_cap) {
@@ -122,7 +125,11 @@ static int derive(int confl) {
     const int *r = cnf_clause(reason[v], &n);
     for (int i = 0; i < n; i++) if (seen[VAR(r[i])] != stamp) push(r[i]);
   }
-  for (int t = first; t < tlen; t++) if (replayed[t] == stamp) hints[nh++] = reason[VAR(trail[t])];
+  for (int t = first; t < tlen; t++) {
+    if (replayed[t] != stamp) continue;
+    hints[nh++] = reason[VAR(trail[t])];
+    if (!needed[t]) { needed[t] = 1; facts++; }
+  }
   hints[nh++] = confl;
   return write_lemma(lemma_lits, nl, hints, nh);
 }
@@ -190,6 +197,7 @@ static int search(int pos) {
     }
     /* A lemma refuting a deeper node that needs none of the deeper decisions stands for this child as it is. */
     int lemma = confl > cnf_clauses ? confl : derive(confl);
+    for (int t = lvl < cur_level ? tlen - 1 : -1; t >= 0 && level[VAR(trail[t])] > lvl; t--) needed[t] = 0;
     cnf_backtrack(lvl);
     settle_kids(mark, lemma);
     int u = open_literal(lemma);
@@ -211,12 +219,13 @@ int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan_orde
   size_t nv = (size_t)cnf_vars + 2;
   seen = calloc(nv, sizeof *seen);
   replayed = calloc(nv, sizeof *replayed);
+  needed = calloc(nv, 1);
   hints = malloc(nv * sizeof *hints);
   lemma_lits = malloc(nv * sizeof *lemma_lits);
   kids = malloc(((size_t)count + (size_t)cells + 2) * sizeof *kids);
   dead = malloc(((size_t)count + (size_t)cells + 2) * sizeof *dead);
   obuf = malloc(OBUF);
-  if (!seen || !replayed || !hints || !lemma_lits || !kids || !dead || !obuf) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
+  if (!seen || !replayed || !needed || !hints || !lemma_lits || !kids || !dead || !obuf) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
   out = fopen(lrat_path, "wb");
   if (!out) { fprintf(stderr, "cubist-prove: %s: %s\n", lrat_path, strerror(errno)); exit(1); }
   int confl = cnf_start(), r = EXHAUSTED;

@@ -34,7 +34,8 @@
  * instead of --proof, the search propagates on the cube's formula itself and writes an LRAT proof for lrat-check
  * (engine/prove-lrat.c, the certified path); the true literals are then the formula's unit clauses.
  * Output: `s UNSATISFIABLE` (the proof is complete), `s SATISFIABLE` and `v LIT...` (a board's placement literals),
- * or `s UNKNOWN` (a limit or a stop), then `c nodes N`, `c lemmas N`, `c seconds S`.
+ * or `s UNKNOWN` (a limit or a stop), then `c nodes N`, `c lemmas N`, `c seconds S`; with --lrat also `c hints N`
+ * (the hint IDs written) and `c facts N` (how many of them name distinct facts: see engine/prove.h).
  * Exit codes: 20, 10, 0 as above; 1 bad input or an I/O error; 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -396,13 +397,16 @@ static int report(int r) {
 
 /* With --cnf: the true literals are the formula's unit clauses (the cube's, the hints'), so the list is only checked. */
 static int main_lrat(long nf, const char *order, const char *cnf_path, const char *lrat_path) {
+  int code;
   for (long f = 0; f < nf; f++) {
     long v[1];
     read_ints(v, 1);
     if (v[0] == 0 || v[0] > INT32_MAX / 2 || v[0] < -(INT32_MAX / 2)) bad_input("literal out of range");
   }
   scan_cells(order, 0);
-  return report(prove_lrat(cnf_path, lrat_path, scan, at));
+  code = report(prove_lrat(cnf_path, lrat_path, scan, at));
+  printf("c hints %llu\nc facts %llu\n", (unsigned long long)hint_ids, (unsigned long long)facts);
+  return code;
 }
 
 static void usage(FILE *to, int code) {

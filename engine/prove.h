@@ -28,6 +28,10 @@ double now_s(void);
 
 enum { EXHAUSTED, FOUND, LIMIT };
 
+/* The LRAT proof's hint IDs, and how many of them name distinct facts (an implied literal of one assignment): the
+ * hints a proof that derived every fact its lemmas need once, in one hint, would still have. */
+extern uint64_t hint_ids, facts;
+
 /*
  * The search over the formula in `cnf_path` (the cube's formula, exactly as the checker numbers its clauses),
  * writing an LRAT proof to `lrat_path`; `scan` lists every cell in branching order. FOUND fills `at` (the placement

@@ -107,6 +107,23 @@ test("prove - a tampered LRAT proof fails lrat-check: a hint gone, a literal gon
   }
 });
 
+test("prove - the LRAT prover's hint count is its proof's, and the distinct facts those hints name are fewer", () => {
+  const file = "test/fixtures/cluster/unsat-5x5.txt";
+  const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
+  const table = placementTable(puzzle);
+  const cnf = join(dir, "count.cnf");
+  const proofPath = join(dir, "count.lrat");
+  writeFileSync(cnf, dimacsString(encode("cubist-placement", puzzle)));
+  const run = spawnSync(locateProver(), ["--cnf", cnf, "--lrat", proofPath], { input: proverProblem(table, table.hintLits), encoding: "utf8" });
+  assert.equal(run.status, 20, run.stderr);
+  const stat = (key: string): number => Number(new RegExp(`^c ${key} (\\d+)$`, "m").exec(run.stdout)?.[1]);
+  // An addition line is `ID LIT... 0 HINT... 0`; a deletion line `ID d ID... 0` names no hints.
+  const written = readFileSync(proofPath, "utf8").trimEnd().split("\n").filter((l) => !l.includes(" d "))
+    .reduce((sum, l) => sum + l.split(" 0 ")[1]!.trim().split(" ").length - 1, 0);
+  assert.equal(stat("hints"), written);
+  assert.ok(stat("facts") > 0 && stat("facts") < stat("hints"), run.stdout);
+});
+
 test("prove - on cubes of the top-left cells of random boards it answers as the TypeScript search does, each answer checked", async () => {
   let sat = 0;
   let unsat = 0;
