@@ -29,7 +29,7 @@ import { printScriptHelp } from "./lib/script-help.js";
 
 const { values } = parseArgs({
   options: {
-    boards: { type: "string", default: "bench/puzzles/unsat-8x8.txt,bench/puzzles/brendan/pieces_08x05.txt,bench/puzzles/brendan/pieces_07x06.txt" },
+    boards: { type: "string", default: "bench/puzzles/unsat-8x8-b4.txt,bench/puzzles/unsat-8x8.txt,bench/puzzles/brendan/pieces_08x06.txt,bench/puzzles/brendan/pieces_07x07.txt" },
     seed: { type: "string", default: "1" },
     every: { type: "string", default: "8" },
     limit: { type: "string", default: "900" },
