@@ -123,18 +123,33 @@ async function injectFault(c: Cluster): Promise<string> {
 }
 
 /** A run's status from whichever coordinator answers (a standby serves reads too). */
-async function statusOf(clients: CubistServiceClient[], runId: string): Promise<{ status: RunStatus; client: CubistServiceClient } | null> {
+async function statusOf(clients: CubistServiceClient[], runId: string): Promise<RunStatus | null> {
   for (const client of clients) {
     const info = await unary<GetRunRequest, RunInfo>(client, "getRun", GetRunRequest.fromPartial({ runId })).catch(() => null);
-    if (info?.status) return { status: info.status, client };
+    if (info?.status) return info.status;
   }
   return null;
 }
 
 const OPEN = new Set([RunState.RUN_STATE_RUNNING, RunState.RUN_STATE_SPLITTING, RunState.RUN_STATE_PAUSED]);
 
+type Board = { ids: number[]; rots: number[]; solution?: { cols: number } };
+
+/** A run's first solution, from the leader (a standby answers UNAVAILABLE naming it). */
+async function solutionOf(clients: CubistServiceClient[], runId: string): Promise<Board> {
+  let last: unknown = null;
+  for (const client of clients) {
+    try {
+      return await unary<GetSolutionRequest, Board>(client, "getSolution", GetSolutionRequest.fromPartial({ runId, index: 0 }));
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last;
+}
+
 /** The end of a run checked against the board's known answer; a SAT board verified by `cubist verify`. */
-async function check(file: string, status: RunStatus, client: CubistServiceClient, dir: string): Promise<{ answer: string; ok: boolean; why: string }> {
+async function check(file: string, status: RunStatus, clients: CubistServiceClient[], dir: string): Promise<{ answer: string; ok: boolean; why: string }> {
   const expect = /unsat/.test(file) ? "unsat" : "sat";
   const answer = status.state === RunState.RUN_STATE_UNSAT ? "unsat" : status.state === RunState.RUN_STATE_SAT ? "sat" : RunState[status.state];
   if (answer !== expect) return { answer, ok: false, why: `expected ${expect}: ${status.message}` };
@@ -142,7 +157,7 @@ async function check(file: string, status: RunStatus, client: CubistServiceClien
     const whole = Math.abs(status.progress - 1) < 1e-9 && (status.cubes?.failed ?? 0) === 0;
     return { answer, ok: whole, why: whole ? "" : `progress ${status.progress}, ${status.cubes?.failed} failed` };
   }
-  const sol = await unary<GetSolutionRequest, { ids: number[]; rots: number[]; solution?: { cols: number } }>(client, "getSolution", GetSolutionRequest.fromPartial({ runId: status.runId, index: 0 }));
+  const sol = await solutionOf(clients, status.runId);
   const cols = sol.solution!.cols;
   const board = sol.ids.map((pid, i) => [pid, sol.rots[i]]).reduce<number[][][]>((rows, x, i) => { if (i % cols === 0) rows.push([]); rows[rows.length - 1].push(x); return rows; }, []);
   const bf = join(dir, `${status.runId}.json`);
@@ -172,7 +187,7 @@ async function main(): Promise<void> {
       runs.set(r.run!.runId, file);
     }
     const t0 = Date.now();
-    const ended = new Map<string, { status: RunStatus; client: CubistServiceClient; seconds: number }>();
+    const ended = new Map<string, { status: RunStatus; seconds: number }>();
     let faults = 0;
     let nextFault = Date.now() + between(0.5, 1.5) * Number(values.every) * 1000;
     while (ended.size < runs.size && (Date.now() - t0) / 1000 < Number(values.limit)) {
@@ -186,13 +201,13 @@ async function main(): Promise<void> {
       for (const id of runs.keys()) {
         if (ended.has(id)) continue;
         const s = await statusOf(clients, id);
-        if (s && !OPEN.has(s.status.state) && s.status.finishedUnixMs > 0) ended.set(id, { ...s, seconds: (s.status.finishedUnixMs - t0) / 1000 });
+        if (s && !OPEN.has(s.state) && s.finishedUnixMs > 0) ended.set(id, { status: s, seconds: (s.finishedUnixMs - t0) / 1000 });
       }
       await sleep(500);
     }
     for (const [id, file] of runs) {
       const e = ended.get(id);
-      const verdict = e ? await check(file, e.status, e.client, dir) : { answer: "timeout", ok: false, why: `not ended within ${values.limit} s` };
+      const verdict = e ? await check(file, e.status, clients, dir) : { answer: "timeout", ok: false, why: `not ended within ${values.limit} s` };
       const row = { kind: "run", seed: Number(values.seed), board: file.split("/").pop(), seconds: e ? Number(e.seconds.toFixed(1)) : null, faults, ...verdict };
       record(row);
       console.log(JSON.stringify(row));
