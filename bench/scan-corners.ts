@@ -8,7 +8,7 @@
  * engine prints is checked by core/verify.ts.
  *
  *   node --import tsx bench/scan-corners.ts [--boards 11x5,9x7] [--seeds 1,2,3] [--nodes 2000000000]
- *        [--turn 4194304] [--probes 20000]
+ *        [--turn 4194304] [--probes 20000] [--scans short,mirror,alternate]
  */
 
 import { execFileSync } from "node:child_process";
@@ -27,11 +27,16 @@ const { values } = parseArgs({
     nodes: { type: "string", default: "2000000000" },
     turn: { type: "string", default: "4194304" },
     probes: { type: "string", default: "0" },
+    scans: { type: "string", default: "short,mirror,alternate" },
   },
 });
 
 const engine = locateEngine();
-const SCANS: Array<[string, string[]]> = [["short", []], ["mirror", ["--mirror"]], ["alternate", ["--alternate", values.turn!]]];
+const ALL: Record<string, string[]> = { short: [], mirror: ["--mirror"], alternate: ["--alternate", values.turn!] };
+const SCANS = values.scans!.split(",").map((name): [string, string[]] => {
+  if (!(name in ALL)) throw new Error(`--scans: unknown scan '${name}' (known: ${Object.keys(ALL).join(", ")})`);
+  return [name, ALL[name]];
+});
 
 interface Scan {
   text: string;
@@ -76,10 +81,11 @@ for (const board of values.boards!.split(",")) {
   for (const seed of values.seeds!.split(",").map(Number)) {
     const { puzzle } = shufflePuzzle(base, seed);
     const input = engineProblem(puzzle, [])!;
-    const scans = SCANS.map(([, args]) => run(puzzle, input, args));
-    const best = Math.min(scans[0].nodes, scans[1].nodes);
-    const ratio = Number.isFinite(scans[2].nodes) && Number.isFinite(best) ? (scans[2].nodes / best).toFixed(2) : "-";
+    const scans = new Map(SCANS.map(([name, args]) => [name, run(puzzle, input, args)]));
+    const best = Math.min(scans.get("short")?.nodes ?? Infinity, scans.get("mirror")?.nodes ?? Infinity);
+    const alt = scans.get("alternate")?.nodes ?? Infinity;
+    const ratio = Number.isFinite(alt) && Number.isFinite(best) ? (alt / best).toFixed(2) : "-";
     const est = probes ? ` ${estimate(input, [])} | ${estimate(input, ["--mirror"])} |` : "";
-    process.stdout.write(`| ${board} | ${seed} | ${scans.map((s) => s.text).join(" | ")} | ${ratio} |${est}\n`);
+    process.stdout.write(`| ${board} | ${seed} | ${[...scans.values()].map((s) => s.text).join(" | ")} | ${ratio} |${est}\n`);
   }
 }
