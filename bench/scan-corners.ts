@@ -8,7 +8,7 @@
  * engine prints is checked by core/verify.ts.
  *
  *   node --import tsx bench/scan-corners.ts [--boards 11x5,9x7] [--seeds 1,2,3] [--nodes 2000000000]
- *        [--turn 4194304] [--probes 20000] [--scans short,mirror,alternate]
+ *        [--turn 4194304] [--probes 20000] [--scans short,mirror,alternate] (--scans "": the estimates alone)
  */
 
 import { execFileSync } from "node:child_process";
@@ -33,7 +33,7 @@ const { values } = parseArgs({
 
 const engine = locateEngine();
 const ALL: Record<string, string[]> = { short: [], mirror: ["--mirror"], alternate: ["--alternate", values.turn!] };
-const SCANS = values.scans!.split(",").map((name): [string, string[]] => {
+const SCANS = values.scans!.split(",").filter(Boolean).map((name): [string, string[]] => {
   if (!(name in ALL)) throw new Error(`--scans: unknown scan '${name}' (known: ${Object.keys(ALL).join(", ")})`);
   return [name, ALL[name]];
 });
