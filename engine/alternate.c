@@ -24,6 +24,8 @@ struct alt {
   bool decided;       /* a scan found a board or exhausted its tree: the other stops */
   uint64_t slice;
   uint64_t nodes[2];  /* each scan's placements at its last hand-over */
+  double covered[2];  /* each scan's covered fraction at its last progress line */
+  int depth[2];       /* and its deepest position */
   struct timespec t0;
 };
 
@@ -65,7 +67,17 @@ int alt_check(ctx_t *x, uint64_t nodes) {
   return stop ? END_STOPPED : -1;
 }
 
-uint64_t alt_other_nodes(const ctx_t *x) { return x->alt->nodes[1 - x->alt_me]; }
+/* For a progress line: both scans' placements, and the larger covered fraction and depth of the two (each scan
+ * searches the whole space, so either one's share is searched). Only the scan holding the turn calls it. */
+uint64_t alt_progress(ctx_t *x, uint64_t nodes, double *covered, int *depth) {
+  struct alt *a = x->alt;
+  int me = x->alt_me;
+  a->covered[me] = *covered;
+  a->depth[me] = *depth;
+  if (a->covered[1 - me] > *covered) *covered = a->covered[1 - me];
+  if (a->depth[1 - me] > *depth) *depth = a->depth[1 - me];
+  return nodes + a->nodes[1 - me];
+}
 
 static void *run_scan(void *arg) {
   scan_t *s = arg;

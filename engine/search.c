@@ -343,8 +343,10 @@ int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth) {
   double t = elapsed(x);
   if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
   if (t >= x->next_progress) {
-    uint64_t all = nodes + (x->alt ? alt_other_nodes(x) : 0); /* alternating: both scans' placements */
-    printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)all, t, x->max_depth, x->n, covered(x, depth));
+    double share = covered(x, depth);
+    int deepest = x->max_depth;
+    uint64_t all = x->alt ? alt_progress(x, nodes, &share, &deepest) : nodes;
+    printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)all, t, deepest, x->n, share);
     print_best(x);
     fflush(stdout);
     x->next_progress = t + o->progress_s;

@@ -124,7 +124,7 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
 void engine_alternate(const puzzle_t *p, const options_t *o, result_t *r);
 bool alt_begin(struct alt *a, int me, struct timespec *t0, uint64_t *slice); /* waits for the first turn; true: stop */
 int alt_check(ctx_t *x, uint64_t nodes); /* at a check point: END_STOPPED when the other scan decided, else -1 */
-uint64_t alt_other_nodes(const ctx_t *x);
+uint64_t alt_progress(ctx_t *x, uint64_t nodes, double *covered, int *depth); /* both scans' placements; covered, depth: the larger */
 
 /* search.c, for bits.c */
 static inline uint64_t search_rand(uint64_t *s) { /* splitmix64 */
