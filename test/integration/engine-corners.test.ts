@@ -16,7 +16,7 @@ import { generatePuzzle } from "../../core/generate.js";
 import { boardFromPlacements, equivalentPieces, type Edges, type Placement, type Puzzle } from "../../core/puzzle.js";
 import { createRandom } from "../../core/random.js";
 import { verifySolution } from "../../core/verify.js";
-import { engineProblem, locateEngine, runEngine, type EngineOptions, type EngineOutcome } from "../../worker/engine/index.js";
+import { engineProblem, locateEngine, runEngine, type EngineOptions, type EngineOutcome, type EngineProgress } from "../../worker/engine/index.js";
 
 const FIX = new URL("../fixtures/", import.meta.url);
 const fixture = (rel: string): Puzzle => parsePuzzle(readFileSync(new URL(rel, FIX), "utf8"), rel);
@@ -142,4 +142,16 @@ test("engine alternate - a node limit is shared by the two scans; counts, parts 
     assert.equal(r.status, 2, extra.join(" "));
     assert.match(r.stderr, /--alternate runs two complete scans/);
   }
+});
+
+test("engine alternate - progress lines count both scans' placements and never go back in placements, depth or share covered", { timeout: 60_000 }, async () => {
+  const lines: EngineProgress[] = [];
+  const o = await engine(fixture("eternity2/e2_pieces.txt"), { order: "row", alternate: CHECK_EVERY, nodeLimit: 20_000_000, progressMs: 20, onProgress: (p) => lines.push(p) });
+  assert.equal(o.kind, "unknown");
+  assert.ok(lines.length >= 3, `${lines.length} progress lines`);
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = [lines[i - 1], lines[i]];
+    assert.ok(b.nodes >= a.nodes && b.depth >= a.depth && (b.covered ?? 0) >= (a.covered ?? 0), `line ${i}: ${JSON.stringify(a)} then ${JSON.stringify(b)}`);
+  }
+  assert.ok(lines[lines.length - 1].nodes <= o.stats.nodes);
 });
