@@ -150,10 +150,9 @@ static void build_tables(ctx_t *x) {
  * that no other piece is identical to; a piece with a copy could stand at two corners at once) lies on one corner of
  * each orbit: the corner the scan starts from on a square (the top-left, or the top-right of a mirrored scan); on an
  * oblong board that corner or the one that ends the scan's first line (the half turn swaps top-left with bottom-right
- * and top-right with bottom-left). c leaves the other corners'
- * tables, and the allowed corner the scan meets last takes c while c is free (the first corner on a square), so no
- * subtree is searched where c has nowhere left to go. With c fixed by the caller nothing changes; with c free and
- * its corners taken, the space is empty.
+ * and top-right with bottom-left). c leaves the other corners' tables, and the allowed corner the scan meets last
+ * takes c while c is free (the first corner on a square), so no subtree is searched where c has nowhere left to go.
+ * With c fixed by the caller nothing changes; with c free and its corners taken, the space is empty.
  */
 static void setup_symmetry(ctx_t *x, const int *order) {
   const puzzle_t *p = x->p;
