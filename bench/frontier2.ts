@@ -11,7 +11,9 @@
  * --only        boards by name (default all seven; 14x5 and 8x8 are the heavy tails, give them a long --timeout).
  * --timeout S   the limit of each run, seconds (default 120; the reference and Cubist alike).
  * --configs     ref (the reference, one core), t1 (`cubist solve --threads 1`), solve (`cubist solve`, every core),
- *               w2 (`cubist solve --workers 2`); in this order per board and seed, one run at a time.
+ *               w2 (`cubist solve --workers 2`), short (`--portfolio short`: one scan, the one-core default before
+ *               2026-11-27), short+long (`--portfolio short,long`: the two-core default before then); in this order
+ *               per board and seed, one run at a time.
  *
  * Each board and seed is shuffled as the reference's inputs of ../shared/peers.md were (`cubist puzzle shuffle FILE
  * --seed S`). A Cubist run is `cubist solve SHUFFLED --json --time S ARGS`, timed spawn to exit (Node start-up
@@ -36,7 +38,14 @@ import { printScriptHelp, usageFailure } from "./lib/script-help.js";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "bin", "cubist.js");
 const BOARDS = ["11x5", "12x5", "10x6", "9x7", "13x5", "14x5", "8x8"];
-const CONFIGS: Record<string, string[] | null> = { ref: null, t1: ["--threads", "1"], solve: [], w2: ["--workers", "2"] };
+const CONFIGS: Record<string, string[] | null> = {
+  ref: null,
+  t1: ["--threads", "1"],
+  solve: [],
+  w2: ["--workers", "2"],
+  short: ["--portfolio", "short"],
+  "short+long": ["--portfolio", "short,long"],
+};
 
 const { values } = parseArgs({
   options: {

@@ -76,28 +76,33 @@ export type LocalSolveResult = (
 };
 
 /**
- * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine"). Near-unique
- * boards (log10ExpectedSolutions below MANY_SOLUTIONS_LOG10: Brendan's sets, em_7_4_*): complete scans along the
- * short and the long side, whose trees put the solution in different places (neither dominates over shuffles);
- * the SAT solver only from the third core on, since it won none of the frontier runs (and the engine refuted the
- * hard UNSAT 7x7 in 0.3 s where Kissat needs 36 s). Boards with many solutions (most of Heule's em-*): restarting
- * searches with shuffled candidates, the spiral first, and the SAT solver after `satDelayMs`.
+ * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine", "Frontier 2").
+ * Near-unique boards (log10ExpectedSolutions below MANY_SOLUTIONS_LOG10: Brendan's sets, em_7_4_*): complete scans
+ * along the short side from two corners, the scan and its mirror, whose trees put the solution in different places
+ * (either one needs 1.2-20x the other's placements, neither wins in general): on one core the two take turns
+ * (`short:a<ALTERNATE_NODES>`), on two each has a core; from three cores on the long side's scans (then shuffled
+ * ones) and the SAT solver on the last core, since it won none of the frontier runs (and the engine refuted the hard UNSAT 7x7 in 0.3 s where
+ * Kissat needs 36 s). Boards with many solutions (most of Heule's em-*): restarting searches with shuffled
+ * candidates, the spiral first, and the SAT solver after `satDelayMs`.
  */
 export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">): MemberSpec[] {
-  const engine = (order: EngineOrder, seed = 0, restartBase = 0): MemberSpec => ({ kind: "engine", order, seed, restartBase, parts: 1 });
+  const engine = (order: EngineOrder, seed = 0, restartBase = 0): Extract<MemberSpec, { kind: "engine" }> => ({ kind: "engine", order, seed, restartBase, parts: 1 });
   const members: MemberSpec[] = [];
   if (log10ExpectedSolutions(puzzle) >= MANY_SOLUTIONS_LOG10) {
     const orders: EngineOrder[] = ["spiral", "short", "border", "long"];
     for (let i = 0; i < Math.max(1, threads); i++) members.push(engine(orders[i % orders.length], i + 1, RESTART_NODES));
   } else {
-    members.push(engine("short"));
-    if (threads >= 2) members.push(engine("long"));
-    if (threads <= 2) return members;
-    for (let i = 3; i < threads; i++) members.push(engine(i % 2 ? "long" : "short", i, 0));
+    if (threads <= 1) return [{ ...engine("short"), alternate: ALTERNATE_NODES }];
+    const scans: MemberSpec[] = [engine("short"), { ...engine("short"), mirror: true }, engine("long"), { ...engine("long"), mirror: true }];
+    if (threads <= 2) return scans.slice(0, 2);
+    for (let i = 0; i < threads - 1; i++) members.push(scans[i] ?? engine(i % 2 ? "long" : "short", i, 0));
   }
   members.push({ kind: "sat" });
   return members;
 }
+
+/** Placements per turn when one core alternates a scan and its mirror (about 50 ms). */
+export const ALTERNATE_NODES = 4_194_304;
 
 /** Luby unit of the restarting members, in placements (about 2 ms). */
 export const RESTART_NODES = 100_000;

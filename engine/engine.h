@@ -54,6 +54,8 @@ typedef enum { ORDER_ROW, ORDER_COL, ORDER_SHORT, ORDER_SPIRAL, ORDER_BORDER, OR
 
 typedef struct {
   order_kind order;
+  bool mirror;           /* the order mirrored left to right: the scan starts from the top-right corner */
+  uint64_t alternate;    /* 0: one scan; else the scan and its mirror take turns of this many placements (alternate.c) */
   uint64_t seed;         /* 0: candidates in piece order */
   uint64_t node_limit;   /* 0: none */
   double time_limit_s;   /* 0: none */

@@ -14,6 +14,9 @@ static const char *usage =
   "usage: cubist-engine [options] < problem\n"
   "  --order row|col|short|spiral|border|mcf  scan order (default short: lines along the shorter side;\n"
   "                    mcf: most constrained first, the cell with the fewest candidates left, chosen per node)\n"
+"  --mirror          mirror the scan order left to right: it starts from the top-right corner (another tree)\n"
+  "  --alternate N     run the scan and its mirror in turns of N placements, on one core; the first to decide wins\n"
+  "                    (not with --count, --part, --part-depth, --restart, --score)\n"
   "  --seed N          shuffle candidate order with this seed (0: piece order; default 0)\n"
   "  --loop bits|scan  the static orders' inner loop: candidates as bit sets (default) or a bucket scan\n"
   "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0; ignored with --count, --part)\n"
@@ -78,6 +81,7 @@ int main(int argc, char **argv) {
     uint64_t u;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage, stdout); return 0; }
     else if (!strcmp(a, "--symmetry")) o.symmetry = true;
+    else if (!strcmp(a, "--mirror")) o.mirror = true;
     else if (!strcmp(a, "--count")) o.count = true;
     else if (!strcmp(a, "--print")) o.print_solutions = true;
     else if (!strcmp(a, "--best")) o.best = true;
@@ -105,11 +109,12 @@ int main(int argc, char **argv) {
         return 2;
       }
       o.part_k = k; o.part_n = n;
-    } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
+    } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--alternate") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
                !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") || !strcmp(a, "--part-from") ||
                !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--estimate"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
+      else if (!strcmp(a, "--alternate")) o.alternate = u;
       else if (!strcmp(a, "--restart")) o.restart_base = u;
       else if (!strcmp(a, "--limit")) o.solution_limit = u;
       else if (!strcmp(a, "--nodes")) o.node_limit = u;
@@ -134,6 +139,10 @@ int main(int argc, char **argv) {
   }
   if (o.part_from && o.part_n < 2 && o.part_depth < 0) {
     fprintf(stderr, "cubist-engine: --part-from numbers subtrees at a partition depth: with --part K/N or --part-depth D\n");
+    return 2;
+  }
+  if (o.alternate && (o.count || o.part_n > 1 || o.part_depth >= 0 || o.restart_base || o.score)) {
+    fprintf(stderr, "cubist-engine: --alternate runs two complete scans to the first answer: not with --count, --part, --part-depth, --restart or --score\n");
     return 2;
   }
   if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }

@@ -148,11 +148,11 @@ static void build_tables(ctx_t *x) {
  * board) map solutions to solutions when the puzzle has no hints: the caller's word, so fixed cells are then a
  * cube's placements. It is enough to search the boards whose corner piece c (the first piece with two grey sides
  * that no other piece is identical to; a piece with a copy could stand at two corners at once) lies on one corner of
- * each orbit: the top-left on a square; on an oblong board the top-left or the corner that ends the scan's first
- * line (the half turn swaps top-left with bottom-right and top-right with bottom-left). c leaves the other corners'
- * tables, and the allowed corner the scan meets last takes c while c is free (the top-left on a square), so no
- * subtree is searched where c has nowhere left to go. With c fixed by the caller nothing changes; with c free and
- * its corners taken, the space is empty.
+ * each orbit: the corner the scan starts from on a square (the top-left, or the top-right of a mirrored scan); on an
+ * oblong board that corner or the one that ends the scan's first line (the half turn swaps top-left with bottom-right
+ * and top-right with bottom-left). c leaves the other corners' tables, and the allowed corner the scan meets last
+ * takes c while c is free (the first corner on a square), so no subtree is searched where c has nowhere left to go.
+ * With c fixed by the caller nothing changes; with c free and its corners taken, the space is empty.
  */
 static void setup_symmetry(ctx_t *x, const int *order) {
   const puzzle_t *p = x->p;
@@ -164,9 +164,15 @@ static void setup_symmetry(ctx_t *x, const int *order) {
   }
   if (c < 0) return;
   const int NW = 0, NE = p->cols - 1, SW = (p->rows - 1) * p->cols, SE = p->cells - 1;
-  int second = -1; /* the corner after the top-left in scan order: the end of the first line */
-  for (int i = 0; i < p->cells && second < 0; i++) if (order[i] == NE || order[i] == SW) second = order[i];
-  int allowed[2] = { NW, p->rows == p->cols ? -1 : second };
+  /* the corner the scan meets first, and the next one it meets that the half turn does not map onto the first */
+  int first = -1, second = -1;
+  for (int i = 0; i < p->cells && second < 0; i++) {
+    int y = order[i];
+    if (y != NW && y != NE && y != SW && y != SE) continue;
+    if (first < 0) first = y;
+    else if (y != p->cells - 1 - first) second = y;
+  }
+  int allowed[2] = { first, p->rows == p->cols ? -1 : second };
   const int corners[4] = { NW, NE, SE, SW };
   for (int k = 0; k < 4; k++) if (corners[k] != allowed[0] && corners[k] != allowed[1]) x->excluded[cell_rim(p, corners[k])] = c;
   if (x->avail[c] == 0) return; /* fixed by the caller */
@@ -184,6 +190,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   int cells = p->cells;
   int *all = malloc(sizeof(int) * (size_t)cells), *rank = malloc(sizeof(int) * (size_t)cells);
   engine_make_order(p, o->order, all);
+  if (o->mirror) for (int i = 0; i < cells; i++) all[i] = all[i] / p->cols * p->cols + p->cols - 1 - all[i] % p->cols;
   x->cell = malloc(sizeof(int) * (size_t)cells);
   for (int i = 0; i < cells; i++) rank[i] = -1;
   for (int i = 0; i < cells; i++) if (p->fixed_piece[all[i]] < 0) { rank[all[i]] = x->n; x->cell[x->n++] = all[i]; }
@@ -330,11 +337,15 @@ int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth) {
   x->stop_depth = depth;
   if (nodes >= stop_at) return o->node_limit && nodes >= o->node_limit ? END_NODE_LIMIT : END_BUDGET;
   if (engine_stop_requested) return END_STOPPED;
+  if (x->alt && alt_check(x, nodes) >= 0) return END_STOPPED;
   int end = -1;
   double t = elapsed(x);
   if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
   if (t >= x->next_progress) {
-    printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)nodes, t, x->max_depth, x->n, covered(x, depth));
+    double share = covered(x, depth);
+    int deepest = x->max_depth;
+    uint64_t all = x->alt ? alt_progress(x, nodes, &share, &deepest) : nodes;
+    printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)all, t, deepest, x->n, share);
     print_best(x);
     fflush(stdout);
     x->next_progress = t + o->progress_s;
@@ -531,8 +542,17 @@ static int choose_part_depth(ctx_t *x, uint64_t want) {
 }
 
 void engine_solve(const puzzle_t *p, const options_t *o, result_t *r) {
+  if (o->alternate) engine_alternate(p, o, r);
+  else search_run(p, o, r, NULL, 0);
+}
+
+void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *alt, int me) {
+  struct timespec t0;
+  uint64_t slice = 0;
+  if (alt && alt_begin(alt, me, &t0, &slice)) { r->end = END_STOPPED; r->part_depth = -1; return; }
   ctx_t x;
   setup(&x, p, o);
+  if (alt) { x.alt = alt; x.alt_me = me; x.alt_until = slice; x.t0 = t0; }
   x.board_piece = r->board_piece_buf;
   x.board_rot = r->board_rot_buf;
   if (o->best) {

@@ -110,8 +110,21 @@ typedef struct {
   uint64_t *clsmask;     /* class*W -> its slots */
   bframe_t *BF;          /* depth -> its frame */
   btable_t btabs[256];
+  struct alt *alt;       /* --alternate (alternate.c): the turn shared with the other scan, or NULL */
+  int alt_me;            /* this scan's number (0 or 1) */
+  uint64_t alt_until;    /* hand the turn over at the first check point at or past this many placements */
   int mode;              /* BITS_ONE_SLOT, BITS_ONE_COPY (some class has two slots) or BITS_COPIES (some class copies) */
 } ctx_t;
+
+/* search.c: one search of the problem (engine_solve without --alternate); with `alt`, scan `me` of two alternating */
+struct alt;
+void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *alt, int me);
+
+/* alternate.c */
+void engine_alternate(const puzzle_t *p, const options_t *o, result_t *r);
+bool alt_begin(struct alt *a, int me, struct timespec *t0, uint64_t *slice); /* waits for the first turn; true: stop */
+int alt_check(ctx_t *x, uint64_t nodes); /* at a check point: END_STOPPED when the other scan decided, else -1 */
+uint64_t alt_progress(ctx_t *x, uint64_t nodes, double *covered, int *depth); /* both scans' placements; covered, depth: the larger */
 
 /* search.c, for bits.c */
 static inline uint64_t search_rand(uint64_t *s) { /* splitmix64 */

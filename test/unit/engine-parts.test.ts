@@ -6,11 +6,14 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { readFileSync } from "node:fs";
 import { InvalidOptionError } from "../../core/errors.js";
 import type { Placement, Puzzle } from "../../core/puzzle.js";
 import { EngineOutputError, EngineOutputParser, type EngineProgress } from "../../worker/engine/output.js";
 import { engineProblem } from "../../worker/engine/problem.js";
 import { firstProof, memberName, memberThreads, parsePortfolio, type Contender } from "../../worker/engine/portfolio.js";
+import { defaultPortfolio } from "../../cli/solve-local.js";
+import { readBrendan } from "../../core/formats/index.js";
 
 /** A 2x2 bounded puzzle (four corners) with one hint: piece 2 at (1,1) turned twice. */
 const PUZZLE: Puzzle = {
@@ -139,6 +142,14 @@ test("portfolio spec - members, options and the names they print as", () => {
   assert.deepEqual(members.map(memberThreads), [1, 1, 1, 4, 1, 1, 1, 1, 1]);
   // A name parses back to the same member.
   for (const m of members) if (m.kind === "engine") assert.deepEqual(parsePortfolio(memberName(m)), [m]);
+  const corners = parsePortfolio("short:m,short:a4194304,long:a10:m:s3");
+  assert.deepEqual(corners, [
+    { kind: "engine", order: "short", seed: 0, restartBase: 0, parts: 1, mirror: true },
+    { kind: "engine", order: "short", seed: 0, restartBase: 0, parts: 1, alternate: 4194304 },
+    { kind: "engine", order: "long", seed: 3, restartBase: 0, parts: 1, alternate: 10, mirror: true },
+  ]);
+  assert.deepEqual(corners.map(memberName), ["short:m", "short:a4194304", "long:m:a10:s3"]);
+  for (const m of corners) assert.deepEqual(parsePortfolio(memberName(m)), [m]);
   assert.deepEqual(parsePortfolio("short:p1:p256"), [{ kind: "engine", order: "short", seed: 0, restartBase: 0, parts: 256 }]);
 });
 
@@ -148,7 +159,11 @@ test("portfolio spec - bad specs are InvalidOptionErrors that say what is wrong"
     [" , ,", /no members/],
     ["diagonal", /unknown member 'diagonal' \(known: short, long, row, col, spiral, border, mcf, kissat\)/],
     ["Short", /unknown member 'Short'/],
-    ["short,spiral:x1", /bad option 'x1' in 'spiral:x1' \(s<seed>, r<restart nodes>, p<processes>\)/],
+    ["short,spiral:x1", /bad option 'x1' in 'spiral:x1' \(m, a<turn nodes>, s<seed>, r<restart nodes>, p<processes>\)/],
+    ["short:m1", /bad option 'm1'/],
+    ["short:a", /bad option 'a'/],
+    ["short:a1000:p2", /'short:a1000:p2': an alternating member is two complete scans: not split over processes or restarting/],
+    ["long:r10:a5", /an alternating member is two complete scans/],
     ["short:s", /bad option 's' in 'short:s'/],
     ["short:s-1", /bad option 's-1'/],
     ["short:s1.5", /bad option 's1.5'/],
@@ -240,4 +255,14 @@ test("portfolio race - the caller's abort stops every contender and nobody wins"
   );
   assert.deepEqual(seen, [true, true]);
   assert.equal(pre.winner, null);
+});
+
+test("default portfolio - near-unique boards: the scan and its mirror alternate on one core, each gets a core on two", () => {
+  const file = new URL("../fixtures/brendan/pieces_06x06.txt", import.meta.url);
+  const board = readBrendan(readFileSync(file, "utf8"), "6x6");
+  const names = (threads: number): string[] => defaultPortfolio(threads, board).map(memberName);
+  assert.deepEqual(names(1), ["short:a4194304"]);
+  assert.deepEqual(names(2), ["short", "short:m"]);
+  assert.deepEqual(names(3), ["short", "short:m", "sat"]);
+  assert.deepEqual(names(6), ["short", "short:m", "long", "long:m", "short:s4", "sat"]);
 });

@@ -15,7 +15,17 @@ import { ENGINE_ORDERS, runEngine, type EngineOptions, type EngineOrder, type En
 import type { EngineBest, EngineProgress } from "./output.js";
 
 export type MemberSpec =
-  | { kind: "engine"; order: EngineOrder; seed: number; restartBase: number; parts: number }
+  | {
+      kind: "engine";
+      order: EngineOrder;
+      seed: number;
+      restartBase: number;
+      parts: number;
+      /** The order mirrored left to right: the scan starts from another corner (`m`). */
+      mirror?: boolean;
+      /** The scan and its mirror in turns of this many placements on one core (`a<N>`; 0 or absent: one scan). */
+      alternate?: number;
+    }
   | { kind: "sat" };
 
 /** Processes a member occupies. */
@@ -25,7 +35,14 @@ export function memberThreads(m: MemberSpec): number {
 
 export function memberName(m: MemberSpec): string {
   if (m.kind === "sat") return "sat";
-  return [m.order, ...(m.seed ? [`s${m.seed}`] : []), ...(m.restartBase ? [`r${m.restartBase}`] : []), ...(m.parts > 1 ? [`p${m.parts}`] : [])].join(":");
+  return [
+    m.order,
+    ...(m.mirror ? ["m"] : []),
+    ...(m.alternate ? [`a${m.alternate}`] : []),
+    ...(m.seed ? [`s${m.seed}`] : []),
+    ...(m.restartBase ? [`r${m.restartBase}`] : []),
+    ...(m.parts > 1 ? [`p${m.parts}`] : []),
+  ].join(":");
 }
 
 /** Parses `--portfolio` text; `sat`, `kissat` and `cadical` all name the SAT solver member. */
@@ -41,17 +58,25 @@ export function parsePortfolio(text: string): MemberSpec[] {
     if (!(ENGINE_ORDERS as readonly string[]).includes(head)) {
       throw new InvalidOptionError("portfolio", `unknown member '${head}' (known: ${ENGINE_ORDERS.join(", ")}, kissat)`);
     }
-    const m = { kind: "engine" as const, order: head as EngineOrder, seed: 0, restartBase: 0, parts: 1 };
+    const m: Extract<MemberSpec, { kind: "engine" }> = { kind: "engine", order: head as EngineOrder, seed: 0, restartBase: 0, parts: 1 };
     for (const o of opts) {
+      if (o === "m") {
+        m.mirror = true;
+        continue;
+      }
       const n = Number(o.slice(1));
-      const ok = /^[srp]\d+$/.test(o) && Number.isSafeInteger(n);
-      if (!ok) throw new InvalidOptionError("portfolio", `bad option '${o}' in '${raw}' (s<seed>, r<restart nodes>, p<processes>)`);
+      const ok = /^[srpa]\d+$/.test(o) && Number.isSafeInteger(n);
+      if (!ok) throw new InvalidOptionError("portfolio", `bad option '${o}' in '${raw}' (m, a<turn nodes>, s<seed>, r<restart nodes>, p<processes>)`);
       if (o[0] === "s") m.seed = n;
+      else if (o[0] === "a") m.alternate = n;
       else if (o[0] === "r") m.restartBase = n;
       else if (n < 1 || n > 256) throw new InvalidOptionError("portfolio", `p${n}: between 1 and 256 processes`);
       else m.parts = n;
     }
     if (m.parts > 1 && m.restartBase) throw new InvalidOptionError("portfolio", `'${raw}': a member split over processes cannot restart`);
+    if (m.alternate && (m.parts > 1 || m.restartBase)) {
+      throw new InvalidOptionError("portfolio", `'${raw}': an alternating member is two complete scans: not split over processes or restarting`);
+    }
     members.push(m);
   }
   if (members.length === 0) throw new InvalidOptionError("portfolio", "no members");
@@ -141,6 +166,8 @@ export function engineContender(m: Extract<MemberSpec, { kind: "engine" }>, ctx:
   const name = memberName(m);
   const options = (signal: AbortSignal, part?: { k: number; n: number }): EngineOptions => ({
     order: m.order,
+    mirror: m.mirror,
+    alternate: m.alternate,
     seed: m.seed,
     restartBase: m.restartBase,
     symmetry: ctx.symmetry,

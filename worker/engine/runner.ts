@@ -29,6 +29,10 @@ export type EngineOrder = (typeof ENGINE_ORDERS)[number];
 export interface EngineOptions {
   /** @default "short" */
   order?: EngineOrder;
+  /** The scan order mirrored left to right: it starts from the top-right corner, another tree. */
+  mirror?: boolean;
+  /** Run the scan and its mirror in turns of this many placements, in one process on one core (0: one scan). */
+  alternate?: number;
   /** Shuffles the candidate order (0: piece order). @default 0 */
   seed?: number;
   /** The static orders' inner loop: candidates as bit sets, or the bucket scan (for comparisons). @default "bits" */
@@ -139,6 +143,8 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
   let order: string = o.order ?? "short";
   if (order === "long") order = shape.cols > shape.rows ? "row" : "col";
   args.push("--order", order);
+  if (o.mirror) args.push("--mirror");
+  if (o.alternate) args.push("--alternate", String(Math.floor(o.alternate)));
   if (o.seed) args.push("--seed", String(o.seed));
   if (o.loop === "scan") args.push("--loop", "scan");
   if (o.restartBase) args.push("--restart", String(o.restartBase));

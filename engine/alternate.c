@@ -1,0 +1,135 @@
+/*
+ * Two scans of one problem taking turns on one core (--alternate N): the scan order as given and its mirror, which
+ * starts from another corner of the solution. Neither tree is smaller in general (on Brendan's boards either one
+ * needs 1.2-20x the placements of the other to the first board, BENCHMARKS.md "Frontier 2"), so running both, N
+ * placements at a time each, reaches the first board within about twice the smaller one's placements.
+ *
+ * Each scan is search_run on its own state in its own thread, but only the thread holding the turn runs: the other
+ * waits on a condition variable (no CPU), so the process uses one core. A scan hands the turn over at its first
+ * check point (search_check) after N placements. Either scan is a complete search, so the first one that finds a
+ * board or exhausts its tree decides, and the other stops. The node limit is split between the two.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "engine.h"
+#include "search.h"
+
+struct alt {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int turn;           /* the scan that may run */
+  bool done[2];
+  bool decided;       /* a scan found a board or exhausted its tree: the other stops */
+  uint64_t slice;
+  uint64_t nodes[2];  /* each scan's placements at its last hand-over */
+  double covered[2];  /* each scan's covered fraction at its last progress line */
+  int depth[2];       /* and its deepest position */
+  struct timespec t0;
+};
+
+typedef struct {
+  const puzzle_t *p;
+  options_t o;
+  result_t r;
+  struct alt *alt;
+  int me;
+} scan_t;
+
+/* Waits for the turn (or the end); true when this scan is to stop. Called with the mutex held. */
+static bool wait_turn(struct alt *a, int me) {
+  while (a->turn != me && !a->decided && !engine_stop_requested) pthread_cond_wait(&a->cv, &a->mu);
+  return a->decided;
+}
+
+bool alt_begin(struct alt *a, int me, struct timespec *t0, uint64_t *slice) {
+  pthread_mutex_lock(&a->mu);
+  bool stop = wait_turn(a, me);
+  *t0 = a->t0;
+  *slice = a->slice;
+  pthread_mutex_unlock(&a->mu);
+  return stop;
+}
+
+int alt_check(ctx_t *x, uint64_t nodes) {
+  struct alt *a = x->alt;
+  if (nodes < x->alt_until) return -1;
+  pthread_mutex_lock(&a->mu);
+  a->nodes[x->alt_me] = nodes;
+  if (!a->done[1 - x->alt_me]) {
+    a->turn = 1 - x->alt_me;
+    pthread_cond_broadcast(&a->cv);
+  }
+  bool stop = wait_turn(a, x->alt_me);
+  pthread_mutex_unlock(&a->mu);
+  x->alt_until = nodes + a->slice;
+  return stop ? END_STOPPED : -1;
+}
+
+/* For a progress line: both scans' placements, and the larger covered fraction and depth of the two (each scan
+ * searches the whole space, so either one's share is searched). Only the scan holding the turn calls it. */
+uint64_t alt_progress(ctx_t *x, uint64_t nodes, double *covered, int *depth) {
+  struct alt *a = x->alt;
+  int me = x->alt_me;
+  a->covered[me] = *covered;
+  a->depth[me] = *depth;
+  if (a->covered[1 - me] > *covered) *covered = a->covered[1 - me];
+  if (a->depth[1 - me] > *depth) *depth = a->depth[1 - me];
+  return nodes + a->nodes[1 - me];
+}
+
+static void *run_scan(void *arg) {
+  scan_t *s = arg;
+  struct alt *a = s->alt;
+  search_run(s->p, &s->o, &s->r, a, s->me);
+  pthread_mutex_lock(&a->mu);
+  a->done[s->me] = true;
+  a->nodes[s->me] = s->r.nodes;
+  if (s->r.solutions > 0 || s->r.end == END_EXHAUSTED) a->decided = true;
+  a->turn = 1 - s->me;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+  return NULL;
+}
+
+void engine_alternate(const puzzle_t *p, const options_t *o, result_t *r) {
+  struct alt a = { .turn = 0, .slice = o->alternate };
+  pthread_mutex_init(&a.mu, NULL);
+  pthread_cond_init(&a.cv, NULL);
+  clock_gettime(CLOCK_MONOTONIC, &a.t0);
+  scan_t s[2];
+  pthread_t th[2];
+  for (int k = 0; k < 2; k++) {
+    s[k] = (scan_t){ .p = p, .o = *o, .alt = &a, .me = k };
+    s[k].o.alternate = 0;
+    s[k].o.mirror = k ? !o->mirror : o->mirror;
+    if (o->node_limit) s[k].o.node_limit = k ? o->node_limit / 2 : o->node_limit - o->node_limit / 2;
+    if (s[k].o.node_limit == 0 && o->node_limit) s[k].o.node_limit = 1;
+    s[k].r.board_piece_buf = malloc(sizeof(int) * (size_t)p->cells);
+    s[k].r.board_rot_buf = malloc(sizeof(int) * (size_t)p->cells);
+    pthread_create(&th[k], NULL, run_scan, &s[k]);
+  }
+  for (int k = 0; k < 2; k++) pthread_join(th[k], NULL);
+  /* the scan that decided, else the one that stopped on its own (a limit), else the first */
+  int w = 0;
+  for (int k = 1; k >= 0; k--) if (s[k].r.solutions > 0 || s[k].r.end == END_EXHAUSTED) w = k;
+  if (!(s[w].r.solutions > 0 || s[w].r.end == END_EXHAUSTED) && s[0].r.end == END_STOPPED) w = 1;
+  *r = (result_t){ .end = s[w].r.end, .solutions = s[w].r.solutions, .positions = s[w].r.positions, .part_depth = -1,
+                   .board_piece_buf = r->board_piece_buf, .board_rot_buf = r->board_rot_buf };
+  if (s[w].r.solutions > 0) {
+    memcpy(r->board_piece_buf, s[w].r.board_piece_buf, sizeof(int) * (size_t)p->cells);
+    memcpy(r->board_rot_buf, s[w].r.board_rot_buf, sizeof(int) * (size_t)p->cells);
+  }
+  for (int k = 0; k < 2; k++) {
+    r->nodes += s[k].r.nodes;
+    if (s[k].r.max_depth > r->max_depth) r->max_depth = s[k].r.max_depth;
+    free(s[k].r.board_piece_buf);
+    free(s[k].r.board_rot_buf);
+  }
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  r->seconds = (double)(t.tv_sec - a.t0.tv_sec) + (double)(t.tv_nsec - a.t0.tv_nsec) * 1e-9;
+  pthread_cond_destroy(&a.cv);
+  pthread_mutex_destroy(&a.mu);
+}
