@@ -33,7 +33,8 @@ static const char *usage =
   "  --best            print the deepest partial board (c best + b lines) with progress lines and at the end\n"
   "  --score           score mode: complete boards with the fewest mismatched inner edges, printed as found\n"
   "  --breaks N        score mode: start from at most N mismatched edges (default: any)\n"
-  "  --score-from PCT  score mode: mismatches allowed from PCT%% of the scan order on (default 50)\n";
+  "  --score-from PCT  score mode: mismatches allowed from PCT% of the scan order on (default 50)\n"
+  "  --score-any       score mode: a placement may mismatch on both sides it is keyed by (default: on one at most)\n";
 
 static void on_signal(int sig) { (void)sig; engine_stop_requested = 1; }
 
@@ -82,6 +83,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--print")) o.print_solutions = true;
     else if (!strcmp(a, "--best")) o.best = true;
     else if (!strcmp(a, "--score")) o.score = true;
+    else if (!strcmp(a, "--score-any")) o.score_any = true;
     else if (!strcmp(a, "--order") && v) {
       i++;
       if (!strcmp(v, "row")) o.order = ORDER_ROW;
