@@ -62,6 +62,27 @@ test("score mode: every improvement passes the checker, scores what the engine c
   }
 });
 
+test("score mode mismatches a placement on one of its two keyed sides at most (the one-colour tables)", async () => {
+  for (const seed of [1, 2, 3]) {
+    const puzzle = broken(8, 8, seed);
+    const bests: EngineBest[] = [];
+    await runEngine(engineProblem(puzzle, [])!, shape(puzzle), {
+      order: "row", seed, restartBase: 20_000, score: { fromPct: 50 }, nodeLimit: 2_000_000, onBest: (b) => bests.push(b),
+    });
+    assert.ok(bests.length > 0, `seed ${seed}: a complete board was reported`);
+    for (const b of bests) {
+      const a = acceptScored(puzzle, b.board);
+      assert.ok(a.ok, a.ok ? "" : a.reason);
+      const bad = new Set(a.scored.mismatches.map(([x, y]) => `${Math.min(x, y)}-${Math.max(x, y)}`));
+      // Row order, no hints: a cell's keyed sides are its north and west neighbours, both placed before it.
+      for (let cell = 9; cell < 64; cell++) {
+        if (cell % 8 === 0) continue;
+        assert.ok(!(bad.has(`${cell - 8}-${cell}`) && bad.has(`${cell - 1}-${cell}`)), `seed ${seed}: cell ${cell} mismatches north and west`);
+      }
+    }
+  }
+});
+
 test("score mode: a perfect board ends the search as a verified solution", async () => {
   const { puzzle } = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 4, seed: 7 });
   const outcome = await runEngine(engineProblem(puzzle, [])!, shape(puzzle), { order: "row", seed: 1, score: {}, nodeLimit: 50_000_000 });
