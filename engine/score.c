@@ -2,7 +2,8 @@
  * Score mode: complete boards with as few mismatched inner edges as possible, the way Eternity II record searches
  * work. A depth-first backtracker over the free cells in a static scan order that may place a piece whose known
  * sides do not all match ("breaks"), but only late in the order: position i may have used at most allow[i] breaks,
- * a ramp from 0 at position `from` up to the budget B at the last position. Exact candidates (a bucket keyed by up to
+ * a ramp from 0 at position `from` up to the budget B at the last position, B * f^P at the fraction f of the way
+ * (P = 1: a straight ramp; P > 1 keeps the breaks for the last rows). Exact candidates (a bucket keyed by up to
  * two known colours) are tried first; at a position where breaks are allowed, those that mismatch on one of the two
  * keyed sides follow (the bucket of the other side's colour: precomputed one-colour tables, not a scan of every
  * orientation), each costing its mismatches. A placement that mismatches on both keyed sides is not tried
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 #include "engine.h"
 
 #define CHECK_EVERY (1u << 14)
@@ -74,8 +76,8 @@ static int colour_of(const puzzle_t *p, int piece, int rot, int d) { return p->e
 static void ramp(sctx_t *x) {
   for (int i = 0; i < x->n; i++) {
     if (i < x->from || x->budget <= 0) { x->allow[i] = 0; continue; }
-    long span = x->n - x->from;
-    long a = ((long)(i - x->from + 1) * x->budget + span - 1) / span;
+    double f = (double)(i - x->from + 1) / (double)(x->n - x->from);
+    long a = (long)ceil(x->budget * pow(f, x->o->score_ramp) - 1e-9);
     x->allow[i] = (int)(a > x->budget ? x->budget : a);
   }
 }
