@@ -10,7 +10,7 @@
 import { acceptBoard } from "../core/accept.js";
 import { acceptScored, betterScored, type ScoredBoard } from "../core/score.js";
 import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
-import { engineProblem, runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type EngineOrder, type EngineOutcome } from "../worker/engine/index.js";
+import { engineProblem, runEngine, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES, type EngineOrder, type EngineOutcome } from "../worker/engine/index.js";
 import { EncoderBugError } from "../core/errors.js";
 
 export interface ScoreOptions {
@@ -59,7 +59,7 @@ export async function scoreLocal(puzzle: Puzzle, options: ScoreOptions): Promise
       order: orders[i % orders.length],
       seed: seed + i,
       restartBase: options.restartNodes ?? SCORE_RESTART_NODES,
-      score: { fromPct: options.fromPct ?? SCORE_FROM_PCT },
+      score: { fromPct: options.fromPct ?? SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT },
       timeLimitMs: options.timeLimitSec ? options.timeLimitSec * 1000 : undefined,
       signal: stopAll.signal,
       onBest: (b) => {

@@ -73,6 +73,8 @@ typedef struct {
   bool score;            /* score mode (score.c): complete boards with the fewest mismatched inner edges */
   int score_breaks;      /* score mode: the break budget to start from (-1: every inner edge) */
   double score_from;     /* score mode: breaks allowed from this fraction of the scan order on */
+  double score_ramp;     /* score mode: the ramp's exponent P (breaks allowed at the fraction f of it: B * f^P) */
+  bool score_any;        /* score mode: a placement may mismatch on both keyed sides (a scan of the rim list) */
   bool quiet;
   bool scan_loop;        /* the bucket-scan inner loop instead of bit sets (--loop scan; for comparisons) */
 } options_t;

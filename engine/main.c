@@ -36,7 +36,10 @@ static const char *usage =
   "  --best            print the deepest partial board (c best + b lines) with progress lines and at the end\n"
   "  --score           score mode: complete boards with the fewest mismatched inner edges, printed as found\n"
   "  --breaks N        score mode: start from at most N mismatched edges (default: any)\n"
-  "  --score-from PCT  score mode: mismatches allowed from PCT%% of the scan order on (default 50)\n";
+  "  --score-from PCT  score mode: mismatches allowed from PCT% of the scan order on (default 50)\n"
+  "  --score-ramp N    score mode: the ramp's exponent in hundredths: B * f^(N/100) breaks at the fraction f of it\n"
+  "                    (default 100: straight)\n"
+  "  --score-any       score mode: a placement may mismatch on both sides it is keyed by (default: on one at most)\n";
 
 static void on_signal(int sig) { (void)sig; engine_stop_requested = 1; }
 
@@ -75,7 +78,7 @@ static const char *end_name(end_kind e) {
 }
 
 int main(int argc, char **argv) {
-  options_t o = { .order = ORDER_SHORT, .part_k = 0, .part_n = 1, .part_depth = -1, .score_breaks = -1, .score_from = 0.5 };
+  options_t o = { .order = ORDER_SHORT, .part_k = 0, .part_n = 1, .part_depth = -1, .score_breaks = -1, .score_from = 0.5, .score_ramp = 1.0 };
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     uint64_t u;
@@ -86,6 +89,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--print")) o.print_solutions = true;
     else if (!strcmp(a, "--best")) o.best = true;
     else if (!strcmp(a, "--score")) o.score = true;
+    else if (!strcmp(a, "--score-any")) o.score_any = true;
     else if (!strcmp(a, "--order") && v) {
       i++;
       if (!strcmp(v, "row")) o.order = ORDER_ROW;
@@ -111,7 +115,7 @@ int main(int argc, char **argv) {
       o.part_k = k; o.part_n = n;
     } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--alternate") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
                !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") || !strcmp(a, "--part-from") ||
-               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--estimate"))) {
+               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--score-ramp") || !strcmp(a, "--estimate"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
       else if (!strcmp(a, "--alternate")) o.alternate = u;
@@ -122,6 +126,10 @@ int main(int argc, char **argv) {
       else if (!strcmp(a, "--progress-ms")) o.progress_s = (double)u / 1000.0;
       else if (!strcmp(a, "--part-from")) o.part_from = u;
       else if (!strcmp(a, "--estimate")) o.estimate_probes = u > 1000000 ? 1000000 : (int)u;
+      else if (!strcmp(a, "--score-ramp")) {
+        if (u < 10 || u > 1000) { fprintf(stderr, "cubist-engine: --score-ramp wants 10..1000 (hundredths of the exponent), got %llu\n", (unsigned long long)u); return 2; }
+        o.score_ramp = (double)u / 100.0;
+      }
       else if (!strcmp(a, "--breaks")) o.score_breaks = u > 1000000 ? 1000000 : (int)u;
       else if (!strcmp(a, "--score-from")) {
         if (u > 100) { fprintf(stderr, "cubist-engine: --score-from wants a percentage 0..100, got %llu\n", (unsigned long long)u); return 2; }

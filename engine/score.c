@@ -2,9 +2,12 @@
  * Score mode: complete boards with as few mismatched inner edges as possible, the way Eternity II record searches
  * work. A depth-first backtracker over the free cells in a static scan order that may place a piece whose known
  * sides do not all match ("breaks"), but only late in the order: position i may have used at most allow[i] breaks,
- * a ramp from 0 at position `from` up to the budget B at the last position. Exact candidates (a bucket keyed by up to
- * two known colours) are tried first; at a position where breaks are allowed, the other orientations that fit the
- * rim follow, each costing its mismatches. A complete board with b breaks scores (inner edges - b); the budget then
+ * a ramp from 0 at position `from` up to the budget B at the last position, B * f^P at the fraction f of the way
+ * (P = 1: a straight ramp; P > 1 keeps the breaks for the last rows). Exact candidates (a bucket keyed by up to
+ * two known colours) are tried first; at a position where breaks are allowed, those that mismatch on one of the two
+ * keyed sides follow (the bucket of the other side's colour: precomputed one-colour tables, not a scan of every
+ * orientation), each costing its mismatches. A placement that mismatches on both keyed sides is not tried
+ * (`--score-any` tries them, from a scan of the rim list: 2.5 times slower per placement and worse boards). A complete board with b breaks scores (inner edges - b); the budget then
  * drops to b - 1 (branch and bound), and Luby restarts reshuffle the candidate order so one subtree never holds the
  * search. The rim is never broken: grey stays exactly on the rim.
  *
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 #include "engine.h"
 
 #define CHECK_EVERY (1u << 14)
@@ -50,6 +54,7 @@ typedef struct {
   int best_breaks;         /* of the best complete board so far (inner_edges + 1: none) */
   int **free_pieces;
   int *board_piece, *board_rot; /* caller's: a perfect board */
+  bool one_off;            /* at most one keyed mismatch per placement, from the one-colour buckets */
   struct timespec t0;
 } sctx_t;
 
@@ -71,8 +76,8 @@ static int colour_of(const puzzle_t *p, int piece, int rot, int d) { return p->e
 static void ramp(sctx_t *x) {
   for (int i = 0; i < x->n; i++) {
     if (i < x->from || x->budget <= 0) { x->allow[i] = 0; continue; }
-    long span = x->n - x->from;
-    long a = ((long)(i - x->from + 1) * x->budget + span - 1) / span;
+    double f = (double)(i - x->from + 1) / (double)(x->n - x->from);
+    long a = (long)ceil(x->budget * pow(f, x->o->score_ramp) - 1e-9);
     x->allow[i] = (int)(a > x->budget ? x->budget : a);
   }
 }
@@ -119,6 +124,11 @@ static void build_lists(sctx_t *x) {
   for (int i = 0; i < x->n; i++) {
     int r = x->rim[i], k = x->kmask[i];
     if (!done[r][k]) { build_buckets(x, r, k); done[r][k] = true; }
+    if (x->nkey[i] != 2 || !x->one_off) continue;
+    for (int j = 0; j < 2; j++) {
+      int k1 = 1 << x->kd[i * 4 + j];
+      if (!done[r][k1]) { build_buckets(x, r, k1); done[r][k1] = true; }
+    }
   }
 }
 
@@ -192,6 +202,7 @@ static void setup_score(sctx_t *x, const puzzle_t *p, const options_t *o) {
   if (x->from > x->n) x->from = x->n;
   ramp(x);
   x->rng = o->seed;
+  x->one_off = !o->score_any;
   free(all); free(rank);
   clock_gettime(CLOCK_MONOTONIC, &x->t0);
 }
@@ -236,6 +247,17 @@ static void report(sctx_t *x, int breaks) {
   free(piece); free(rot); free(cursor);
 }
 
+/* Phase 3 (4) of position i: the bucket of the first (second) keyed side's colour, where the other keyed side
+ * mismatches: the candidates with exactly one keyed mismatch, without a scan of the whole rim list. */
+static void one_off_enter(sctx_t *x, int i, int phase) {
+  int which = phase - 3;
+  const int *start = x->bstart[x->rim[i]][1 << x->kd[i * 4 + which]];
+  int key = x->colour[x->kidx[i * 4 + which]];
+  x->phase[i] = phase;
+  x->lo[i] = start[key];
+  x->hi[i] = start[key + 1];
+}
+
 /* One pass of at most `budget` nodes (0: none). Returns an end_kind, or -1 when the budget was spent. */
 static int score_dfs(sctx_t *x, uint64_t budget) {
   const options_t *o = x->o;
@@ -260,6 +282,7 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
         x->lo[depth] = i + 1;
         if (c) break;
         if (used >= x->allow[depth] || x->nkn[depth] == 0) { x->phase[depth] = 2; break; }
+        if (x->nkey[depth] == 2 && x->one_off) { one_off_enter(x, depth, 3); continue; }
         x->phase[depth] = 1;
         x->lo[depth] = 0;
         x->hi[depth] = x->rim_len[x->rim[depth]];
@@ -277,6 +300,21 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
         }
         x->lo[depth] = i + 1;
         if (!c) x->phase[depth] = 2;
+      } else if (x->phase[depth] >= 3) {
+        /* one keyed side matches (the bucket of that side's colour), the other does not */
+        int which = x->phase[depth] - 3, d = x->kd[depth * 4 + 1 - which];
+        uint8_t other = x->colour[x->kidx[depth * 4 + 1 - which]];
+        const ocand_t *L = x->blist[x->rim[depth]][1 << x->kd[depth * 4 + which]];
+        int i = x->lo[depth], e = x->hi[depth], room = x->allow[depth] - used;
+        for (; i < e; i++) {
+          if (x->avail[L[i].cls] == 0 || L[i].c[d] == other) continue;
+          int m = x->nkn[depth] > 2 ? mismatches(x, depth, &L[i]) : 1;
+          if (m <= room) { c = &L[i]; cost = m; break; }
+        }
+        x->lo[depth] = i + 1;
+        if (c) break;
+        if (which == 0) one_off_enter(x, depth, 4);
+        else x->phase[depth] = 2;
       } else {
         break;
       }

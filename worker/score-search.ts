@@ -10,7 +10,7 @@
 
 import type { Placement } from "../core/puzzle.js";
 import { faultOf } from "../core/errors.js";
-import { runEngine, SCORE_FROM_PCT, SCORE_RESTART_NODES, type EngineBest, type EngineOutcome } from "./engine/index.js";
+import { runEngine, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES, type EngineBest, type EngineOutcome } from "./engine/index.js";
 import type { CubeJob } from "./cube-job.js";
 import type { WorkerContext } from "./context.js";
 import type { CubeResult, CubeStats } from "./verdict.js";
@@ -54,7 +54,7 @@ export async function scoreSearch(
     try {
       last = await runEngine(problem, shape, {
         order: "row", seed: 1 + (task.solver?.seed ?? 0) + engineRuns * 7919, restartBase: SCORE_RESTART_NODES,
-        score: { fromPct: SCORE_FROM_PCT, ...(bound !== undefined ? { breaks: bound } : {}) },
+        score: { fromPct: SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, ...(bound !== undefined ? { breaks: bound } : {}) },
         timeLimitMs: Math.max(1, deadline - performance.now()), signal: AbortSignal.any([active.signal, tighter.signal]), binary: ctx.config.enginePath,
         onBest: (b) => {
           if (b.score === undefined || (best?.score !== undefined && b.score <= best.score)) return;

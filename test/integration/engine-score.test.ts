@@ -62,6 +62,53 @@ test("score mode: every improvement passes the checker, scores what the engine c
   }
 });
 
+test("score mode mismatches a placement on one of its two keyed sides at most (the one-colour tables)", async () => {
+  for (const seed of [1, 2, 3]) {
+    const puzzle = broken(8, 8, seed);
+    const bests: EngineBest[] = [];
+    await runEngine(engineProblem(puzzle, [])!, shape(puzzle), {
+      order: "row", seed, restartBase: 20_000, score: { fromPct: 50 }, nodeLimit: 2_000_000, onBest: (b) => bests.push(b),
+    });
+    assert.ok(bests.length > 0, `seed ${seed}: a complete board was reported`);
+    for (const b of bests) {
+      const a = acceptScored(puzzle, b.board);
+      assert.ok(a.ok, a.ok ? "" : a.reason);
+      const bad = new Set(a.scored.mismatches.map(([x, y]) => `${Math.min(x, y)}-${Math.max(x, y)}`));
+      // Row order, no hints: a cell's keyed sides are its north and west neighbours, both placed before it.
+      for (let cell = 9; cell < 64; cell++) {
+        if (cell % 8 === 0) continue;
+        assert.ok(!(bad.has(`${cell - 8}-${cell}`) && bad.has(`${cell - 1}-${cell}`)), `seed ${seed}: cell ${cell} mismatches north and west`);
+      }
+    }
+  }
+});
+
+test("--score-ramp: every board keeps its breaks under B * f^P at each position of the ramp (B: one below the last board)", async () => {
+  for (const rampPct of [100, 200]) {
+    const puzzle = broken(8, 8, 5);
+    const bests: EngineBest[] = [];
+    await runEngine(engineProblem(puzzle, [])!, shape(puzzle), {
+      order: "row", seed: 2, restartBase: 20_000, score: { fromPct: 50, rampPct }, nodeLimit: 2_000_000, onBest: (b) => bests.push(b),
+    });
+    assert.ok(bests.length > 1, `ramp ${rampPct}: improvements were reported`);
+    let budget = innerEdgeCount(puzzle);
+    for (const b of bests) {
+      const a = acceptScored(puzzle, b.board);
+      assert.ok(a.ok, a.ok ? "" : a.reason);
+      // Row order, no hints: position i is cell i; an edge's break is counted where its later cell is placed.
+      const at = new Array<number>(64).fill(0);
+      for (const [x, y] of a.scored.mismatches) at[Math.max(x, y)]++;
+      let used = 0;
+      for (let i = 0; i < 64; i++) {
+        used += at[i];
+        const allow = i < 32 ? 0 : Math.ceil(budget * ((i - 31) / 32) ** (rampPct / 100) - 1e-9);
+        assert.ok(used <= allow, `ramp ${rampPct}: ${used} breaks by position ${i}, allowed ${allow} (budget ${budget})`);
+      }
+      budget = a.scored.mismatches.length - 1;
+    }
+  }
+});
+
 test("score mode: a perfect board ends the search as a verified solution", async () => {
   const { puzzle } = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 4, seed: 7 });
   const outcome = await runEngine(engineProblem(puzzle, [])!, shape(puzzle), { order: "row", seed: 1, score: {}, nodeLimit: 50_000_000 });

@@ -17,10 +17,12 @@ import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineSt
 
 /**
  * Score mode's settings, chosen on the official Eternity II (BENCHMARKS.md "Score mode"): breaks allowed from 75%
- * of a row scan on, Luby restarts of 10^6 placements.
+ * of a row scan on, along a ramp with the exponent 1.6 (B * f^1.6 at the fraction f of it: the breaks kept for the
+ * last rows), Luby restarts of 4 x 10^6 placements.
  */
 export const SCORE_FROM_PCT = 75;
-export const SCORE_RESTART_NODES = 1_000_000;
+export const SCORE_RAMP_PCT = 160;
+export const SCORE_RESTART_NODES = 4_000_000;
 
 /** Scan orders: `short` runs lines along the board's shorter side, `long` along the longer one; `mcf` (most constrained first) picks at each node the cell with the fewest candidates left. */
 export const ENGINE_ORDERS = ["short", "long", "row", "col", "spiral", "border", "mcf"] as const;
@@ -70,7 +72,7 @@ export interface EngineOptions {
    * Score mode (docs/engine.md "Score mode"): complete boards with as few mismatched inner edges as possible, each
    * improvement to `onBest`; runs until a limit or a stop unless a perfect board turns up (then "sat").
    */
-  score?: { breaks?: number; fromPct?: number };
+  score?: { breaks?: number; fromPct?: number; rampPct?: number };
   onBest?: (best: EngineBest) => void;
   /** Keep every printed board in the outcome's `boards` (false: only the first; see EngineOutputParser). @default true */
   keepBoards?: boolean;
@@ -166,6 +168,7 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
     args.push("--score");
     if (o.score.breaks !== undefined) args.push("--breaks", String(Math.max(0, Math.floor(o.score.breaks))));
     if (o.score.fromPct !== undefined) args.push("--score-from", String(Math.min(100, Math.max(0, Math.round(o.score.fromPct)))));
+    if (o.score.rampPct !== undefined) args.push("--score-ramp", String(Math.min(1000, Math.max(10, Math.round(o.score.rampPct)))));
   }
   return args;
 }
