@@ -191,7 +191,7 @@ test("cubist solve --json on unknown carries the deepest partial board, checked"
 });
 
 test("cubist solve --workers 1 on unknown: the run's best board comes from the workers' searches, checked by the coordinator", () => {
-  const r = cubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--workers", "1", "--time", "12", "--json"]);
+  const r = cubist(["solve", "test/fixtures/eternity2/e2_pieces.txt", "--hints", "test/fixtures/eternity2/e2_hints.txt", "--workers", "1", "--time", "20", "--json"]);
   assert.equal(r.status, 30, r.stderr);
   const out = JSON.parse(r.stdout) as { status: string; best?: { score: number; maxScore: number; placed: number; cubeId: string }; stats: { placements: number; remainingPlacements: number } };
   assert.equal(out.status, "unknown");
