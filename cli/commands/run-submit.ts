@@ -21,6 +21,7 @@ import { RunMode } from "../../proto/gen/cubist/v1/run.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { isCnfPath } from "../cnf-io.js";
 import { isSudokuPath } from "../../core/sudoku/format.js";
+import { formulaRunRequest } from "../formula-submit.js";
 import type { SubmitRunRequest, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
@@ -39,6 +40,7 @@ export const spec: CommandSpec = {
     id: { type: "string", arg: "RUN", description: "choose the run id (letters, digits, _ and -; must be new)" },
     all: { type: "boolean", description: "count every solution (the engine counts each cube; docs/cluster.md \"Counting\"); run show and solution list show the count" },
     limit: { type: "integer", arg: "N", description: "with --all: end the run once at least N solutions are counted (the count is then a lower bound)", min: 1 },
+    redundant: { type: "boolean", description: "a Sudoku: add each digit's at-least-once clauses per row, column and box to the encoding" },
     "every-board": { type: "boolean", description: "with --all: record every board, each verified (default: the first 100; the rest are counted)" },
     watch: { type: "boolean", short: "w", description: "follow the run until it ends (like cubist run watch)" },
     ...WATCH_OPTIONS,
@@ -93,19 +95,22 @@ export function submitRequestOf(r: RunRequest, runId: string | undefined): Submi
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const label = path === "-" ? "<stdin>" : path;
-  if (isCnfPath(path) || isSudokuPath(path)) {
-    throw new InvalidOptionError("run submit", `${label}: the cluster does not take ${isCnfPath(path) ? "DIMACS formulas" : "Sudoku boards"} yet; solve it on one machine with \`cubist solve ${label} --workers N\``);
-  }
   if (values.all !== true && (values.limit !== undefined || values["every-board"] === true)) {
     throw new InvalidOptionError(values.limit !== undefined ? "limit" : "every-board", "goes with --all");
   }
-  // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read
-  // and validated here, so its errors still name file:line; a triangle always is.
-  const { text, format, named } = await runPuzzleText(path, values, typeof values.name === "string");
-  const request = submitRequestOf({ ...runRequestFrom(values, text, label), format }, values.id as string | undefined);
-  // The API names a run after puzzle_name when it is given (a file name, as given); a puzzle that names itself in
-  // its file is sent checked with its name inside the text, so the run takes that name.
-  if (named && values.name === undefined) request.puzzleName = "";
+  let request: SubmitRunRequest;
+  if (isCnfPath(path) || isSudokuPath(path)) {
+    // A formula run (docs/cluster.md "Formula runs"): read and checked here, named after the file unless --name.
+    request = submitRequestOf(await formulaRunRequest(path, values), values.id as string | undefined);
+  } else {
+    // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read
+    // and validated here, so its errors still name file:line; a triangle always is.
+    const { text, format, named } = await runPuzzleText(path, values, typeof values.name === "string");
+    request = submitRequestOf({ ...runRequestFrom(values, text, label), format }, values.id as string | undefined);
+    // The API names a run after puzzle_name when it is given (a file name, as given); a puzzle that names itself in
+    // its file is sent checked with its name inside the text, so the run takes that name.
+    if (named && values.name === undefined) request.puzzleName = "";
+  }
   return withControlApi(values, async (api) => {
     const res = await api.call<SubmitRunRequest, SubmitRunResponse>(api.client.submitRun, request);
     const info = res.run!;

@@ -31,6 +31,7 @@ import { decidedCount, RateTracker } from "../model/rate.js";
 import { SteadyEta } from "../model/steady-eta.js";
 import { runSteps, type RunEffect, type RunSteps } from "../model/run-effects.js";
 import { RunModel } from "../model/run-model.js";
+import type { FormulaPuzzle } from "../../core/cnf/run-formula.js";
 import { runShapeOf } from "../model/run-shape.js";
 import type { RunShape } from "../model/shape.js";
 import type { BestBoard } from "../../proto/gen/cubist/v1/run.js";
@@ -110,7 +111,7 @@ export class RunController extends EventEmitter<RunEvents> {
   }
 
   /** Encodes the puzzle, square or triangle (the model needs its placement literals), and builds the run's model. */
-  private static modelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle): { model: RunModel; formula: RunShape["formula"] } {
+  private static modelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle | FormulaPuzzle): { model: RunModel; formula: RunShape["formula"] } {
     const shape = runShapeOf(spec, puzzle);
     const model = new RunModel(spec, shape, {
       maxDeliver: deps.settings.maxDeliver,
@@ -173,7 +174,7 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- creation and resume ---------------------------------------------------------------------------------
 
   /** A new run: encode, upload, record, then split and publish in the background. */
-  static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle | TrianglePuzzle): Promise<RunController> {
+  static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle | TrianglePuzzle | FormulaPuzzle): Promise<RunController> {
     const { model, formula } = RunController.modelOf(deps, spec, puzzle);
     checkFormulaSize(formulaBytes(formula), deps.settings.limits);
     const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));
