@@ -1,5 +1,5 @@
 /**
- * `cubist run submit PUZZLE`: sends a puzzle to the coordinator as a new run and prints its id (`--json`: the
+ * `cubist run submit PUZZLE`: sends a puzzle (or a formula: cli/formula-submit.ts) to the coordinator as a new run and prints its id (`--json`: the
  * run). The puzzle text goes as it is, so the coordinator validates it and a bad line comes back as
  * INVALID_ARGUMENT naming file:line; with `--hints` the puzzle is read here, the hints applied, and the
  * canonical text sent. `--watch` follows the run to its end (exit code like `cubist solve`).
@@ -26,7 +26,7 @@ import type { SubmitRunRequest, SubmitRunResponse } from "../../proto/gen/cubist
 
 export const spec: CommandSpec = {
   name: "run submit",
-  summary: "Submit a puzzle to the cluster's coordinator as a new run; prints the run id.",
+  summary: "Submit a puzzle, a DIMACS formula or a Sudoku to the cluster's coordinator as a new run; prints the run id.",
   usage: "cubist run submit <puzzle> [--coordinator HOST:PORT] [--token T] [--cubes N] [--cube-time S] [--encoding E] [--all [--limit N] [--every-board]] [--watch] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
@@ -57,6 +57,13 @@ along the triangle search's own order, workers run the triangle search (and with
 Kissat on the triangle encoding), and the coordinator checks every board with the triangle verifier (docs/cluster.md
 "Triangle runs"). --hints, --encoding other than the triangle's, --order, --cell-order, --objective score and
 --certify are for square boards.
+
+A DIMACS formula (F.cnf, F.dimacs, plain or gzipped) or a Sudoku (P.sudoku, P.sdk; --redundant adds the implied
+clauses) runs as a formula run (docs/cluster.md "Formula runs"): it is parsed here (errors name file:line) and sent
+as text within --max-puzzle-mb; the coordinator cubes it by lookahead (--cubes N: depth log2 N; --max-depth D), the
+workers run Kissat alone on each cube, and every model is checked against the formula (a Sudoku's grid by the Sudoku
+verifier) before the run ends SAT; a cube over budget is re-split by a deeper lookahead. --certify, --all,
+--objective score, --encoding, --order, --cell-order and cube parts are for puzzles.
 
 --all counts every solution: each cube is counted by the placement engine (alone) where it exhausts the cube within
 the cube's budget, and re-split otherwise; the coordinator verifies the boards that come with each count and sums
