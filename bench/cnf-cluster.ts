@@ -150,6 +150,14 @@ async function main(): Promise<void> {
   const worker = spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", String(workers), "--id", "bench-w1", "--grace", "0"]);
   const coordinator = await spawnCoordinator(t, ["--ack-wait", "30"]);
   const api = apiClient(coordinator.address);
+  // Stopped early: the cluster's processes and the private nats-server go too.
+  const stop = (): void => {
+    worker.kill("SIGTERM");
+    coordinator.proc.kill("SIGTERM");
+    void Promise.all([worker.exited, coordinator.proc.exited]).then(() => t.close()).finally(() => process.exit(130));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
   try {
     let i = 0;
     for (const vars of values.vars!.split(",").map(Number)) {

@@ -15,8 +15,16 @@ import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
 import { RUN_ID_RE } from "../proto/contract.js";
 import { buildRunSpec, intField, newRunId, numField, sha256Hex, type RunRequest } from "./run-spec.js";
 import {
-  DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_TARGET_CUBES, MAX_TARGET_CUBES,
+  DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_TARGET_CUBES, MAX_TARGET_CUBES,
 } from "./model/run-defaults.js";
+
+/**
+ * A formula run's cubes get the whole cube budget at once (0: no shorter first budget): Kissat starts a re-split
+ * child from scratch, so a short first budget only throws work away. Measured (BENCHMARKS.md "Any CNF on the
+ * cluster"): with the puzzles' 2 s first budget, a random 3-SAT formula Kissat alone solves in 0.12 CPU s had 4 of
+ * its cubes re-split under a load of 16-19 and took 15.4 s on the cluster against 1.2 s alone.
+ */
+export const FORMULA_FIRST_CUBE_TIME_LIMIT_SEC = 0;
 
 /** The cell order a formula run records: its cubes are the lookahead's. */
 export const LOOKAHEAD_CELL_ORDER = "lookahead";
@@ -92,7 +100,7 @@ export function buildFormulaRunSpec(req: RunRequest, now: number = Date.now(), l
       conflictLimit: intField("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
       seed: intField("seed", req.seed, 0, 2 ** 31 - 1, 0),
       searchMs: 0,
-      firstTimeLimitSec: numField("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
+      firstTimeLimitSec: numField("first time limit", req.firstTimeLimitSec, 0, 10_000_000, FORMULA_FIRST_CUBE_TIME_LIMIT_SEC),
       objective: "",
     },
     resplit: {

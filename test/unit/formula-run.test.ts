@@ -35,7 +35,7 @@ function cubeLits(c: Cube): number[] {
 
 test("formula spec - DIMACS and Sudoku requests: encoding, lookahead cubes, the SAT solver alone; what a formula run refuses is named", () => {
   const { spec } = buildAnyRunSpec({ puzzleText: dimacs(pigeonhole(4)), puzzleLabel: "php4.cnf", format: "dimacs", name: "php4" });
-  assert.deepEqual([spec.encoding, spec.cubing!.cellOrder, spec.solver!.solver, spec.solver!.searchMs, spec.certify, spec.name], ["dimacs", "lookahead", "kissat", 0, false, "php4"]);
+  assert.deepEqual([spec.encoding, spec.cubing!.cellOrder, spec.solver!.solver, spec.solver!.searchMs, spec.solver!.firstTimeLimitSec, spec.certify, spec.name], ["dimacs", "lookahead", "kissat", 0, 0, false, "php4"]);
   const s = buildAnyRunSpec({ puzzleText: SUDOKU, format: "sudoku", encoding: "sudoku-redundant" }).spec;
   assert.deepEqual([s.encoding, s.puzzleText], ["sudoku-redundant", `# name: ${s.runId}\n12.4\n3412\n2143\n43.1\n`]);
   const refused = (extra: object, re: RegExp): void => {
