@@ -77,7 +77,9 @@ test("formula cluster - run submit F.cnf: SAT with a model that satisfies every 
     writeFileSync(satFile, dimacs(sat));
     const a = await runCubist(["run", "submit", satFile, "--coordinator", coordinator.address, "--watch", "--json", "--cubes", "16"]);
     assert.equal(a.code, 0, a.stderr);
-    const runId = (JSON.parse(a.stdout.split("\n")[0]) as { run: string }).run;
+    const submitted = JSON.parse(a.stdout.split("\n")[0]) as { run: string; shape: string; rows: number; cols: number; encoding: string };
+    assert.deepEqual([submitted.shape, submitted.rows, submitted.cols, submitted.encoding], ["formula", 1, 150, "dimacs"]);
+    const runId = submitted.run;
     const shown = await runCubist(["solution", "show", runId, "--coordinator", coordinator.address, "--json"]);
     assert.equal(shown.code, 0, shown.stderr);
     const sol = JSON.parse(shown.stdout) as { status: string; shape: string; vars: number; board: number[] };
