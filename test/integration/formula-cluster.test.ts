@@ -105,6 +105,11 @@ test("formula cluster - run submit F.cnf: SAT with a model that satisfies every 
     } finally {
       api.close();
     }
+    // A formula run's cubes are listed as their literals.
+    const cubes = await runCubist(["cubes", "list", phpRun, "--placements", "--coordinator", coordinator.address]);
+    assert.equal(cubes.code, 0, cubes.stderr);
+    assert.match(cubes.stdout, /(^|\s)-?\d+ -?\d+ -?\d+(\s|$)/m);
+    assert.doesNotMatch(cubes.stdout, /r0c\d+=p/);
   });
 }));
 
