@@ -20,8 +20,8 @@ import {
 
 /**
  * A formula run's cubes get the whole cube budget at once (0: no shorter first budget): Kissat starts a re-split
- * child from scratch, so a short first budget only throws work away. Measured (BENCHMARKS.md "Any CNF on the
- * cluster"): with the puzzles' 2 s first budget, a random 3-SAT formula Kissat alone solves in 0.12 CPU s had 4 of
+ * child from scratch, so a short first budget only throws work away. Measured (BENCHMARKS.md "Random 3-SAT on
+ * the cluster"): with the puzzles' 2 s first budget, a random 3-SAT formula Kissat alone solves in 0.12 CPU s had 4 of
  * its cubes re-split under a load of 16-19 and took 15.4 s on the cluster against 1.2 s alone.
  */
 export const FORMULA_FIRST_CUBE_TIME_LIMIT_SEC = 0;
