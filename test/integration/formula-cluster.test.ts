@@ -5,7 +5,7 @@
  *   that satisfies every clause (evaluated here); a gzipped pigeonhole formula ends UNSAT (exit 20) with every
  *   cube refuted and the weights summing to 1;
  * - a Sudoku ends SAT with a grid the Sudoku verifier accepts;
- * - tiny budgets make cubes come back unknown: they are re-split by a deeper lookahead and the answer is Kissat
+ * - a small conflict budget makes cubes come back unknown: they are re-split by a deeper lookahead and the answer is Kissat
  *   alone's;
  * - a coordinator SIGKILLed mid-run is replaced and the run ends with Kissat alone's answer, nothing lost;
  * - what a formula run does not take is refused by name, and a bad DIMACS line names file:line.
@@ -131,13 +131,13 @@ test("formula cluster - run submit P.sudoku: SAT with a grid the Sudoku verifier
   });
 }));
 
-test("formula cluster - tiny budgets: unknown cubes are re-split by a deeper lookahead, and the run ends with Kissat alone's answer", withTempDir("formula-run", async (dir) => {
+test("formula cluster - a small conflict budget: unknown cubes are re-split by a deeper lookahead, and the run ends with Kissat alone's answer", withTempDir("formula-run", async (dir) => {
   const cnf = FORMULAS.unsat();
   assert.equal(await kissatAlone(cnf), "unsat");
   await withCluster(async ({ coordinator }) => {
     const file = join(dir, "r200.cnf");
     writeFileSync(file, dimacs(cnf));
-    const r = await runCubist(["run", "submit", file, "--coordinator", coordinator.address, "--watch", "--json", "--cubes", "4", "--cube-time-first", "0.05"]);
+    const r = await runCubist(["run", "submit", file, "--coordinator", coordinator.address, "--watch", "--json", "--cubes", "2", "--cube-conflicts", "2000"]);
     assert.equal(r.code, 20, r.stderr);
     const runId = (JSON.parse(r.stdout.split("\n")[0]) as { run: string }).run;
     const api = apiClient(coordinator.address);
