@@ -152,8 +152,9 @@ export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
 /** A run's board as RunInfo gives it: rows x cols, or a triangle of side `rows` (RunInfo.shape). */
 export type BoardOfRun = Pick<RunInfo, "shape" | "rows" | "cols">;
 
-/** "6x6", or "triangle 6" (the triangle file's header). */
+/** "6x6", "triangle 6" (the triangle file's header), "Sudoku 9x9" or "CNF 300 variables" (formula runs). */
 export function formatBoardSize(r: BoardOfRun): string {
+  if (r.shape === "formula") return r.rows === 1 ? `CNF ${r.cols} variables` : `Sudoku ${r.rows}x${r.cols}`;
   return r.shape === "triangle" ? `triangle ${r.rows}` : `${r.rows}x${r.cols}`;
 }
 

@@ -17,7 +17,7 @@ import { showBoard } from "./board-output.js";
 import { writeOutput } from "./io.js";
 
 export interface PuzzleView {
-  readonly shape: "square" | "triangle";
+  readonly shape: "square" | "triangle" | "formula";
   readonly name: string | undefined;
   /** The canonical text (a run's puzzle). */
   readonly text: string;

@@ -8,6 +8,7 @@
  *   `StatusThrottle` to one every interval plus every change of state or of the solution count.
  */
 
+import { placementLiteral } from "../core/cnf/run-formula.js";
 import { terminalSafe } from "../cluster/terminal-text.js";
 import { VerdictKind, type Placement } from "../proto/gen/cubist/v1/cube.js";
 import { RunState, type RunStatus, type Solution } from "../proto/gen/cubist/v1/run.js";
@@ -158,9 +159,11 @@ export function renderEndLine(runId: string, status: RunStatus): string {
 
 /**
  * Placements for people: `r2c3=p17/1` (0-based row and column, the piece as given, rotation); on a triangle
- * `r2pos3=p17/1` (row from the apex, position in the row); the bare cell number when the board is not known.
+ * `r2pos3=p17/1` (row from the apex, position in the row); a formula run's as its literals (`57 -3`,
+ * core/cnf/run-formula.ts); the bare cell number when the board is not known.
  */
 export function formatPlacements(placements: readonly Placement[], board: BoardOfRun | null): string {
+  if (board?.shape === "formula") return placements.map((p) => String(placementLiteral(p))).join(" ");
   return placements
     .map((p) => {
       if (board === null || board.cols === 0) return `${p.cell}=p${p.piece}/${p.rot}`;

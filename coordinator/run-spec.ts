@@ -79,6 +79,9 @@ function num(field: string, v: number | undefined, min: number, max: number, dfl
   return v;
 }
 
+/** The range checks, for the formula runs' spec (coordinator/formula-run-spec.ts). */
+export { int as intField, num as numField };
+
 /** Boards a counted cube's verdict carries unless the run records every board (docs/cluster.md "Counting"). */
 export const COUNT_BOARDS = 32;
 

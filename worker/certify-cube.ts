@@ -22,6 +22,7 @@ import type { WorkerContext } from "./context.js";
 import type { CachedFormula } from "../host/formula-cache.js";
 import type { ProofFormat } from "./config.js";
 import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
+import { isFormulaPuzzle } from "../core/cnf/run-formula.js";
 
 /** A cube's formula and proof files, in a directory of their own. */
 export interface ProofFiles {
@@ -73,7 +74,7 @@ const tables = new Map<string, PlacementTable | null>();
  */
 export function proverTable(run: WorkerRun): PlacementTable | null {
   const puzzle = run.puzzle;
-  if (run.encoding !== PLACEMENT_ENCODING || isTrianglePuzzle(puzzle)) return null;
+  if (run.encoding !== PLACEMENT_ENCODING || isTrianglePuzzle(puzzle) || isFormulaPuzzle(puzzle)) return null;
   const key = `${run.puzzleSha256 || run.id} ${run.order}`;
   let t = tables.get(key);
   if (t === undefined) {

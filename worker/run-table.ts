@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { parseAnyPuzzle } from "../core/formats/index.js";
 import type { Puzzle } from "../core/puzzle.js";
 import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
+import { isFormulaEncoding, parseFormulaPuzzle, type FormulaPuzzle } from "../core/cnf/run-formula.js";
 import { RUN_ID_RE } from "../proto/contract.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import type { SolverSpec } from "../proto/gen/cubist/v1/cube.js";
@@ -28,8 +29,8 @@ export interface WorkerRun {
   readonly formulaSha256: string;
   readonly puzzleSha256: string;
   readonly numVars: number;
-  /** The run's canonical puzzle, square or triangle (for validating placements and the placement search). */
-  readonly puzzle: Puzzle | TrianglePuzzle;
+  /** The run's canonical puzzle, square or triangle, or its formula (for validating placements and the placement search). */
+  readonly puzzle: Puzzle | TrianglePuzzle | FormulaPuzzle;
   readonly puzzleText: string;
   /** The run's solver spec (the tasks carry their own copy, which is what is used). */
   readonly solver: SolverSpec | undefined;
@@ -76,14 +77,15 @@ export function workerRunFromRecord(
   const state = record.status?.state ?? RunState.RUN_STATE_UNSPECIFIED;
   if (!(state in RunState) || state === RunState.RUN_STATE_UNSPECIFIED) return { ok: false, reason: `bad state ${state}` };
   if (spec.puzzleText.length > MAX_PUZZLE_TEXT) return { ok: false, reason: "puzzle text too large" };
-  let puzzle: Puzzle | TrianglePuzzle;
+  let puzzle: Puzzle | TrianglePuzzle | FormulaPuzzle;
   if (previous && previous.puzzleText === spec.puzzleText && previous.puzzleSha256 === spec.puzzleSha256) {
     puzzle = previous.puzzle;
   } else {
     const sha = createHash("sha256").update(spec.puzzleText).digest("hex");
     if (spec.puzzleSha256 !== "" && sha !== spec.puzzleSha256) return { ok: false, reason: "puzzle text does not hash to puzzle_sha256" };
     try {
-      puzzle = parseAnyPuzzle(spec.puzzleText, `<run ${key}>`, "canonical");
+      const label = `<run ${key}>`;
+      puzzle = isFormulaEncoding(spec.encoding) ? parseFormulaPuzzle(spec.puzzleText, label, spec.encoding) : parseAnyPuzzle(spec.puzzleText, label, "canonical");
     } catch (err) {
       return { ok: false, reason: `puzzle text: ${(err as Error).message}` };
     }

@@ -14,6 +14,7 @@ import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
 import { CubeTask, type Placement, type SolverSpec } from "../proto/gen/cubist/v1/cube.js";
 import type { Puzzle } from "../core/puzzle.js";
 import { isTrianglePuzzle, type TrianglePuzzle } from "../core/triangle/puzzle.js";
+import { isFormulaPuzzle, placementLiteral } from "../core/cnf/run-formula.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import type { WorkerRun } from "./run-table.js";
@@ -153,10 +154,15 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   for (const u of task.units) {
     if (!Number.isInteger(u) || u === 0 || Math.abs(u) > run.numVars) return bad(`unit ${u} is not a literal within ±${run.numVars}`);
   }
-  const placements = checkPlacements(run.puzzle, task.placements);
-  if (placements !== null) return bad(placements);
   const limits = checkLimits(task.solver);
   if (typeof limits === "string") return bad(limits);
+  if (isFormulaPuzzle(run.puzzle)) {
+    // A formula run's cube is literals (core/cnf/run-formula.ts), solved by the SAT solver alone.
+    const problem = formulaTaskProblem(task, limits, run.numVars);
+    return problem !== null ? bad(problem) : admitted(ctx, run, task, limits);
+  }
+  const placements = checkPlacements(run.puzzle, task.placements);
+  if (placements !== null) return bad(placements);
   if (task.engineOrder !== "" && !(ENGINE_ORDERS as readonly string[]).includes(task.engineOrder)) return bad(`unknown engine order "${task.engineOrder.slice(0, 40)}"`);
   if (task.part) {
     // A part of a scan cube (core/cubes/parts.ts): the engine searches it alone or beside a SAT solver on the whole cube.
@@ -173,6 +179,25 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
       return bad(`${limits.objective === "score" ? "objective score" : task.certify ? "certify" : "engine_order"} on a triangle run (square boards only)`);
     }
   }
+  return admitted(ctx, run, task, limits);
+}
+
+/** Why a formula run's task is not one (literal placements within the variables, the SAT solver alone), or null. */
+function formulaTaskProblem(task: CubeTask, limits: Exclude<ReturnType<typeof checkLimits>, string>, numVars: number): string | null {
+  if (task.placements.length !== task.units.length) return `${task.placements.length} placements for ${task.units.length} units`;
+  for (let i = 0; i < task.placements.length; i++) {
+    const p = task.placements[i];
+    if (p.cell >= numVars || p.piece > 1 || p.rot !== 0 || placementLiteral(p) !== task.units[i]) return `placement ${i} is not the literal ${task.units[i]}`;
+  }
+  if (limits.objective !== "sat" || task.certify || task.engineOrder !== "" || task.part || limits.searchMs !== 0 || limits.solver === "none") {
+    return "a formula run's cube is for the SAT solver alone (objective sat, search_ms 0, no part, certify or engine order)";
+  }
+  return null;
+}
+
+/** A task whose content is good: run it, unless its run or cube says otherwise. */
+function admitted(ctx: ValidateContext, run: WorkerRun, task: CubeTask, limits: Exclude<ReturnType<typeof checkLimits>, string>): TaskCheck {
+  const runId = run.id, cube = task.cubeId;
   // Checked after the content, so that a forged or malformed task is terminated (and counted) even when its run has
   // ended or its cube was cancelled.
   if (isTerminal(run.state)) return { action: "ack", reason: `run ${runStateName(run.state)}`, run: runId, cube };

@@ -1,5 +1,5 @@
 /**
- * `cubist run submit PUZZLE`: sends a puzzle to the coordinator as a new run and prints its id (`--json`: the
+ * `cubist run submit PUZZLE`: sends a puzzle (or a formula: cli/formula-submit.ts) to the coordinator as a new run and prints its id (`--json`: the
  * run). The puzzle text goes as it is, so the coordinator validates it and a bad line comes back as
  * INVALID_ARGUMENT naming file:line; with `--hints` the puzzle is read here, the hints applied, and the
  * canonical text sent. `--watch` follows the run to its end (exit code like `cubist solve`).
@@ -21,11 +21,12 @@ import { RunMode } from "../../proto/gen/cubist/v1/run.js";
 import { InvalidOptionError } from "../../core/errors.js";
 import { isCnfPath } from "../cnf-io.js";
 import { isSudokuPath } from "../../core/sudoku/format.js";
+import { formulaRunRequest } from "../formula-submit.js";
 import type { SubmitRunRequest, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
   name: "run submit",
-  summary: "Submit a puzzle to the cluster's coordinator as a new run; prints the run id.",
+  summary: "Submit a puzzle, a DIMACS formula or a Sudoku to the cluster's coordinator as a new run; prints the run id.",
   usage: "cubist run submit <puzzle> [--coordinator HOST:PORT] [--token T] [--cubes N] [--cube-time S] [--encoding E] [--all [--limit N] [--every-board]] [--watch] [--json]",
   positionals: { min: 1, max: 1 },
   options: {
@@ -39,6 +40,7 @@ export const spec: CommandSpec = {
     id: { type: "string", arg: "RUN", description: "choose the run id (letters, digits, _ and -; must be new)" },
     all: { type: "boolean", description: "count every solution (the engine counts each cube; docs/cluster.md \"Counting\"); run show and solution list show the count" },
     limit: { type: "integer", arg: "N", description: "with --all: end the run once at least N solutions are counted (the count is then a lower bound)", min: 1 },
+    redundant: { type: "boolean", description: "a Sudoku: add each digit's at-least-once clauses per row, column and box to the encoding" },
     "every-board": { type: "boolean", description: "with --all: record every board, each verified (default: the first 100; the rest are counted)" },
     watch: { type: "boolean", short: "w", description: "follow the run until it ends (like cubist run watch)" },
     ...WATCH_OPTIONS,
@@ -55,6 +57,13 @@ along the triangle search's own order, workers run the triangle search (and with
 Kissat on the triangle encoding), and the coordinator checks every board with the triangle verifier (docs/cluster.md
 "Triangle runs"). --hints, --encoding other than the triangle's, --order, --cell-order, --objective score and
 --certify are for square boards.
+
+A DIMACS formula (F.cnf, F.dimacs, plain or gzipped) or a Sudoku (P.sudoku, P.sdk; --redundant adds the implied
+clauses) runs as a formula run (docs/cluster.md "Formula runs"): it is parsed here (errors name file:line) and sent
+as text within --max-puzzle-mb; the coordinator cubes it by lookahead (--cubes N: depth log2 N; --max-depth D), the
+workers run Kissat alone on each cube, and every model is checked against the formula (a Sudoku's grid by the Sudoku
+verifier) before the run ends SAT; a cube over budget is re-split by a deeper lookahead. --certify, --all,
+--objective score, --encoding, --order, --cell-order and cube parts are for puzzles.
 
 --all counts every solution: each cube is counted by the placement engine (alone) where it exhausts the cube within
 the cube's budget, and re-split otherwise; the coordinator verifies the boards that come with each count and sums
@@ -93,19 +102,22 @@ export function submitRequestOf(r: RunRequest, runId: string | undefined): Submi
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const label = path === "-" ? "<stdin>" : path;
-  if (isCnfPath(path) || isSudokuPath(path)) {
-    throw new InvalidOptionError("run submit", `${label}: the cluster does not take ${isCnfPath(path) ? "DIMACS formulas" : "Sudoku boards"} yet; solve it on one machine with \`cubist solve ${label} --workers N\``);
-  }
   if (values.all !== true && (values.limit !== undefined || values["every-board"] === true)) {
     throw new InvalidOptionError(values.limit !== undefined ? "limit" : "every-board", "goes with --all");
   }
-  // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read
-  // and validated here, so its errors still name file:line; a triangle always is.
-  const { text, format, named } = await runPuzzleText(path, values, typeof values.name === "string");
-  const request = submitRequestOf({ ...runRequestFrom(values, text, label), format }, values.id as string | undefined);
-  // The API names a run after puzzle_name when it is given (a file name, as given); a puzzle that names itself in
-  // its file is sent checked with its name inside the text, so the run takes that name.
-  if (named && values.name === undefined) request.puzzleName = "";
+  let request: SubmitRunRequest;
+  if (isCnfPath(path) || isSudokuPath(path)) {
+    // A formula run (docs/cluster.md "Formula runs"): read and checked here, named after the file unless --name.
+    request = submitRequestOf(await formulaRunRequest(path, values), values.id as string | undefined);
+  } else {
+    // With --hints (applied here) or --name (which the API also uses to label parse errors), the file is read
+    // and validated here, so its errors still name file:line; a triangle always is.
+    const { text, format, named } = await runPuzzleText(path, values, typeof values.name === "string");
+    request = submitRequestOf({ ...runRequestFrom(values, text, label), format }, values.id as string | undefined);
+    // The API names a run after puzzle_name when it is given (a file name, as given); a puzzle that names itself in
+    // its file is sent checked with its name inside the text, so the run takes that name.
+    if (named && values.name === undefined) request.puzzleName = "";
+  }
   return withControlApi(values, async (api) => {
     const res = await api.call<SubmitRunRequest, SubmitRunResponse>(api.client.submitRun, request);
     const info = res.run!;

@@ -10,8 +10,8 @@ import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
 import { writeLines } from "../io.js";
 import { formatCount, formatPercent, formatTable, formatTime, runStateName } from "../control-format.js";
-import { parseAnyPuzzle } from "../../core/formats/index.js";
-import { puzzleView, type PuzzleView } from "../puzzle-view.js";
+import type { PuzzleView } from "../puzzle-view.js";
+import { runPuzzleView } from "../formula-view.js";
 import type { GetRunRequest, GetSolutionRequest, RunInfo, SolutionInfo } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
@@ -44,7 +44,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
       const got = await api.call<GetSolutionRequest, SolutionInfo>(api.client.getSolution, { runId, index });
       const sol = got.solution!;
       // Every answer carries the run's puzzle: parsed once.
-      view ??= puzzleView(parseAnyPuzzle(got.puzzleText, `<run ${runId}>`, "canonical"));
+      view ??= runPuzzleView(got.puzzleText, info.encoding, `<run ${runId}>`);
       view.verify(sol.cells, `solution ${index} of run ${runId} as sent by the coordinator`);
       rows.push({ index: sol.index, cube: sol.cubeId, worker: sol.workerId, foundUnixMs: sol.foundUnixMs, board: view.boardJSON(sol.cells) });
     }

@@ -10,8 +10,7 @@ import { ClusterError, CLIENT_OPTIONS } from "../client.js";
 import { withControlApi, type ControlApi } from "../control-client.js";
 import { BOARD_OUTPUT_OPTIONS } from "../board-output.js";
 import { formatTime } from "../control-format.js";
-import { parseAnyPuzzle } from "../../core/formats/index.js";
-import { puzzleView } from "../puzzle-view.js";
+import { runPuzzleView } from "../formula-view.js";
 import type { GetRunRequest, GetSolutionRequest, RunInfo, SolutionInfo } from "../../proto/gen/cubist/v1/api.js";
 import { status as Status } from "@grpc/grpc-js";
 
@@ -42,7 +41,7 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     const index = values.index as number;
     const info = await api.call<GetSolutionRequest, SolutionInfo>(api.client.getSolution, { runId, index }).catch((err: unknown) => pointToBest(api, runId, err));
     const sol = info.solution!;
-    const view = puzzleView(parseAnyPuzzle(info.puzzleText, `<run ${runId}>`, "canonical"));
+    const view = runPuzzleView(info.puzzleText, await runEncoding(api, runId), `<run ${runId}>`);
     view.verify(sol.cells, `solution ${index} of run ${runId} as sent by the coordinator`);
     if (values.json) {
       const out = {
@@ -64,6 +63,11 @@ export async function run(values: ParsedValues, [runId]: string[]): Promise<numb
     await view.show(sol.cells, values);
     return EXIT.OK;
   });
+}
+
+/** The run's encoding (a formula run's puzzle text is a DIMACS formula or a Sudoku). */
+async function runEncoding(api: ControlApi, runId: string): Promise<string> {
+  return (await api.call<GetRunRequest, RunInfo>(api.client.getRun, { runId })).encoding;
 }
 
 /**

@@ -2,7 +2,7 @@
  * A run's puzzle as the coordinator handles it, whatever the board's shape: square (rows x cols, the C engine,
  * `cubist-placement` and the other square encodings; coordinator/model/square-shape.ts) or triangle (the Nintai model of
  * core/triangle; coordinator/model/triangle-shape.ts). The run model encodes, splits, re-splits, verifies boards and checks
- * counts through this interface only, so square and triangle runs share the ledger, leases, re-splits, counting and
+ * counts through this interface only (a formula run's too: any CNF or a Sudoku, coordinator/model/formula-shape.ts), so runs share the ledger, leases, re-splits, counting and
  * everything the API and dashboard show. Pure: no I/O.
  *
  * A board travels as placements, one per cell (`Placement`: cell, piece index, rotation), in the shape's own cell
@@ -13,6 +13,7 @@ import type { Cube, PartProgress } from "../../core/cubes/types.js";
 import type { Formula } from "../../core/encode/formula.js";
 import type { Placement, Puzzle } from "../../core/puzzle.js";
 import type { TrianglePuzzle } from "../../core/triangle/puzzle.js";
+import type { FormulaPuzzle } from "../../core/cnf/run-formula.js";
 import type { CubingSpec } from "../../proto/gen/cubist/v1/run.js";
 
 /** A board the splitter filled: a cube whose placements complete the board, and the whole board's placements. */
@@ -82,7 +83,13 @@ export interface TriangleShape extends ShapeCommon {
   readonly puzzle: TrianglePuzzle;
 }
 
-export type RunShape = SquareShape | TriangleShape;
+/** A formula run's (coordinator/model/formula-shape.ts): cells are variables, a placement a literal. */
+export interface FormulaShape extends ShapeCommon {
+  readonly kind: "formula";
+  readonly puzzle: FormulaPuzzle;
+}
+
+export type RunShape = SquareShape | TriangleShape | FormulaShape;
 
 /** Why `list` is not one placement on every cell with pieces and rotations in range (0..maxRot), or null. */
 export function wholeBoardProblem(list: readonly Placement[], cells: number, pieces: number, maxRot: number): string | null {

@@ -10,6 +10,8 @@ import { boardFromPlacements, type Placement } from "../../core/puzzle.js";
 import { triangleBoardToJSON } from "../../core/triangle/format.js";
 import { triangleBoardFromPlacements } from "../../core/triangle/puzzle.js";
 import type { RunShape } from "../model/shape.js";
+import { placementLiteral, type FormulaPuzzle } from "../../core/cnf/run-formula.js";
+import { decodeSudoku } from "../../core/sudoku/encode.js";
 import { HttpError } from "./api-errors.js";
 import type { RunView } from "./coordinator-view.js";
 
@@ -25,7 +27,19 @@ function boardJSON(shape: RunShape, cells: readonly Placement[]): Record<string,
   if (shape.kind === "triangle") {
     return { shape: "triangle", side: shape.puzzle.side, board: triangleBoardToJSON(triangleBoardFromPlacements(shape.puzzle.side, cells), shape.puzzle) };
   }
+  if (shape.kind === "formula") return formulaBoardJSON(shape.puzzle, cells);
   return { rows: shape.rows, cols: shape.cols, board: boardToJSON(boardFromPlacements(shape.puzzle, cells), shape.puzzle) };
+}
+
+/** A formula run's model: a Sudoku's grid (rows of digits), else the model's literals (v or -v for each variable). */
+function formulaBoardJSON(p: FormulaPuzzle, cells: readonly Placement[]): Record<string, unknown> {
+  const model = new Uint8Array(p.cnf.numVars + 1);
+  for (const c of cells) model[placementLiteral(c)] = 1;
+  if (p.sudoku) {
+    const grid = decodeSudoku(p.sudoku, model);
+    return { shape: "sudoku", size: grid.size, grid: Array.from({ length: grid.size }, (_, r) => grid.cells.slice(r * grid.size, (r + 1) * grid.size)) };
+  }
+  return { shape: "cnf", vars: p.cnf.numVars, model: Array.from({ length: p.cnf.numVars }, (_, i) => (model[i + 1] === 1 ? i + 1 : -(i + 1))) };
 }
 
 function download(run: RunView, what: string, format: string, json: () => Record<string, unknown>, svg: () => string): Download {

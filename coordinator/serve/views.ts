@@ -7,7 +7,8 @@
 
 import { DEFAULT_CUBE_LIMIT, MAX_CUBE_LIMIT } from "../../proto/contract.js";
 import type { CubeInfo, RunInfo } from "../../proto/gen/cubist/v1/api.js";
-import type { CubeCounts, RunRecord, RunStatus } from "../../proto/gen/cubist/v1/run.js";
+import type { CubeCounts, RunRecord, RunSpec, RunStatus } from "../../proto/gen/cubist/v1/run.js";
+import { isFormulaEncoding } from "../../core/cnf/run-formula.js";
 import { RunMode } from "../../proto/gen/cubist/v1/run.js";
 import { cubeStateOf, CubeState } from "../../proto/api-vocabulary.js";
 import { isTerminal, runStateName, type CubeStateName } from "../../proto/vocabulary.js";
@@ -24,8 +25,11 @@ export interface RunSummary {
   /** The run is over (its state is terminal). */
   ended: boolean;
   live: boolean;
-  /** "square": rows x cols; "triangle": `rows` is the side (rows x rows cells), the base row holds `cols` = 2 rows - 1. */
-  shape: "square" | "triangle";
+  /**
+   * "square": rows x cols; "triangle": `rows` is the side (rows x rows cells), the base row holds `cols` = 2 rows - 1;
+   * "formula" (a DIMACS or Sudoku run): a Sudoku's N x N, a DIMACS formula's 1 x its variables.
+   */
+  shape: "square" | "triangle" | "formula";
   rows: number;
   cols: number;
   encoding: string;
@@ -61,12 +65,20 @@ export interface RunSummary {
  * The shape, rows and columns of a run's puzzle, from the first line of its canonical text (0 x 0 if it has none): a
  * triangle of side n (`triangle n`) has n rows, the widest of 2n - 1 cells.
  */
-export function boardSize(puzzleText: string): { shape: "square" | "triangle"; rows: number; cols: number } {
+export function boardSize(puzzleText: string, spec?: Pick<RunSpec, "encoding" | "numVars">): { shape: "square" | "triangle" | "formula"; rows: number; cols: number } {
+  if (spec && isFormulaEncoding(spec.encoding)) return formulaSize(puzzleText, spec);
   const line = puzzleText.split("\n").find((l) => l.trim() !== "" && !l.trimStart().startsWith("#")) ?? "";
   const t = /^\s*triangle\s+(\d+)\s*$/i.exec(line);
   if (t) return { shape: "triangle", rows: Number(t[1]), cols: 2 * Number(t[1]) - 1 };
   const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
   return { shape: "square", ...(m ? { rows: Number(m[1]), cols: Number(m[2]) } : { rows: 0, cols: 0 }) };
+}
+
+/** A formula run's size: a Sudoku's side (its canonical grid's first row), else 1 x the formula's variables. */
+function formulaSize(puzzleText: string, spec: Pick<RunSpec, "encoding" | "numVars">): { shape: "formula"; rows: number; cols: number } {
+  if (spec.encoding === "dimacs") return { shape: "formula", rows: 1, cols: spec.numVars };
+  const n = (puzzleText.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#")) ?? "").trim().length;
+  return { shape: "formula", rows: n, cols: n };
 }
 
 /** A run as the gRPC API returns it. */
@@ -77,7 +89,7 @@ export function runInfo(rec: RunRecord): RunInfo {
     name: spec.name,
     status: rec.status,
     encoding: spec.encoding,
-    ...boardSize(spec.puzzleText),
+    ...boardSize(spec.puzzleText, spec),
     numVars: spec.numVars,
     numClauses: spec.numClauses,
     cubing: spec.cubing,
@@ -106,7 +118,7 @@ export function runSummary(rec: RunRecord, live: boolean): RunSummary {
     state: runStateName(s.state),
     ended: isTerminal(s.state),
     live,
-    ...boardSize(spec.puzzleText),
+    ...boardSize(spec.puzzleText, spec),
     encoding: spec.encoding,
     progress: s.progress,
     etaSeconds: s.etaSeconds,

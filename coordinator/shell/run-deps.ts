@@ -8,6 +8,7 @@ import type { Layout } from "../../cluster/layout.js";
 import type { Logger } from "../../cluster/log.js";
 import type { Puzzle } from "../../core/puzzle.js";
 import type { TrianglePuzzle } from "../../core/triangle/puzzle.js";
+import type { FormulaPuzzle } from "../../core/cnf/run-formula.js";
 import type { Names } from "../../proto/contract.js";
 import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import type { CoordinatorSettings } from "../config.js";
@@ -42,7 +43,7 @@ export interface RunDeps {
 }
 
 /** Encodes the puzzle, square or triangle (the model needs its placement literals), and builds the run's model. */
-export function runModelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle): { model: RunModel; formula: RunShape["formula"] } {
+export function runModelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle | FormulaPuzzle): { model: RunModel; formula: RunShape["formula"] } {
   const shape = runShapeOf(spec, puzzle);
   const model = new RunModel(spec, shape, {
     maxDeliver: deps.settings.maxDeliver,

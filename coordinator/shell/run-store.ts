@@ -10,7 +10,8 @@ import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
 import { RunRecord } from "../../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../../proto/vocabulary.js";
 import { NotLeaderError, RunExistsError } from "../errors.js";
-import { buildRunSpec, type RunRequest } from "../run-spec.js";
+import type { RunRequest } from "../run-spec.js";
+import { buildAnyRunSpec } from "../formula-run-spec.js";
 import { releaseDeletedRun, releaseFormula, releaseProofs } from "./formula-upload.js";
 import { LedgerFencedError } from "./ledger.js";
 import { RunController } from "./run.js";
@@ -97,7 +98,7 @@ export class RunStore {
 
   /** A new run (coordinator/run-spec.ts checks the request); RunExistsError when its id was ever used. */
   async submit(req: RunRequest): Promise<RunController> {
-    const { spec, puzzle } = buildRunSpec(req, Date.now(), this.opts.settings.limits);
+    const { spec, puzzle } = buildAnyRunSpec(req, Date.now(), this.opts.settings.limits);
     // Ids are never reused, also those of finished runs that are not in memory (their ledger and tasks remain).
     if (this.byId.has(spec.runId) || (await this.record(spec.runId)) !== null || (await this.opts.ledger.runs()).includes(spec.runId)) {
       throw new RunExistsError(spec.runId);

@@ -34,6 +34,7 @@ import { NotLeaderError } from "../errors.js";
 import { LedgerFencedError } from "./ledger.js";
 import { DISTRUSTED_NOTE } from "../model/run-trust.js";
 import { runModelOf, type RunDeps } from "./run-deps.js";
+import type { FormulaPuzzle } from "../../core/cnf/run-formula.js";
 
 /** Ledger entries applied between two turns of the event loop on a replay (an entry holds up to 1000 cubes). */
 const REPLAY_SLICE = 16;
@@ -134,7 +135,7 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- creation and resume ---------------------------------------------------------------------------------
 
   /** A new run: encode, upload, record, then split and publish in the background. */
-  static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle | TrianglePuzzle): Promise<RunController> {
+  static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle | TrianglePuzzle | FormulaPuzzle): Promise<RunController> {
     const { model, formula } = runModelOf(deps, spec, puzzle);
     checkFormulaSize(formulaBytes(formula), deps.settings.limits);
     const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));

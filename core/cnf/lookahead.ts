@@ -25,6 +25,11 @@ export interface LookaheadOptions {
   readonly minFreeVars?: number;
   /** Variables looked ahead at a node: the most occurring free ones. @default 64 */
   readonly candidates?: number;
+  /**
+   * Cube below these literals (a stuck cube's re-split): they are assigned first, and the leaves' paths are the
+   * decisions below them (the caller prefixes the literals). When they conflict, the one leaf [] is refuted.
+   */
+  readonly under?: readonly number[];
   /** Called for each failed literal with the decisions of its node: the formula has no model under both. */
   readonly onFailedLiteral?: (path: readonly number[], literal: number) => void;
 }
@@ -59,9 +64,16 @@ export function splitByLookahead(cnf: Cnf, options: LookaheadOptions = {}): Cube
   if (!(Number.isInteger(o.candidates) && o.candidates >= 1)) throw new RangeError(`candidates must be a positive integer, got ${o.candidates}`);
   const p = new Propagator(cnf);
   const s: Search = { p, options: o, cubes: [], refuted: [], failed: 0, nodes: 0 };
-  if (p.refutedAtRoot) s.refuted.push([]);
+  const refutedAtRoot = p.refutedAtRoot || !assumeAll(p, o.under ?? []);
+  if (refutedAtRoot) s.refuted.push([]);
   else cubeNode(s, []);
-  return { cubes: s.cubes, refuted: s.refuted, failedLiterals: s.failed, nodes: s.nodes + (p.refutedAtRoot ? 1 : 0) };
+  return { cubes: s.cubes, refuted: s.refuted, failedLiterals: s.failed, nodes: s.nodes + (refutedAtRoot ? 1 : 0) };
+}
+
+/** Assigns and propagates `lits`; false on a conflict. */
+function assumeAll(p: Propagator, lits: readonly number[]): boolean {
+  for (const l of lits) if (!(p.assign(l) && p.propagate())) return false;
+  return true;
 }
 
 /** Cubes the subtree under `path` (the propagator holds the node's assignment, propagated without conflict). */

@@ -69,9 +69,13 @@ test("solve cnf - bad files: file:line for a bad literal, the formula limit, a r
   assert.match(limit.stderr, /big\.cnf\.gz \(decompressed\) is .* above the limit of 103 KB/);
   const all = await runCubist(["solve", bad, "--all"]);
   assert.match(all.stderr, /--all: is not for a DIMACS formula/);
+  // run submit reads and parses the file before it contacts a coordinator, within the puzzle text limit.
   const submit = await runCubist(["run", "submit", bad]);
   assert.equal(submit.code, 1);
-  assert.match(submit.stderr, /the cluster does not take DIMACS formulas yet/);
+  assert.match(submit.stderr, /bad\.cnf:2: literal 3 names a variable beyond the header's 2/);
+  const submitBig = await runCubist(["run", "submit", big, "--max-puzzle-mb", "0.1"]);
+  assert.equal(submitBig.code, 1);
+  assert.match(submitBig.stderr, /big\.cnf\.gz \(decompressed\) is .* above the limit of 103 KB .*--max-puzzle-mb/);
 }));
 
 test("solve cnf - cube and conquer agrees with Kissat alone on random 3-SAT at the threshold", async () => {

@@ -1,0 +1,179 @@
+/**
+ * Formula runs on the cluster against Kissat alone, on uniform random 3-SAT at the threshold (4.26 clauses per
+ * variable, seeded with core/cnf/generate.ts). One nats-server, one coordinator and one worker with `--workers`
+ * solver slots (processes started from the built CLI, as deployed), kept up for the whole benchmark. For each
+ * instance: Kissat alone on the whole formula (one process), and the formula submitted as a run (format dimacs) and
+ * followed to its end, the wall clock from the submit to the end seen by polling every 50 ms, so the lookahead's
+ * cubing in the coordinator, the formula upload and every re-split count. The two go one after the other, the
+ * order alternating per instance, so both see the same load. Each pair appends a JSON line to the results file; the
+ * summary gives, per size and answer, the medians of the walls and of the ratios (alone / cluster).
+ *
+ *   node --import tsx bench/cnf-cluster.ts [--vars 300] [--seeds 1-6] [--workers 2] [--cubes 64] [--cube-time-first S] [--results FILE]
+ *   node --import tsx bench/cnf-cluster.ts --summary [--results FILE]
+ */
+
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+
+import { randomKSat } from "../core/cnf/generate.js";
+import { splitByLookahead } from "../core/cnf/lookahead.js";
+import { dimacsChunks } from "../core/encode/dimacs.js";
+import { runSolver } from "../host/solver/index.js";
+import { RunState } from "../proto/gen/cubist/v1/run.js";
+import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
+import { isTerminal } from "../proto/vocabulary.js";
+import { formulaDepth } from "../coordinator/model/formula-shape.js";
+import { startTestNats } from "../test/helpers/nats.js";
+import { apiClient, spawnCoordinator, type Call } from "../test/helpers/api.js";
+import { spawnCubist } from "../test/helpers/processes.js";
+
+const DEFAULT_RESULTS = fileURLToPath(new URL("./results/cnf-cluster.jsonl", import.meta.url));
+const RATIO = 4.26;
+
+interface PairRecord {
+  vars: number;
+  clauses: number;
+  seed: number;
+  workers: number;
+  cubes: number;
+  cubeTimeFirst: number | null;
+  status: string;
+  first: "alone" | "cluster";
+  aloneWallS: number;
+  aloneCpuS: number;
+  clusterWallS: number;
+  /** The lookahead's time on this formula, measured here in process (the coordinator's is inside clusterWallS). */
+  cubingS: number;
+  cubesDone: number;
+  resplit: number;
+  loadBefore: number;
+  loadAfter: number;
+}
+
+function seedsOf(text: string): number[] {
+  const m = /^(\d+)-(\d+)$/.exec(text);
+  if (m) return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
+  return text.split(",").map(Number);
+}
+
+function dimacs(cnf: ReturnType<typeof randomKSat>): string {
+  return Buffer.concat([...dimacsChunks(cnf)]).toString("utf8");
+}
+
+/** Submits the formula as a run and waits for its end: the wall seconds and the final RunInfo. */
+async function clusterRun(call: Call, text: string, name: string, cubes: number, cubeTimeFirst: number | null): Promise<{ wallS: number; info: RunInfo }> {
+  const t0 = performance.now();
+  const { run } = await call<unknown, { run: RunInfo }>("submitRun", {
+    puzzleText: text, puzzleName: name, format: "dimacs", cubing: { targetCubes: cubes },
+    ...(cubeTimeFirst !== null ? { solver: { firstTimeLimitSec: cubeTimeFirst } } : {}),
+  });
+  for (;;) {
+    const info = await call<unknown, RunInfo>("getRun", { runId: run.runId });
+    if (isTerminal(info.status!.state)) return { wallS: (performance.now() - t0) / 1000, info };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function pair(call: Call, vars: number, seed: number, workers: number, cubes: number, cubeTimeFirst: number | null, first: "alone" | "cluster"): Promise<PairRecord> {
+  const clauses = Math.round(vars * RATIO);
+  const cnf = randomKSat(vars, clauses, 3, seed);
+  const text = dimacs(cnf);
+  const c0 = performance.now();
+  splitByLookahead(cnf, { maxDepth: formulaDepth(cubes, 0) });
+  const cubingS = (performance.now() - c0) / 1000;
+  const loadBefore = loadavg()[0];
+  const alone = async (): Promise<{ wallS: number; cpuS: number; kind: string }> => {
+    const t0 = performance.now();
+    const r = await runSolver(dimacsChunks(cnf), cnf.numVars);
+    return { wallS: (performance.now() - t0) / 1000, cpuS: r.stats.solverSeconds ?? 0, kind: r.kind };
+  };
+  const cluster = (): ReturnType<typeof clusterRun> => clusterRun(call, text, `r${vars}-s${seed}`, cubes, cubeTimeFirst);
+  let a: Awaited<ReturnType<typeof alone>>, c: Awaited<ReturnType<typeof cluster>>;
+  if (first === "alone") {
+    a = await alone();
+    c = await cluster();
+  } else {
+    c = await cluster();
+    a = await alone();
+  }
+  const state = c.info.status!.state;
+  const status = state === RunState.RUN_STATE_SAT ? "sat" : state === RunState.RUN_STATE_UNSAT ? "unsat" : RunState[state];
+  if (status !== a.kind) throw new Error(`vars ${vars} seed ${seed}: alone ${a.kind}, cluster ${status} (${c.info.status!.message})`);
+  const k = c.info.status!.cubes!;
+  return {
+    vars, clauses, seed, workers, cubes, cubeTimeFirst, status, first,
+    aloneWallS: a.wallS, aloneCpuS: a.cpuS, clusterWallS: c.wallS, cubingS,
+    cubesDone: k.sat + k.unsat, resplit: k.resplit, loadBefore, loadAfter: loadavg()[0],
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function summary(file: string): string {
+  const rows = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as PairRecord);
+  const keyOf = (r: PairRecord): string => `${r.vars} ${r.status} ${r.workers} ${r.cubes} ${r.cubeTimeFirst ?? "default"}`;
+  const out = [
+    "| vars | answer | workers | cubes | first budget s | instances | alone wall s (median) | cluster wall s (median) | ratio alone/cluster (median) | ratios (each) | re-split (median) | load (median) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const k of [...new Set(rows.map(keyOf))].sort()) {
+    const [vars, status, workers, cubes, first] = k.split(" ");
+    const rs = rows.filter((r) => keyOf(r) === k);
+    const f = (x: number): string => x.toFixed(2);
+    out.push(`| ${vars} | ${status} | ${workers} | ${cubes} | ${first} | ${rs.length} | ${f(median(rs.map((r) => r.aloneWallS)))} | ${f(median(rs.map((r) => r.clusterWallS)))} | ` +
+      `${f(median(rs.map((r) => r.aloneWallS / r.clusterWallS)))} | ${rs.map((r) => f(r.aloneWallS / r.clusterWallS)).join(", ")} | ${median(rs.map((r) => r.resplit))} | ${f(median(rs.map((r) => (r.loadBefore + r.loadAfter) / 2)))} |`);
+  }
+  return out.join("\n") + "\n";
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      vars: { type: "string", default: "300" }, seeds: { type: "string", default: "1-6" }, workers: { type: "string", default: "2" },
+      cubes: { type: "string", default: "64" }, "cube-time-first": { type: "string" }, results: { type: "string", default: DEFAULT_RESULTS }, summary: { type: "boolean" },
+    },
+  });
+  const file = values.results!;
+  if (values.summary) {
+    if (!existsSync(file)) throw new Error(`${file}: no results yet`);
+    process.stdout.write(summary(file));
+    return;
+  }
+  const workers = Number(values.workers), cubes = Number(values.cubes);
+  const cubeTimeFirst = values["cube-time-first"] !== undefined ? Number(values["cube-time-first"]) : null;
+  const t = await startTestNats();
+  const worker = spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", String(workers), "--id", "bench-w1", "--grace", "0"]);
+  const coordinator = await spawnCoordinator(t, ["--ack-wait", "30"]);
+  const api = apiClient(coordinator.address);
+  // Stopped early: the cluster's processes and the private nats-server go too.
+  const stop = (): void => {
+    worker.kill("SIGTERM");
+    coordinator.proc.kill("SIGTERM");
+    void Promise.all([worker.exited, coordinator.proc.exited]).then(() => t.close()).finally(() => process.exit(130));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    let i = 0;
+    for (const vars of values.vars!.split(",").map(Number)) {
+      for (const seed of seedsOf(values.seeds!)) {
+        const r = await pair(api.call, vars, seed, workers, cubes, cubeTimeFirst, i++ % 2 === 0 ? "alone" : "cluster");
+        appendFileSync(file, JSON.stringify(r) + "\n");
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+      }
+    }
+  } finally {
+    api.close();
+    worker.kill("SIGTERM");
+    coordinator.proc.kill("SIGTERM");
+    await Promise.all([worker.exited, coordinator.proc.exited]);
+    await t.close();
+  }
+}
+
+await main();
