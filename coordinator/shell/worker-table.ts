@@ -26,20 +26,26 @@ export interface Orphans {
 }
 
 /**
- * How much later a worker's start (its heartbeat's time minus its uptime) must be than the start its previous
- * heartbeat gave, to count as a new process: clocks and heartbeat delays move the computed start by far less.
+ * How much later than the previous heartbeat's arrival a worker's start (its heartbeat's time minus its uptime) must
+ * be, to count as a new process when its uptime did not go back: clocks and heartbeat delays move it by far less.
  */
 export const RESTART_SLACK_MS = 2000;
 
 /** Workers whose false claims are counted one by one; ids are sender-chosen, so the table stays bounded. */
 const MAX_SUSPECTS = 10_000;
 
-/** When `next` comes from a new process of the worker that sent `prev`: the cubes the old one held. Pure. */
+/**
+ * When `next` comes from a new process of the worker that sent `prev`: the cubes the old one held. Pure. A process's
+ * uptime only grows, so a smaller uptime is a new process; so is one that started after the previous heartbeat
+ * arrived. A heartbeat that merely arrived late (the coordinator's own event loop busy, say encoding a big puzzle) is
+ * neither: its start computed on arrival moves later by the delay, which is why the start is not compared with the
+ * previous heartbeat's start.
+ */
 export function orphansOf(prev: WorkerInfo | undefined, next: WorkerStatus, now: number): Orphans | null {
-  if (!prev) return null;
-  const startedBefore = prev.seenMs - prev.status.uptimeSec * 1000;
-  const startedNow = now - next.uptimeSec * 1000;
-  if (startedNow - startedBefore < RESTART_SLACK_MS || prev.status.running.length === 0) return null;
+  if (!prev || prev.status.running.length === 0) return null;
+  const uptimeWentBack = next.uptimeSec < prev.status.uptimeSec;
+  const startedAfterLastSeen = now - next.uptimeSec * 1000 > prev.seenMs + RESTART_SLACK_MS;
+  if (!uptimeWentBack && !startedAfterLastSeen) return null;
   return { workerId: next.workerId, cubes: prev.status.running.map((r) => ({ runId: r.runId, cubeId: r.cubeId })) };
 }
 

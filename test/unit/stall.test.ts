@@ -61,4 +61,8 @@ test("worker table - a heartbeat whose start is later than the previous one's is
   // A new process: up for 1 s at 105 s, so it started at 104 s, not 50 s.
   assert.deepEqual(orphansOf(prev, WorkerStatus.fromPartial({ workerId: "w", uptimeSec: 1 }), 105_000), { workerId: "w", cubes: [{ runId: "r", cubeId: "7" }] });
   assert.equal(orphansOf(undefined, WorkerStatus.fromPartial({ workerId: "w", uptimeSec: 1 }), 105_000), null);
+  // The same process, its heartbeat read 8 s late (the coordinator was busy encoding a big puzzle): not a new one.
+  assert.equal(orphansOf(prev, WorkerStatus.fromPartial({ workerId: "w", uptimeSec: 50.5 }), 108_500), null);
+  // A new process up longer than the old one was, first heard from well after the old one's last heartbeat.
+  assert.ok(orphansOf({ ...prev, status: { ...prev.status, uptimeSec: 0.4 } }, WorkerStatus.fromPartial({ workerId: "w", uptimeSec: 3 }), 110_000));
 });
