@@ -16,7 +16,7 @@ import { releaseDeletedRun, releaseFormula, releaseProofs } from "./formula-uplo
 import { LedgerFencedError } from "./ledger.js";
 import { RunController } from "./run.js";
 import type { RunDeps } from "./run-deps.js";
-import type { Orphans } from "./worker-table.js";
+import { distrustedIn, type Orphans } from "./worker-table.js";
 
 /** What the store needs: where runs live, and the coordinator's part in every run's effects (RunDeps, coordinator/shell/run-deps.ts). */
 export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel" | "liveSlots" | "checkers" | "distrustedElsewhere"> {
@@ -104,7 +104,10 @@ export class RunStore {
       throw new RunExistsError(spec.runId);
     }
     const run = await RunController.create(this.deps(), spec, puzzle);
+    // Workers another run's spot checks disproved are distrusted here from the start (coordinator/model/run-trust.ts).
+    const distrusted = distrustedIn(this.byId.values());
     this.adopt(run);
+    for (const [worker, why] of distrusted) await run.distrust(worker, why);
     return run;
   }
 
