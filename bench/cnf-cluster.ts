@@ -28,6 +28,7 @@ import { formulaDepth } from "../coordinator/model/formula-shape.js";
 import { startTestNats } from "../test/helpers/nats.js";
 import { apiClient, spawnCoordinator, type Call } from "../test/helpers/api.js";
 import { spawnCubist } from "../test/helpers/processes.js";
+import { seedsOf } from "./lib/seeds.js";
 
 const DEFAULT_RESULTS = fileURLToPath(new URL("./results/cnf-cluster.jsonl", import.meta.url));
 const RATIO = 4.26;
@@ -50,12 +51,6 @@ interface PairRecord {
   resplit: number;
   loadBefore: number;
   loadAfter: number;
-}
-
-function seedsOf(text: string): number[] {
-  const m = /^(\d+)-(\d+)$/.exec(text);
-  if (m) return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
-  return text.split(",").map(Number);
 }
 
 function dimacs(cnf: ReturnType<typeof randomKSat>): string {

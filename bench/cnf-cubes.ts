@@ -18,6 +18,7 @@ import { randomKSat } from "../core/cnf/generate.js";
 import { dimacsChunks } from "../core/encode/dimacs.js";
 import { runSolver } from "../host/solver/index.js";
 import { defaultCubeDepth, solveCnfLocal } from "../cli/solve-cnf.js";
+import { seedsOf } from "./lib/seeds.js";
 
 const DEFAULT_RESULTS = fileURLToPath(new URL("./results/cnf-cubes.jsonl", import.meta.url));
 const RATIO = 4.26;
@@ -37,12 +38,6 @@ interface PairRecord {
   cubes: number;
   refuted: number;
   load: number;
-}
-
-function seedsOf(text: string): number[] {
-  const m = /^(\d+)-(\d+)$/.exec(text);
-  if (m) return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
-  return text.split(",").map(Number);
 }
 
 async function pair(vars: number, seed: number, workers: number, depth: number): Promise<PairRecord> {
