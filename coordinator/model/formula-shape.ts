@@ -17,6 +17,7 @@ import type { Placement } from "../../core/puzzle.js";
 import { decodeSudoku } from "../../core/sudoku/encode.js";
 import { oneLine } from "../../core/sudoku/format.js";
 import { verifySudoku } from "../../core/sudoku/verify.js";
+import { escapeXml } from "../../core/render/svg.js";
 import type { BoardCheck, FormulaShape, ShapeSplit, ShapeSplitEvent } from "./shape.js";
 
 /** The lookahead depth for `targetCubes` cubes: log2 of it, rounded up (the refuted leaves make fewer). */
@@ -89,10 +90,6 @@ export function formulaShape(puzzle: FormulaPuzzle): FormulaShape {
     score: (list) => ({ score: list.length, maxScore: numVars }),
     svg: (list, title) => formulaSVG(puzzle, list, title),
   };
-}
-
-function escapeXml(s: string): string {
-  return s.replace(/[<>&"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 /** A Sudoku's grid (a solution's digits, else the givens), or a formula's count of true variables, as SVG. */

@@ -117,6 +117,7 @@ function fmt(n: number): string {
   return String(Math.round(n * 100) / 100);
 }
 
-function escapeXml(s: string): string {
+/** Text for XML content or attribute values: the five special characters as entities. */
+export function escapeXml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch] ?? ch);
 }

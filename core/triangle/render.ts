@@ -5,15 +5,12 @@
  */
 
 import { cellAt, placedLabel, type TriangleBoard, type TrianglePuzzle } from "./puzzle.js";
+import { escapeXml } from "../render/svg.js";
 
 const PALETTE = ["#9e9e9e", "#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00", "#00acc1", "#6d4c41", "#d81b60", "#7cb342"];
 
 function colour(label: number): string {
   return PALETTE[label % PALETTE.length];
-}
-
-function escapeXml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 export function renderTriangleSVG(puzzle: TrianglePuzzle, board: TriangleBoard): string {
