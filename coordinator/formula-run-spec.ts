@@ -12,8 +12,7 @@ import { formulaRunText, parseFormulaPuzzle, type FormulaEncoding, type FormulaP
 import type { Puzzle } from "../core/puzzle.js";
 import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
-import { RUN_ID_RE } from "../proto/contract.js";
-import { buildRunSpec, intField, newRunId, numField, sha256Hex, type RunRequest } from "./run-spec.js";
+import { buildRunSpec, intField, numField, requestRunId, sha256Hex, type RunRequest } from "./run-spec.js";
 import {
   DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_TARGET_CUBES, MAX_TARGET_CUBES,
 } from "./model/run-defaults.js";
@@ -74,8 +73,7 @@ export function buildFormulaRunSpec(req: RunRequest, now: number = Date.now(), l
   const encoding = formulaEncoding(req);
   const label = req.puzzleLabel ?? "<formula>";
   const parsed = parseFormulaPuzzle(req.puzzleText, label, encoding);
-  const runId = req.runId ?? newRunId();
-  if (!RUN_ID_RE.test(runId)) throw new InvalidOptionError("run id", `"${runId.slice(0, 80)}" must be 1-64 characters of A-Z a-z 0-9 _ -`);
+  const runId = requestRunId(req);
   const name = (req.name ?? parsed.name ?? runId).slice(0, 200);
   const puzzle: FormulaPuzzle = { ...parsed, name, ...(parsed.sudoku ? { sudoku: { ...parsed.sudoku, name } } : {}) };
   const puzzleText = formulaRunText(puzzle, req.puzzleText);

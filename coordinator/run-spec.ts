@@ -190,14 +190,20 @@ function solverSpecOf(req: RunRequest, solver: string, objective: string, all: b
   };
 }
 
+/** The run id a request asks for, or a new one; InvalidOptionError unless it matches RUN_ID_RE. */
+export function requestRunId(req: RunRequest): string {
+  const runId = req.runId ?? newRunId();
+  if (!RUN_ID_RE.test(runId)) throw new InvalidOptionError("run id", `"${runId.slice(0, 80)}" must be 1-64 characters of A-Z a-z 0-9 _ -`);
+  return runId;
+}
+
 /**
  * Validates a request and returns the spec (formula fields left for the coordinator to fill) and the puzzle. A puzzle
  * text or a board above `limits` is a LimitExceededError (the formula is checked when it is built: coordinator/shell/run.ts).
  */
 export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: SizeLimits = DEFAULT_SIZE_LIMITS): { spec: RunSpec; puzzle: Puzzle | TrianglePuzzle } {
   const { puzzle, triangle, label } = requestPuzzle(req, limits);
-  const runId = req.runId ?? newRunId();
-  if (!RUN_ID_RE.test(runId)) throw new InvalidOptionError("run id", `"${runId.slice(0, 80)}" must be 1-64 characters of A-Z a-z 0-9 _ -`);
+  const runId = requestRunId(req);
   const encoding = triangle ? TRIANGLE_ENCODING : req.encoding ?? DEFAULT_ENCODING;
   if (!triangle && !isEncodingName(encoding)) throw new InvalidOptionError("encoding", `unknown encoding "${encoding}"`);
   const order = req.order ?? "";
