@@ -115,6 +115,11 @@ function* sendAway(run: TrustRun, e: CubeEntry, notWorker: string): RunSteps {
   yield* run.recorder.publishAndRecord(publish, () => ({ $case: "requeued", value: { id: e.id, attempt, seq: publish.seqs[0] ?? 0, lease: publish.tasks[0].task.lease } }));
 }
 
+/** The cubes `worker` closed as UNSAT in the run (what a distrust sends out again). */
+function refutedBy(run: TrustRun, worker: string): CubeEntry[] {
+  return [...run.cubes.table.entries()].filter((e) => e.state === "unsat" && e.worker === worker);
+}
+
 function note(kind: string, worker: string, cubeId: string, message: string): { $case: "note"; value: RunNote } {
   return { $case: "note", value: { kind, message, actor: "spot-check", worker, cubeId } };
 }
@@ -153,7 +158,7 @@ export function* screenVerdict(run: TrustRun, v: Verdict, e: CubeEntry): RunStep
 export function* disproveRefuter(run: TrustRun, cubeId: string, solver: string): RunSteps {
   const liar = run.trust.refuterOf(cubeId);
   if (liar === undefined || liar === solver || run.trust.distrusted.has(liar)) return;
-  const refuted = [...run.cubes.table.entries()].filter((e) => e.state === "unsat" && e.worker === liar);
+  const refuted = refutedBy(run, liar);
   run.log.error("spot check disproved a worker: its refutation of a satisfiable cube is undone, and all its others",
     { worker: liar, cube: cubeId, by: solver, requeued: refuted.length });
   yield* run.recorder.applyAndRecord(note(DISTRUSTED_NOTE, liar, cubeId,
@@ -167,7 +172,7 @@ export function* disproveRefuter(run: TrustRun, cubeId: string, solver: string):
  */
 export function* distrustFromElsewhere(run: TrustRun, worker: string, why: string): RunSteps {
   if (run.spec.certify || run.trust.distrusted.has(worker)) return;
-  const refuted = [...run.cubes.table.entries()].filter((e) => e.state === "unsat" && e.worker === worker);
+  const refuted = refutedBy(run, worker);
   run.log.error("a worker distrusted in another run is distrusted here: its refutations are undone", { worker, why, requeued: refuted.length });
   yield* run.recorder.applyAndRecord(note(DISTRUSTED_NOTE, worker, "", why));
   for (const e of refuted) yield* sendAway(run, e, worker);
