@@ -39,7 +39,7 @@ import { RunUpkeep } from "./run-upkeep.js";
 import { VerdictIntake } from "./verdict-intake.js";
 import { VerdictRouter, type CoordinatorCounters } from "./verdict-router.js";
 import { DEFAULT_LEASE_TIMINGS, type LeaderRecord, type LeaseTimings } from "../model/leader-lease.js";
-import { distrustedIn, hasChecker, leaseOf, WorkerTable, type WorkerInfo } from "./worker-table.js";
+import { distrustedIn, distrustReason, hasChecker, leaseOf, WorkerTable, type WorkerInfo } from "./worker-table.js";
 
 export type { WorkerInfo };
 
@@ -172,7 +172,7 @@ export class Coordinator {
       settled: (run) => this.intake?.requeue(this.held.take(run)),
       liveSlots: () => this.workerTable.live().reduce((n, w) => n + w.status.slots, 0),
       checkers: (worker) => this.hasChecker(worker),
-      distrustedElsewhere: (worker) => this.distrusted.get(worker),
+      distrustedElsewhere: (worker) => distrustReason(this.runs(), worker),
     });
     this.subs.push(nc.subscribe(names.workerWildcard(), { callback: (err, msg) => { if (!err) this.onWorkerStatus(msg.data, msg.subject); } }));
     this.subs.push(nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.cubesStream}.*`, {

@@ -69,18 +69,26 @@ interface TrustedRun {
 }
 
 /**
- * The workers a spot check disproved in any of `runs` (coordinator/model/run-trust.ts), and why: the run whose check
- * disproved a worker names it, before the runs that took the distrust from it.
+ * Why `worker` is distrusted by any of `runs` (coordinator/model/run-trust.ts), or undefined: the run whose check
+ * disproved it names it, before the runs that took the distrust from it. Called for every verdict: it builds nothing.
  */
-export function distrustedIn(runs: Iterable<TrustedRun>): Map<string, string> {
-  const out = new Map<string, string>();
+export function distrustReason(runs: Iterable<TrustedRun>, worker: string): string | undefined {
+  let taken: string | undefined;
   for (const run of runs) {
-    for (const [worker, cube] of run.model.trust.distrusted) {
-      if (out.has(worker) && cube === "") continue;
-      out.set(worker, run.model.trust.reasonOf(worker, run.id) ?? "distrusted by another run");
-    }
+    const cube = run.model.trust.distrusted.get(worker);
+    if (cube === undefined) continue;
+    const why = run.model.trust.reasonOf(worker, run.id) ?? "distrusted by another run";
+    if (cube !== "") return why;
+    taken ??= why;
   }
-  return out;
+  return taken;
+}
+
+/** Every worker a spot check disproved in any of `runs`, and why (distrustReason). */
+export function distrustedIn(runs: Iterable<TrustedRun>): Map<string, string> {
+  const list = [...runs];
+  const workers = new Set(list.flatMap((run) => [...run.model.trust.distrusted.keys()]));
+  return new Map([...workers].map((worker) => [worker, distrustReason(list, worker)!]));
 }
 
 /** Some live worker other than `worker`, neither quarantined nor distrusted, can solve a spot check of its refutation. */
