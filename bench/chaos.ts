@@ -22,9 +22,9 @@ import { parseArgs } from "node:util";
 import { credentials } from "@grpc/grpc-js";
 import { freePort } from "../cluster/free-port.js";
 import { createRandom } from "../core/random.js";
-import { CubistServiceClient, GetRunRequest, GetSolutionRequest, SubmitRunRequest, type RunInfo, type SubmitRunResponse } from "../proto/gen/cubist/v1/api.js";
+import { CubistServiceClient, GetRunRequest, SubmitRunRequest, type RunInfo, type SubmitRunResponse } from "../proto/gen/cubist/v1/api.js";
 import { RunState, type RunStatus } from "../proto/gen/cubist/v1/run.js";
-import { CLI, cubist, exited, killGroup, startNats, unary, waitLog } from "./lib/cluster-processes.js";
+import { answerOf, CLI, cubist, exited, killGroup, solutionVerifies, startNats, unary, waitLog } from "./lib/cluster-processes.js";
 import { printScriptHelp } from "./lib/script-help.js";
 
 const { values } = parseArgs({
@@ -133,36 +133,16 @@ async function statusOf(clients: CubistServiceClient[], runId: string): Promise<
 
 const OPEN = new Set([RunState.RUN_STATE_RUNNING, RunState.RUN_STATE_SPLITTING, RunState.RUN_STATE_PAUSED]);
 
-type Board = { ids: number[]; rots: number[]; solution?: { cols: number } };
-
-/** A run's first solution, from the leader (a standby answers UNAVAILABLE naming it). */
-async function solutionOf(clients: CubistServiceClient[], runId: string): Promise<Board> {
-  let last: unknown = null;
-  for (const client of clients) {
-    try {
-      return await unary<GetSolutionRequest, Board>(client, "getSolution", GetSolutionRequest.fromPartial({ runId, index: 0 }));
-    } catch (err) {
-      last = err;
-    }
-  }
-  throw last;
-}
-
 /** The end of a run checked against the board's known answer; a SAT board verified by `cubist verify`. */
 async function check(file: string, status: RunStatus, clients: CubistServiceClient[], dir: string): Promise<{ answer: string; ok: boolean; why: string }> {
   const expect = /unsat/.test(file) ? "unsat" : "sat";
-  const answer = status.state === RunState.RUN_STATE_UNSAT ? "unsat" : status.state === RunState.RUN_STATE_SAT ? "sat" : RunState[status.state];
+  const answer = answerOf(status.state);
   if (answer !== expect) return { answer, ok: false, why: `expected ${expect}: ${status.message}` };
   if (answer === "unsat") {
     const whole = Math.abs(status.progress - 1) < 1e-9 && (status.cubes?.failed ?? 0) === 0;
     return { answer, ok: whole, why: whole ? "" : `progress ${status.progress}, ${status.cubes?.failed} failed` };
   }
-  const sol = await solutionOf(clients, status.runId);
-  const cols = sol.solution!.cols;
-  const board = sol.ids.map((pid, i) => [pid, sol.rots[i]]).reduce<number[][][]>((rows, x, i) => { if (i % cols === 0) rows.push([]); rows[rows.length - 1].push(x); return rows; }, []);
-  const bf = join(dir, `${status.runId}.json`);
-  writeFileSync(bf, JSON.stringify({ board }));
-  const ok = spawnSync(process.execPath, [...CLI, "verify", file, bf]).status === 0;
+  const ok = await solutionVerifies(clients, status.runId, file, dir);
   return { answer, ok, why: ok ? "" : "the board does not verify" };
 }
 

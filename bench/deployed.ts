@@ -25,9 +25,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { credentials } from "@grpc/grpc-js";
 import { freePort } from "../cluster/free-port.js";
-import { CubistServiceClient, GetRunRequest, GetSolutionRequest, SubmitRunRequest, type RunInfo, type SubmitRunResponse } from "../proto/gen/cubist/v1/api.js";
+import { CubistServiceClient, GetRunRequest, SubmitRunRequest, type RunInfo, type SubmitRunResponse } from "../proto/gen/cubist/v1/api.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
-import { CLI, cubist, exited, killGroup, startNats, unary, waitLog } from "./lib/cluster-processes.js";
+import { answerOf, CLI, cubist, exited, killGroup, solutionVerifies, startNats, unary, waitLog } from "./lib/cluster-processes.js";
 import { median } from "./lib/summary.js";
 const { values } = parseArgs({
   options: {
@@ -103,15 +103,8 @@ async function deployed(file: string): Promise<{ seconds: number; answer: string
       const s = info?.status;
       if (s && s.state !== RunState.RUN_STATE_RUNNING && s.state !== RunState.RUN_STATE_SPLITTING && s.state !== RunState.RUN_STATE_PAUSED && s.finishedUnixMs > 0) {
         await injected;
-        const answer = s.state === RunState.RUN_STATE_UNSAT ? "unsat" : s.state === RunState.RUN_STATE_SAT ? "sat" : RunState[s.state];
-        if (answer === "sat") {
-          const sol = await unary<GetSolutionRequest, { ids: number[]; rots: number[]; solution?: { rows: number; cols: number } }>(client, "getSolution", GetSolutionRequest.fromPartial({ runId: id, index: 0 }));
-          const cols = sol.solution!.cols;
-          const board = sol.ids.map((pid, i) => [pid, sol.rots[i]]).reduce<number[][][]>((rows, x, i) => { if (i % cols === 0) rows.push([]); rows[rows.length - 1].push(x); return rows; }, []);
-          const bf = join(dir, "board.json");
-          writeFileSync(bf, JSON.stringify({ board }));
-          if (spawnSync(process.execPath, [...CLI, "verify", file, bf]).status !== 0) throw new Error(`the board of ${file} does not verify`);
-        }
+        const answer = answerOf(s.state);
+        if (answer === "sat" && !(await solutionVerifies([client], id, file, dir))) throw new Error(`the board of ${file} does not verify`);
         return { seconds: (s.finishedUnixMs - t0) / 1000, answer, detail };
       }
       if ((Date.now() - t0) / 1000 > limitSec) return { seconds: limitSec, answer: "timeout", detail };

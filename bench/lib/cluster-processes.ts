@@ -5,11 +5,12 @@
  * process's stderr (its logs) is also appended to DIR/<command>[-<id>].log.
  */
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Metadata } from "@grpc/grpc-js";
-import type { CubistServiceClient } from "../../proto/gen/cubist/v1/api.js";
+import { GetSolutionRequest, type CubistServiceClient } from "../../proto/gen/cubist/v1/api.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
 
 export const CLI = ["dist/cli/main.js"];
 
@@ -64,4 +65,33 @@ export function unary<Req, Res>(client: CubistServiceClient, method: string, req
     const fn = (client as unknown as Record<string, (r: Req, m: Metadata, cb: (e: Error | null, r: Res) => void) => void>)[method];
     fn.call(client, req, new Metadata(), (e, r) => (e ? reject(e) : resolve(r)));
   });
+}
+
+/** An ended run's answer as the benchmarks record it: "sat", "unsat", or the state's name. */
+export function answerOf(state: RunState): string {
+  return state === RunState.RUN_STATE_UNSAT ? "unsat" : state === RunState.RUN_STATE_SAT ? "sat" : RunState[state];
+}
+
+type Solution = { ids: number[]; rots: number[]; solution?: { cols: number } };
+
+/**
+ * Whether a run's first solution passes `cubist verify` against `file`: asked of each coordinator in turn (a standby
+ * answers UNAVAILABLE naming the leader), written as a board under `dir`.
+ */
+export async function solutionVerifies(clients: CubistServiceClient[], runId: string, file: string, dir: string): Promise<boolean> {
+  let sol: Solution | null = null;
+  let last: unknown = null;
+  for (const client of clients) {
+    sol = await unary<GetSolutionRequest, Solution>(client, "getSolution", GetSolutionRequest.fromPartial({ runId, index: 0 })).catch((err: unknown) => {
+      last = err;
+      return null;
+    });
+    if (sol) break;
+  }
+  if (!sol) throw last;
+  const cols = sol.solution!.cols;
+  const board = sol.ids.map((pid, i) => [pid, sol.rots[i]]).reduce<number[][][]>((rows, x, i) => { if (i % cols === 0) rows.push([]); rows[rows.length - 1].push(x); return rows; }, []);
+  const bf = join(dir, `${runId}.json`);
+  writeFileSync(bf, JSON.stringify({ board }));
+  return spawnSync(process.execPath, [...CLI, "verify", file, bf]).status === 0;
 }
