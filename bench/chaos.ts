@@ -158,6 +158,7 @@ async function main(): Promise<void> {
   await cluster.start();
   const clients = cluster.grpc.map((a) => new CubistServiceClient(a, credentials.createInsecure()));
   const runs = new Map<string, string>();
+  const t0 = Date.now();
   try {
     for (const board of values.boards!.split(",")) {
       const file = shuffled(board, dir);
@@ -166,7 +167,6 @@ async function main(): Promise<void> {
       const r = await submit(clients[0]).catch(() => submit(clients[1]));
       runs.set(r.run!.runId, file);
     }
-    const t0 = Date.now();
     const ended = new Map<string, { status: RunStatus; seconds: number }>();
     let faults = 0;
     let nextFault = Date.now() + between(0.5, 1.5) * Number(values.every) * 1000;
