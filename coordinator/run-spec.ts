@@ -67,20 +67,19 @@ export interface RunRequest {
   everyBoard?: boolean;
 }
 
-function int(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
+/** A whole-number request field in min..max, or its default; the formula runs' spec shares these checks. */
+export function intField(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
   if (v === undefined || v === null) return dflt;
   if (!Number.isInteger(v) || v < min || v > max) throw new InvalidOptionError(field, `must be an integer in ${min}..${max}, got ${v}`);
   return v;
 }
 
-function num(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
+/** A finite request field in min..max, or its default. */
+export function numField(field: string, v: number | undefined, min: number, max: number, dflt: number): number {
   if (v === undefined || v === null) return dflt;
   if (!Number.isFinite(v) || v < min || v > max) throw new InvalidOptionError(field, `must be a number in ${min}..${max}, got ${v}`);
   return v;
 }
-
-/** The range checks, for the formula runs' spec (coordinator/formula-run-spec.ts). */
-export { int as intField, num as numField };
 
 /** Boards a counted cube's verdict carries unless the run records every board (docs/cluster.md "Counting"). */
 export const COUNT_BOARDS = 32;
@@ -157,18 +156,18 @@ function requestCubing(req: RunRequest, puzzle: Puzzle | TrianglePuzzle, triangl
   if (all && cellOrder === "scan") throw new InvalidOptionError("cell order", "scan does not go with mode all (counting)");
   // The soft default (solve --workers: its slots) applies only where parts can be used.
   const partsFit = cellOrder === "scan" && req.certify !== true && objective !== "score";
-  const parts = int("cube parts", req.cubeParts ?? (partsFit ? req.cubePartsIfScan : undefined), 1, MAX_CUBE_PARTS, 1);
+  const parts = intField("cube parts", req.cubeParts ?? (partsFit ? req.cubePartsIfScan : undefined), 1, MAX_CUBE_PARTS, 1);
   if (parts > 1 && cellOrder !== "scan") throw new InvalidOptionError("cube parts", `parts are for scan cubes (cell order scan), not ${cellOrder}`);
   if (parts > 1 && (req.certify === true || objective === "score")) {
     throw new InvalidOptionError("cube parts", `not with ${req.certify === true ? "certify (a proof covers whole cubes)" : "objective score (the score search does not split)"}`);
   }
-  const memberShare = num("member share", req.memberShare, 0, MAX_MEMBER_SHARE, 0);
+  const memberShare = numField("member share", req.memberShare, 0, MAX_MEMBER_SHARE, 0);
   if (memberShare > 0 && cellOrder !== "scan") throw new InvalidOptionError("member share", `the member is for scan cubes (cell order scan), not ${cellOrder}`);
-  const scoreSlots = int("score slots", req.scoreSlots, 0, MAX_SCORE_SLOTS, 0);
+  const scoreSlots = intField("score slots", req.scoreSlots, 0, MAX_SCORE_SLOTS, 0);
   if (scoreSlots > 0 && objective !== "score") throw new InvalidOptionError("score slots", "are for objective score");
   return {
-    targetCubes: int("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, req.certify === true ? DEFAULT_CERTIFIED_TARGET_CUBES : DEFAULT_TARGET_CUBES),
-    maxDepth: int("max depth", req.maxDepth, 0, 1024, 0),
+    targetCubes: intField("target cubes", req.targetCubes, 1, MAX_TARGET_CUBES, req.certify === true ? DEFAULT_CERTIFIED_TARGET_CUBES : DEFAULT_TARGET_CUBES),
+    maxDepth: intField("max depth", req.maxDepth, 0, 1024, 0),
     cellOrder,
     ...(parts > 1 ? { parts } : {}),
     ...(memberShare > 0 ? { memberShare } : {}),
@@ -180,11 +179,11 @@ function requestCubing(req: RunRequest, puzzle: Puzzle | TrianglePuzzle, triangl
 function solverSpecOf(req: RunRequest, solver: string, objective: string, all: boolean, cells: number): NonNullable<RunSpec["solver"]> {
   return {
     solver,
-    timeLimitSec: num("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
-    conflictLimit: int("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
-    seed: int("seed", req.seed, 0, 2 ** 31 - 1, 0),
-    searchMs: int("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
-    firstTimeLimitSec: num("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
+    timeLimitSec: numField("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
+    conflictLimit: intField("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
+    seed: intField("seed", req.seed, 0, 2 ** 31 - 1, 0),
+    searchMs: intField("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),
+    firstTimeLimitSec: numField("first time limit", req.firstTimeLimitSec, 0, 10_000_000, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC),
     objective: objective === "score" ? "score" : all ? "count" : "",
     ...(all ? { countBoards: countBoardsFor(cells, req.everyBoard === true) } : {}),
   };
@@ -217,7 +216,7 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
   const cells = triangle ? triangle.side ** 2 : (puzzle as Puzzle).rows * (puzzle as Puzzle).cols;
   const spec: RunSpec = {
     certify: req.certify === true,
-    spotCheckPercent: int("spot check", req.spotCheckPercent, 0, 100, DEFAULT_SPOT_CHECK_PERCENT),
+    spotCheckPercent: intField("spot check", req.spotCheckPercent, 0, 100, DEFAULT_SPOT_CHECK_PERCENT),
     runId,
     name,
     puzzleText,
@@ -226,13 +225,13 @@ export function buildRunSpec(req: RunRequest, now: number = Date.now(), limits: 
     cubing,
     solver: solverSpecOf(req, solver, objective, all, cells),
     resplit: {
-      afterBudgets: int("resplit after", req.resplitAfter, 1, 1000, 1),
-      depth: int("resplit depth", req.resplitDepth, 1, 64, DEFAULT_RESPLIT_DEPTH),
-      targetChildren: int("resplit children", req.resplitChildren, 0, 1_000_000, 0),
+      afterBudgets: intField("resplit after", req.resplitAfter, 1, 1000, 1),
+      depth: intField("resplit depth", req.resplitDepth, 1, 64, DEFAULT_RESPLIT_DEPTH),
+      targetChildren: intField("resplit children", req.resplitChildren, 0, 1_000_000, 0),
     },
-    priority: int("priority", req.priority, -1000, 1000, 0),
+    priority: intField("priority", req.priority, -1000, 1000, 0),
     mode: all ? RunMode.RUN_MODE_ALL_SOLUTIONS : RunMode.RUN_MODE_FIRST_SOLUTION,
-    ...(all ? { solutionLimit: int("solution limit", req.solutionLimit, 0, Number.MAX_SAFE_INTEGER, 0), everyBoard: req.everyBoard === true } : {}),
+    ...(all ? { solutionLimit: intField("solution limit", req.solutionLimit, 0, Number.MAX_SAFE_INTEGER, 0), everyBoard: req.everyBoard === true } : {}),
     createdUnixMs: now,
     puzzleSha256: sha256Hex(puzzleText),
     formulaSha256: "",
