@@ -1,5 +1,5 @@
 /**
- * The engine's most-constrained-first order (`--order mcf`, engine/mcf.c), beyond the tables of engine.test.ts that
+ * The engine's most-constrained-first order (`--order mcf`, engine/mcf.c), beyond the tables of engine-oracle.test.ts that
  * run it with every other order (counts against the oracle, cubes, many colours, printed boards, symmetry): the
  * parts of a partition still cover the space exactly, restarts keep proofs and answers, and the deepest partial
  * board (`--best`), whose cells are no prefix of a static scan here, still matches on every edge. The oracle is the
