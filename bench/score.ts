@@ -1,19 +1,20 @@
 /**
  * Score mode on the official Eternity II with its 5 hints at their official cells. The puzzle is shuffled first
  * (seeded: piece order and orientation) so the file's piece order gives nothing away, then each configuration runs
- * on it for --time seconds, one after the other on the same cores:
+ * on it for --time seconds, one after the other on the same cores (or, with --together, all at once, so that they
+ * share the cores and whatever else loads the machine alike):
  *   solve    `cubist solve --objective score --json --time T --threads N` (one machine, N threads);
  *   cluster  `cubist solve --objective score --json --time T --workers N` (the embedded cluster: a nats-server, a
  *            coordinator and N workers, the run's score slots; its history is the best score as the run reported it).
  *
  *   node --import tsx bench/score.ts [--time 600] [--seeds 1,2,3] [--configs solve,cluster] [--threads 2]
- *        [--workers 2] [--out FILE] [-- extra solve flags]
+ *        [--workers 2] [--together] [--out FILE] [-- extra solve flags]
  *
  * Prints one JSON line per configuration and seed (final score and the score-over-time curve; also appended to --out)
  * and a markdown table of the score reached at 10 s, 60 s, 180 s, 600 s, 1800 s and the end.
  */
 
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +30,7 @@ const { values, positionals } = parseArgs({
     workers: { type: "string", default: "2" },
     configs: { type: "string", default: "solve" },
     out: { type: "string", default: "" },
+    together: { type: "boolean", default: false },
   },
   allowPositionals: true,
 });
@@ -41,16 +43,24 @@ const configs = values.configs!.split(",");
 type Row = { config: string; seed: number; final: number | null; at: Record<number, number | null>; seconds: number };
 const rows: Row[] = [];
 
+/** The standard output of `cubist ARGS`, once it has exited. */
+function cubistOut(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", reject);
+    child.on("close", () => resolve(out));
+  });
+}
+
 /** One configuration on one shuffled file: its final score and the score at each mark. */
-function runOne(config: string, seed: number, file: string): Row {
+async function runOne(config: string, seed: number, file: string): Promise<Row> {
   const where = config === "cluster" ? ["--workers", values.workers!] : ["--threads", values.threads!];
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ["dist/cli/main.js", "solve", file, "--objective", "score", "--json", "--time", values.time!, ...where, ...positionals], {
-    encoding: "utf8",
-    maxBuffer: 1 << 26,
-  });
+  const stdout = await cubistOut(["solve", file, "--objective", "score", "--json", "--time", values.time!, ...where, ...positionals]);
   const seconds = (performance.now() - t0) / 1000;
-  const out = JSON.parse(r.stdout) as { best: { score: number } | null; history?: Array<{ seconds: number; score: number }> };
+  const out = JSON.parse(stdout) as { best: { score: number } | null; history?: Array<{ seconds: number; score: number }> };
   const history = out.history ?? [];
   const at: Record<number, number | null> = {};
   for (const m of marks.filter((m) => m <= Number(values.time))) {
@@ -58,7 +68,7 @@ function runOne(config: string, seed: number, file: string): Row {
     at[m] = upTo.length ? upTo[upTo.length - 1].score : null;
   }
   const row = { config, seed, final: out.best?.score ?? null, at, seconds: +seconds.toFixed(1) };
-  const line = JSON.stringify({ ...row, time: Number(values.time), history });
+  const line = JSON.stringify({ ...row, time: Number(values.time), together: values.together, history });
   console.log(line);
   if (values.out) appendFileSync(values.out, line + "\n");
   return row;
@@ -70,7 +80,8 @@ try {
     const { puzzle } = shufflePuzzle(e2, seed);
     const file = join(dir, `e2-s${seed}.txt`);
     writeFileSync(file, writeCanonical({ ...puzzle, name: `e2-hints5-s${seed}` }));
-    for (const config of configs) rows.push(runOne(config, seed, file));
+    if (values.together) rows.push(...(await Promise.all(configs.map((config) => runOne(config, seed, file)))));
+    else for (const config of configs) rows.push(await runOne(config, seed, file));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
