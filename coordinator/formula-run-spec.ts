@@ -55,7 +55,6 @@ function checkFormulaRequest(req: RunRequest): void {
   const refuse = (field: string, why: string): never => {
     throw new InvalidOptionError(field, `${why} (${what} runs on the cluster as a formula run: docs/cluster.md "Formula runs")`);
   };
-  if (req.certify) refuse("certify", "certified UNSAT on the cluster is for square boards; on one machine: cubist solve FILE --certify");
   if (req.mode === "all" || req.solutionLimit || req.everyBoard) refuse("mode", "counting is not for a formula run");
   if (req.objective !== undefined && req.objective !== "sat") refuse("objective", `${req.objective} is for square boards`);
   if (req.order) refuse("order", "variable orders are for square boards");
@@ -80,7 +79,7 @@ export function buildFormulaRunSpec(req: RunRequest, now: number = Date.now(), l
   const solver = req.solver ?? "kissat";
   if (solver !== "kissat" && solver !== "cadical") throw new InvalidOptionError("solver", `must be kissat or cadical, got "${solver}"`);
   const spec: RunSpec = {
-    certify: false,
+    certify: req.certify ?? false,
     spotCheckPercent: intField("spot check", req.spotCheckPercent, 0, 100, DEFAULT_SPOT_CHECK_PERCENT),
     runId,
     name,
