@@ -1,9 +1,9 @@
 /**
  * The RunSpec of a formula run (docs/cluster.md "Formula runs"): a DIMACS CNF (format "dimacs") or a Sudoku (format
  * "sudoku") submitted as a run. Its cubes come from the lookahead cuber (cell order "lookahead"), and every cube goes
- * to the SAT solver alone (search ms 0: the placement engine has no board to search). What a formula run does not
- * take is refused by name: counting, the score objective, certification (on one machine: `cubist solve F.cnf
- * --certify`), cube parts, variable orders and the square encodings.
+ * to the SAT solver alone (search ms 0: the placement engine has no board to search); with `certify` the solver's
+ * DRAT proof of every cube is checked by the coordinator, as for puzzles. What a formula run does not take is refused
+ * by name: counting, the score objective, cube parts, variable orders and the square encodings.
  */
 
 import { InvalidOptionError } from "../core/errors.js";
