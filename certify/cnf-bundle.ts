@@ -1,9 +1,11 @@
 /**
- * The certificate bundle of a DIMACS formula proved unsatisfiable by cube and conquer (`cubist solve F.cnf --certify
- * --certificate DIR`): the formula itself (formula.cnf: the input's clauses, rewritten plainly), cubes.txt (every
- * leaf of the cube tree, the ones the lookahead refuted included), a Kissat DRAT proof per cube, the coverage proof,
- * README.md and check.sh, which re-checks everything with drat-trim alone. There is no encoding to tie to a puzzle:
- * the claim is about formula.cnf, whose clauses are the input's.
+ * The certificate bundle of a formula proved unsatisfiable by cube and conquer: on one machine (`cubist solve F.cnf
+ * --certify --certificate DIR`) and of a certified formula run on the cluster (`cubist run certificate RUN -o DIR`,
+ * coordinator/shell/certificate.ts). The formula itself (formula.cnf: the input's clauses, rewritten plainly, or a
+ * Sudoku's encoding), cubes.txt (on one machine every leaf of the cube tree, the ones the lookahead refuted
+ * included; on the cluster the refuted cubes, the coverage proof refuting the branches the cuber pruned), a Kissat
+ * DRAT proof per cube, the coverage proof, README.md and check.sh, which re-checks everything with drat-trim alone.
+ * There is no encoder to tie the formula to a puzzle: the claim is about formula.cnf.
  */
 
 import { CHECK_SCRIPT, textFile, type BundleFile } from "./bundle.js";
@@ -15,12 +17,26 @@ export function cnfCheckScript(): string {
   return [...header, ...kept].join("\n");
 }
 
-/** README.md of a formula bundle. */
-export function cnfReadme(f: { file: string; numVars: number; numClauses: number; formulaSha256: string; cubes: number }): string {
-  return `# Certificate: ${f.file} is unsatisfiable
+/** What a formula bundle's README says. */
+export interface CnfBundleFacts {
+  file: string;
+  numVars: number;
+  numClauses: number;
+  formulaSha256: string;
+  cubes: number;
+  /** The cluster run the bundle is of. */
+  run?: string;
+  /** What formula.cnf is when it is not the clauses of `file` (a Sudoku's encoding). */
+  source?: string;
+}
 
+/** README.md of a formula bundle. */
+export function cnfReadme(f: CnfBundleFacts): string {
+  const origin = f.source ?? `those of ${f.file}, in order (comments dropped, one clause a line)`;
+  return `# Certificate: ${f.file} is unsatisfiable
+${f.run !== undefined ? `\nRun \`${f.run}\`.\n` : ""}
 The claim: \`formula.cnf\` (${f.numVars} variables, ${f.numClauses} clauses, SHA-256 ${f.formulaSha256}) is
-unsatisfiable. Its clauses are those of ${f.file}, in order (comments dropped, one clause a line).
+unsatisfiable. Its clauses are ${origin}.
 
 The proof is cube-and-conquer:
 
@@ -28,7 +44,7 @@ The proof is cube-and-conquer:
    literals as unit clauses is unsatisfiable; \`proofs/<cube-id>.drat\` is a DRAT proof of that (binary DRAT, written
    by Kissat).
 2. Coverage: \`formula.cnf\` plus, for every cube, one clause of its negated literals is unsatisfiable;
-   \`coverage.drat\` is a DRAT proof of that.
+   \`coverage.drat\` is a DRAT proof of that.${f.run !== undefined ? " (Branches the cuber refuted are not cubes: this proof refutes them.)" : ""}
 
 Together: any model of formula.cnf satisfies some cube (by 2) and no cube (by 1), so there is none.
 
@@ -38,7 +54,7 @@ Re-check with \`sh check.sh\` (needs sh, awk, grep and drat-trim); it prints \`c
 }
 
 /** The bundle's text files (the formula and proofs are added by the caller as they are written). */
-export function cnfBundleTexts(facts: Parameters<typeof cnfReadme>[0], cubes: ReadonlyArray<{ id: string; units: readonly number[] }>): BundleFile[] {
+export function cnfBundleTexts(facts: CnfBundleFacts, cubes: ReadonlyArray<{ id: string; units: readonly number[] }>): BundleFile[] {
   return [
     textFile("README.md", cnfReadme(facts)),
     textFile("check.sh", cnfCheckScript()),

@@ -9,7 +9,7 @@ import type { OptionSpec, ParsedValues } from "./args.js";
 import { encodeOptionsFrom } from "./encode-options.js";
 
 export const RUN_OPTIONS: Record<string, OptionSpec> = {
-  cubes: { type: "integer", arg: "N", description: `initial split: this many cubes (default: ${DEFAULT_TARGET_CUBES}; ${DEFAULT_CERTIFIED_TARGET_CUBES} with --certify)`, min: 1, max: 2_000_000 },
+  cubes: { type: "integer", arg: "N", description: `initial split: this many cubes (default: ${DEFAULT_TARGET_CUBES}; ${DEFAULT_CERTIFIED_TARGET_CUBES} for a puzzle with --certify)`, min: 1, max: 2_000_000 },
   "max-depth": { type: "integer", arg: "D", description: "initial split: at most this many placements per cube (0 = no limit)", min: 0, max: 1024 },
   "cell-order": { type: "string", arg: "O", description: `how the splitter picks cells (default: scan, cubes along the engine's own scan, where the engine runs alone on a board of up to 200 free cells (cells no hint fixes) with few expected solutions; else ${DEFAULT_CELL_ORDER})`, choices: cellOrders },
   "cube-parts": { type: "integer", arg: "N", description: "scan cubes: search each cube as N parts side by side (the engine's --part), so N workers share one cube's scan (default: 1; solve --workers: its solver slots)", min: 1, max: MAX_CUBE_PARTS },

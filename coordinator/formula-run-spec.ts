@@ -1,9 +1,9 @@
 /**
  * The RunSpec of a formula run (docs/cluster.md "Formula runs"): a DIMACS CNF (format "dimacs") or a Sudoku (format
  * "sudoku") submitted as a run. Its cubes come from the lookahead cuber (cell order "lookahead"), and every cube goes
- * to the SAT solver alone (search ms 0: the placement engine has no board to search). What a formula run does not
- * take is refused by name: counting, the score objective, certification (on one machine: `cubist solve F.cnf
- * --certify`), cube parts, variable orders and the square encodings.
+ * to the SAT solver alone (search ms 0: the placement engine has no board to search); with `certify` the solver's
+ * DRAT proof of every cube is checked by the coordinator, as for puzzles. What a formula run does not take is refused
+ * by name: counting, the score objective, cube parts, variable orders and the square encodings.
  */
 
 import { InvalidOptionError } from "../core/errors.js";
@@ -55,7 +55,6 @@ function checkFormulaRequest(req: RunRequest): void {
   const refuse = (field: string, why: string): never => {
     throw new InvalidOptionError(field, `${why} (${what} runs on the cluster as a formula run: docs/cluster.md "Formula runs")`);
   };
-  if (req.certify) refuse("certify", "certified UNSAT on the cluster is for square boards; on one machine: cubist solve FILE --certify");
   if (req.mode === "all" || req.solutionLimit || req.everyBoard) refuse("mode", "counting is not for a formula run");
   if (req.objective !== undefined && req.objective !== "sat") refuse("objective", `${req.objective} is for square boards`);
   if (req.order) refuse("order", "variable orders are for square boards");
@@ -80,7 +79,7 @@ export function buildFormulaRunSpec(req: RunRequest, now: number = Date.now(), l
   const solver = req.solver ?? "kissat";
   if (solver !== "kissat" && solver !== "cadical") throw new InvalidOptionError("solver", `must be kissat or cadical, got "${solver}"`);
   const spec: RunSpec = {
-    certify: false,
+    certify: req.certify ?? false,
     spotCheckPercent: intField("spot check", req.spotCheckPercent, 0, 100, DEFAULT_SPOT_CHECK_PERCENT),
     runId,
     name,

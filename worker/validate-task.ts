@@ -182,15 +182,18 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   return admitted(ctx, run, task, limits);
 }
 
-/** Why a formula run's task is not one (literal placements within the variables, the SAT solver alone), or null. */
+/**
+ * Why a formula run's task is not one (literal placements within the variables, the SAT solver alone), or null. A
+ * certified one is welcome: the SAT solver writes the cube's proof (worker/certify-cube.ts).
+ */
 function formulaTaskProblem(task: CubeTask, limits: Exclude<ReturnType<typeof checkLimits>, string>, numVars: number): string | null {
   if (task.placements.length !== task.units.length) return `${task.placements.length} placements for ${task.units.length} units`;
   for (let i = 0; i < task.placements.length; i++) {
     const p = task.placements[i];
     if (p.cell >= numVars || p.piece > 1 || p.rot !== 0 || placementLiteral(p) !== task.units[i]) return `placement ${i} is not the literal ${task.units[i]}`;
   }
-  if (limits.objective !== "sat" || task.certify || task.engineOrder !== "" || task.part || limits.searchMs !== 0 || limits.solver === "none") {
-    return "a formula run's cube is for the SAT solver alone (objective sat, search_ms 0, no part, certify or engine order)";
+  if (limits.objective !== "sat" || task.engineOrder !== "" || task.part || limits.searchMs !== 0 || limits.solver === "none") {
+    return "a formula run's cube is for the SAT solver alone (objective sat, search_ms 0, no part or engine order)";
   }
   return null;
 }

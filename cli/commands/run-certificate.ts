@@ -15,7 +15,7 @@ import type { CertificateChunk } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
   name: "run certificate",
-  summary: "Export the certificate of a certified UNSAT run (formula, puzzle, cubes, DRAT proofs, README, check.sh, encode.py) into a directory.",
+  summary: "Export the certificate of a certified UNSAT run (formula, puzzle, cubes, DRAT proofs, README, check.sh, encode.py; a formula run's without puzzle and encode.py) into a directory.",
   usage: "cubist run certificate <run> -o DIR [--coordinator HOST:PORT]",
   positionals: { min: 1, max: 1 },
   options: {
@@ -24,7 +24,9 @@ export const spec: CommandSpec = {
   },
   details: `The run must have been submitted with --certify and have ended UNSAT with its coverage checked.
 Re-check the bundle without Cubist: sh DIR/check.sh (needs python3 and drat-trim): it re-derives formula.cnf from
-puzzle.txt with the bundle's encode.py, then checks every proof; DIR/README.md gives the commands.
+puzzle.txt with the bundle's encode.py, then checks every proof; DIR/README.md gives the commands. A formula run's
+bundle (F.cnf, P.sudoku) is that of solve F.cnf --certify --certificate DIR: formula.cnf, cubes, Kissat's DRAT
+proofs, README.md and check.sh, which needs drat-trim alone (no encoder: the claim is about formula.cnf).
 
 Exit codes: 0 written, 1 error (NOT_FOUND: no such run; FAILED_PRECONDITION: not a certified UNSAT run;
 unreachable coordinator; a file that cannot be written), 2 usage error.`,

@@ -62,7 +62,8 @@ A DIMACS formula (F.cnf, F.dimacs, plain or gzipped) or a Sudoku (P.sudoku, P.sd
 clauses) runs as a formula run (docs/cluster.md "Formula runs"): it is parsed here (errors name file:line) and sent
 as text within --max-puzzle-mb; the coordinator cubes it by lookahead (--cubes N: depth log2 N; --max-depth D), the
 workers run Kissat alone on each cube, and every model is checked against the formula (a Sudoku's grid by the Sudoku
-verifier) before the run ends SAT; a cube over budget is re-split by a deeper lookahead. --certify, --all,
+verifier) before the run ends SAT; a cube over budget is re-split by a deeper lookahead. With --certify each cube's
+Kissat DRAT proof is checked by the coordinator, then the coverage; run certificate exports the bundle. --all,
 --objective score, --encoding, --order, --cell-order and cube parts are for puzzles.
 
 --all counts every solution: each cube is counted by the placement engine (alone) where it exhausts the cube within

@@ -8,12 +8,16 @@
  * - a small conflict budget makes cubes come back unknown: they are re-split by a deeper lookahead and the answer is Kissat
  *   alone's;
  * - a coordinator SIGKILLed mid-run is replaced and the run ends with Kissat alone's answer, nothing lost;
+ * - `run submit F.cnf --certify`: UNSAT only with every cube's Kissat proof checked and the coverage proved, through
+ *   re-split cubes and a coordinator SIGKILLed mid-run; `run certificate` exports a bundle whose check.sh passes,
+ *   and fails once a proof is edited or a cube dropped;
  * - what a formula run does not take is refused by name, and a bad DIMACS line names file:line.
  * Answers are held against Kissat alone on the whole formula (FORMULAS).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { runCubist, spawnCubist, withTempDir } from "../helpers/processes.js";
@@ -33,6 +37,8 @@ import { RunState } from "../../proto/gen/cubist/v1/run.js";
 const FORMULAS = {
   sat: () => randomKSat(150, 600, 3, 3),
   php: () => pigeonhole(6),
+  /** Pigeonhole 7 into 6: about 0.1 s for Kissat alone; cubes with a budget of 1,000 conflicts are re-split. */
+  php7: () => pigeonhole(7),
   /** Random 3-SAT at the threshold, unsatisfiable: Kissat alone takes about 1-2 s, the cubes a few seconds. */
   unsat: () => randomKSat(200, 852, 3, 1),
 } as const;
@@ -183,13 +189,82 @@ test("formula resume - coordinator SIGKILLed mid-run: a new one resumes the CNF 
   });
 }));
 
-test("formula cluster - refused by name: --certify, --all, a bad DIMACS line (file:line)", withTempDir("formula-run", async (dir) => {
+/** Runs a bundle's check.sh: its exit code and output. */
+function checkBundle(dir: string): { code: number | null; out: string } {
+  const r = spawnSync("sh", [join(dir, "check.sh")], { encoding: "utf8" });
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+/** Exports run `runId`'s certificate into `out`; returns the number of cube proofs. */
+async function exportCertificate(address: string, runId: string, out: string): Promise<number> {
+  const r = await runCubist(["run", "certificate", runId, "-o", out, "--coordinator", address]);
+  assert.equal(r.code, 0, r.stderr);
+  return readdirSync(join(out, "proofs")).length;
+}
+
+test("formula certify - run submit F.cnf --certify, re-split cubes and a coordinator SIGKILLed mid-run: UNSAT with every cube's proof checked; check.sh passes, and fails on an edited proof or a dropped cube", withTempDir("formula-run", async (dir) => {
+  const file = join(dir, "php7.cnf");
+  writeFileSync(file, dimacs(FORMULAS.php7()));
+  await withCluster(async ({ t, coordinator, port, env, replace }) => {
+    const api = apiClient(coordinator.address);
+    try {
+      // As `run submit php7.cnf --certify --cubes 2 --cube-conflicts 1000 --id php7-cert` sends it.
+      await api.call("submitRun", {
+        puzzleText: readFileSync(file, "utf8"), puzzleName: file, format: "dimacs", certify: true, runId: "php7-cert",
+        cubing: { targetCubes: 2 }, solver: { conflictLimit: 1000 },
+      });
+      // A cube's proof checked and recorded, the run still going: then the kill.
+      for (const end = Date.now() + 60_000; ;) {
+        const s = (await api.call<unknown, RunInfo>("getRun", { runId: "php7-cert" })).status!;
+        assert.equal(s.state, RunState.RUN_STATE_RUNNING, "the run ended before the kill");
+        if (s.certification!.cubeProofsChecked >= 1) break;
+        assert.ok(Date.now() < end, "no cube proof was checked in 60 s");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      api.close();
+    }
+    const replaced = await replaceCoordinator(t, coordinator, env, port, "php7-cert");
+    replace(replaced.next);
+    const address = replaced.next.address;
+    const s = replaced.info.status!;
+    assert.equal(s.state, RunState.RUN_STATE_UNSAT, s.message);
+    assert.match(s.message, /^certified: (\d+)\/\1 cube proofs checked, coverage checked/);
+    assert.ok(s.cubes!.resplit > 0, `no cube was re-split: ${JSON.stringify(s.cubes)}`);
+    const n = s.cubes!.unsat;
+    const c = s.certification!;
+    assert.deepEqual([s.cubes!.failed, c.cubeProofsChecked, c.cubeProofsRejected, c.cubeProofsPending, c.coverage], [0, n, 0, 0, "checked"]);
+
+    const bundle = join(dir, "bundle");
+    assert.equal(await exportCertificate(address, "php7-cert", bundle), n);
+    assert.deepEqual(readdirSync(bundle).sort(), ["README.md", "check.sh", "coverage.drat", "cubes.txt", "formula.cnf", "proofs"]);
+    assert.equal(readFileSync(join(bundle, "formula.cnf"), "utf8"), readFileSync(file, "utf8").replace(/^c .*\n/gm, ""));
+    const good = checkBundle(bundle);
+    assert.equal(good.code, 0, good.out);
+    assert.match(good.out, new RegExp(`coverage: VERIFIED\ncubes: ${n}/${n} VERIFIED`));
+
+    // Tampered with: the proof of the cube whose proof is longest (the hardest) cut short, and the second hardest
+    // left out of cubes.txt. check.sh names both: that cube's proof, and the coverage, which needs every cube.
+    const size = (f: string): number => statSync(join(bundle, "proofs", f)).size;
+    const [edited, dropped] = readdirSync(join(bundle, "proofs")).sort((a, b) => size(b) - size(a)).map((f) => f.replace(/\.drat$/, ""));
+    const tampered = join(dir, "tampered");
+    cpSync(bundle, tampered, { recursive: true });
+    const proof = readFileSync(join(bundle, "proofs", `${edited}.drat`));
+    writeFileSync(join(tampered, "proofs", `${edited}.drat`), proof.subarray(0, Math.floor(proof.length / 2)));
+    const cubes = readFileSync(join(bundle, "cubes.txt"), "utf8").split("\n").filter((l) => !l.startsWith(`${dropped} `));
+    writeFileSync(join(tampered, "cubes.txt"), cubes.join("\n"));
+    const bad = checkBundle(tampered);
+    assert.equal(bad.code, 1, bad.out);
+    assert.match(bad.out, new RegExp(`^cube ${edited}: NOT VERIFIED$`, "m"));
+    assert.match(bad.out, /^coverage: NOT VERIFIED$/m);
+    assert.match(bad.out, new RegExp(`^cubes: ${n - 2}/${n - 1} VERIFIED$`, "m"));
+  });
+}));
+
+test("formula cluster - refused by name: --all, a bad DIMACS line (file:line)", withTempDir("formula-run", async (dir) => {
   await withCluster(async ({ coordinator }) => {
     const file = join(dir, "php.cnf");
     writeFileSync(file, dimacs(FORMULAS.php()));
-    const certify = await runCubist(["run", "submit", file, "--coordinator", coordinator.address, "--certify"]);
-    assert.equal(certify.code, 1);
-    assert.match(certify.stderr, /certify.*on one machine: cubist solve FILE --certify/);
     const all = await runCubist(["run", "submit", file, "--coordinator", coordinator.address, "--all"]);
     assert.equal(all.code, 1);
     assert.match(all.stderr, /counting is not for a formula run/);

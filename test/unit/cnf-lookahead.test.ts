@@ -116,3 +116,11 @@ test("propagate - units propagate, a conflict is reported, and backtracking rest
   assert.equal(p.valueOf(2), -1);
   assert.equal(p.valueOf(1), -1);
 });
+
+test("coverage - leaves whose siblings merge along another variable than the tree's still cover (random 3-SAT, 220 variables, seed 1)", () => {
+  const split = splitByLookahead(randomKSat(220, 937, 3, 1), { maxDepth: 6 });
+  const leaves = [...split.cubes, ...split.refuted];
+  assert.ok(checkCoverage(leaves));
+  // Without any one leaf the rest do not cover.
+  for (let i = 0; i < leaves.length; i += 7) assert.ok(!checkCoverage(leaves.filter((_, k) => k !== i)), `leaf ${i} left out`);
+});

@@ -41,7 +41,8 @@ test("formula spec - DIMACS and Sudoku requests: encoding, lookahead cubes, the 
   const refused = (extra: object, re: RegExp): void => {
     assert.throws(() => buildAnyRunSpec({ puzzleText: dimacs(pigeonhole(3)), format: "dimacs", ...extra }), (e: unknown) => e instanceof InvalidOptionError && re.test(e.message), JSON.stringify(extra));
   };
-  refused({ certify: true }, /certif/);
+  // Certified formula runs: the flag is kept.
+  assert.equal(buildAnyRunSpec({ puzzleText: dimacs(pigeonhole(3)), format: "dimacs", certify: true }).spec.certify, true);
   refused({ mode: "all" }, /counting/);
   refused({ objective: "score" }, /score/);
   refused({ encoding: "heule-all" }, /is for puzzles/);
@@ -96,7 +97,7 @@ test("formula shape - models: a DIMACS model is checked clause by clause, a Sudo
   assert.ok(!wrong.ok && /not a solution/.test(wrong.reason));
 });
 
-test("formula validate - a formula run's task: literal placements that are its units, the SAT solver alone; anything else is terminated", () => {
+test("formula validate - a formula run's task: literal placements that are its units, the SAT solver alone (certified or not); anything else is terminated", () => {
   const text = dimacs(pigeonhole(3));
   const { spec } = buildAnyRunSpec({ puzzleText: text, format: "dimacs", runId: "f1" });
   const full = { ...spec, formulaSha256: "a".repeat(64), numVars: 12 };
@@ -112,11 +113,11 @@ test("formula validate - a formula run's task: literal placements that are its u
   };
   const check = (t: CubeTask) => validateTask(ctx, "cubist.cubes.f1", CubeTask.encode(t).finish(), delivery);
   assert.equal(check(task).action, "run");
+  assert.equal(check({ ...task, certify: true }).action, "run", "a certified cube (Kissat writes its proof)");
   for (const [what, t] of [
     ["a unit that is not its placement", { ...task, units: [3, 5] }],
     ["a variable beyond the formula", { ...task, units: [3, -13], placements: [literalPlacement(3), literalPlacement(-13)] }],
     ["the placement engine", { ...task, solver: { ...task.solver!, searchMs: 1000 } }],
-    ["certify", { ...task, certify: true }],
     ["a part", { ...task, part: { k: 0, n: 2, depth: 10 } }],
   ] as const) {
     assert.equal(check(t as CubeTask).action, "term", what);
