@@ -137,6 +137,14 @@ void search_on_solution(ctx_t *x);
 void search_unwind(ctx_t *x, int depth);
 int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth);
 
+/* tables.c: the static orders' candidate tables (and the symmetry's forced corner's); tables_build frees the old */
+void tables_build_one(ctx_t *x, int rim, int keyed, table_t *t);
+void tables_build(ctx_t *x);
+void tables_free(ctx_t *x);
+
+/* symmetry.c: --symmetry's excluded corners and forced depth, given the scan order (cells) */
+void symmetry_setup(ctx_t *x, const int *order);
+
 /* bits.c */
 bool bits_setup(ctx_t *x);
 void bits_build_tables(ctx_t *x);
