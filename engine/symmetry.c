@@ -8,19 +8,24 @@
  * and top-right with bottom-left). c leaves the other corners' tables, and the allowed corner the scan meets last
  * takes c while c is free (the first corner on a square), so no subtree is searched where c has nowhere left to go.
  * With c fixed by the caller nothing changes; with c free and its corners taken, the space is empty.
+ *
+ * --corner K pins the K-th such piece (piece order, K modulo their number) instead of the first. Each corner piece
+ * stands at its own corner of the solution, so pinning another one at the starting corner is the scan of the board
+ * turned: another tree (on a square four, one per corner piece; on an oblong two per scan, the half turn's pairs).
  */
 #include "engine.h"
 #include "search.h"
 
 void symmetry_setup(ctx_t *x, const int *order) {
   const puzzle_t *p = x->p;
-  int c = -1;
-  for (int i = 0; i < p->npieces && c < 0; i++) {
+  int unique[4], nunique = 0;
+  for (int i = 0; i < p->npieces && nunique < 4; i++) {
     int grey = 0;
     for (int d = 0; d < 4; d++) grey += p->edges[i][d] == 0;
-    if (grey == 2 && p->class_count[p->piece_class[i]] == 1) c = p->piece_class[i];
+    if (grey == 2 && p->class_count[p->piece_class[i]] == 1) unique[nunique++] = p->piece_class[i];
   }
-  if (c < 0) return;
+  if (nunique == 0) return;
+  int c = unique[x->o->corner % nunique];
   const int NW = 0, NE = p->cols - 1, SW = (p->rows - 1) * p->cols, SE = p->cells - 1;
   /* the corner the scan meets first, and the next one it meets that the half turn does not map onto the first */
   int first = -1, second = -1;
