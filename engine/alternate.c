@@ -118,8 +118,33 @@ static int winner(const scan_t *s, int n) {
   return 0;
 }
 
+/* The scans to run: the list given (each once: two that pin the same piece in the same direction are one tree), or
+ * the scan and its mirror. */
+static int scan_list(const puzzle_t *p, const options_t *o, int corner[ALT_MAX], bool mirror[ALT_MAX]) {
+  if (!o->nscans) {
+    corner[0] = corner[1] = o->corner;
+    mirror[0] = o->mirror;
+    mirror[1] = !o->mirror;
+    return 2;
+  }
+  int n = 0;
+  for (int k = 0; k < o->nscans; k++) {
+    options_t one = *o;
+    one.corner = o->scan_corner[k];
+    int c = symmetry_corner(p, &one);
+    bool seen = false;
+    for (int j = 0; j < n; j++) seen = seen || (corner[j] == c && mirror[j] == o->scan_mirror[k]);
+    if (seen) continue;
+    corner[n] = c;
+    mirror[n++] = o->scan_mirror[k];
+  }
+  return n;
+}
+
 void engine_alternate(const puzzle_t *p, const options_t *o, result_t *r) {
-  int n = o->nscans ? o->nscans : 2;
+  int corner[ALT_MAX];
+  bool mirror[ALT_MAX];
+  int n = scan_list(p, o, corner, mirror);
   struct alt a = { .turn = 0, .k = n, .slice = o->alternate };
   pthread_mutex_init(&a.mu, NULL);
   pthread_cond_init(&a.cv, NULL);
@@ -130,8 +155,8 @@ void engine_alternate(const puzzle_t *p, const options_t *o, result_t *r) {
     s[k] = (scan_t){ .p = p, .o = *o, .alt = &a, .me = k };
     s[k].o.alternate = 0;
     s[k].o.nscans = 0;
-    if (o->nscans) { s[k].o.corner = o->scan_corner[k]; s[k].o.mirror = o->scan_mirror[k]; }
-    else s[k].o.mirror = k ? !o->mirror : o->mirror;
+    s[k].o.corner = corner[k];
+    s[k].o.mirror = mirror[k];
     if (o->node_limit) s[k].o.node_limit = o->node_limit / (uint64_t)n + (k < (int)(o->node_limit % (uint64_t)n));
     if (s[k].o.node_limit == 0 && o->node_limit) s[k].o.node_limit = 1;
     s[k].r.board_piece_buf = malloc(sizeof(int) * (size_t)p->cells);

@@ -144,6 +144,8 @@ void tables_free(ctx_t *x);
 
 /* symmetry.c: --symmetry's excluded corners and forced depth, given the scan order (cells) */
 void symmetry_setup(ctx_t *x, const int *order);
+/* the corner piece --corner pins, modulo the corner pieces without a twin (0 without --symmetry: no piece is pinned) */
+int symmetry_corner(const puzzle_t *p, const options_t *o);
 
 /* bits.c */
 bool bits_setup(ctx_t *x);

@@ -16,14 +16,25 @@
 #include "engine.h"
 #include "search.h"
 
-void symmetry_setup(ctx_t *x, const int *order) {
-  const puzzle_t *p = x->p;
-  int unique[4], nunique = 0;
-  for (int i = 0; i < p->npieces && nunique < 4; i++) {
+/* The classes of the corner pieces without a twin, in piece order (at most 4); returns how many. */
+static int corner_classes(const puzzle_t *p, int unique[4]) {
+  int n = 0;
+  for (int i = 0; i < p->npieces && n < 4; i++) {
     int grey = 0;
     for (int d = 0; d < 4; d++) grey += p->edges[i][d] == 0;
-    if (grey == 2 && p->class_count[p->piece_class[i]] == 1) unique[nunique++] = p->piece_class[i];
+    if (grey == 2 && p->class_count[p->piece_class[i]] == 1) unique[n++] = p->piece_class[i];
   }
+  return n;
+}
+
+int symmetry_corner(const puzzle_t *p, const options_t *o) {
+  int unique[4], n = o->symmetry ? corner_classes(p, unique) : 0;
+  return n ? o->corner % n : 0;
+}
+
+void symmetry_setup(ctx_t *x, const int *order) {
+  const puzzle_t *p = x->p;
+  int unique[4], nunique = corner_classes(p, unique);
   if (nunique == 0) return;
   int c = unique[x->o->corner % nunique];
   const int NW = 0, NE = p->cols - 1, SW = (p->rows - 1) * p->cols, SE = p->cells - 1;

@@ -103,6 +103,10 @@ test("engine corner - k scans in turns make at most about k times the placements
     // one scan in the list is that scan alone
     const one = await engine(p, { order: "short", alternate: turn, scans: ["2m"], symmetry: true });
     assert.equal(one.stats.nodes, alone[5].stats.nodes, `${p.name} --scans 2m`);
+    // without --symmetry no piece is pinned: the four corners are one tree, run once
+    const plain = await engine(p, { order: "short", mirror: true });
+    const same = await engine(p, { order: "short", alternate: turn, scans: ["0m", "1m", "2m", "3m"] });
+    assert.equal(same.stats.nodes, plain.stats.nodes, `${p.name} --scans 0m,1m,2m,3m without --symmetry`);
   }
 });
 
