@@ -179,7 +179,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (o.alternate && (o.count || o.part_n > 1 || o.part_depth >= 0 || o.restart_base || o.score)) {
-    fprintf(stderr, "cubist-engine: --alternate runs two complete scans to the first answer: not with --count, --part, --part-depth, --restart or --score\n");
+    fprintf(stderr, "cubist-engine: --alternate runs complete scans (the scan and its mirror, or those of --scans) to the first answer: not with --count, --part, --part-depth, --restart or --score\n");
     return 2;
   }
   if (o.nscans && !o.alternate) { fprintf(stderr, "cubist-engine: --scans lists the scans of --alternate: give --alternate N\n"); return 2; }
