@@ -20,13 +20,6 @@
 
 volatile int engine_stop_requested = 0;
 
-
-static double elapsed(const ctx_t *x) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)(t.tv_sec - x->t0.tv_sec) + (double)(t.tv_nsec - x->t0.tv_nsec) * 1e-9;
-}
-
 static const uint8_t ZERO = 0;
 
 /* ---- setup ---- */
@@ -101,58 +94,6 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   x->next_progress = o->progress_s > 0 ? o->progress_s : 1e300;
 }
 
-/* ---- solutions ---- */
-
-/* The candidate placed at depth i of the current path. */
-static inline const cand_t *chosen_at(const ctx_t *x, int i) { return x->W ? x->BF[i].chosen : x->F[i].chosen; }
-
-void search_on_solution(ctx_t *x) {
-  const puzzle_t *p = x->p;
-  int *cursor = calloc((size_t)p->nclasses, sizeof(int));
-  int *bp = x->board_piece, *br = x->board_rot;
-  bool keep = x->solutions == 1 && bp;
-  bool print = x->o->print_solutions;
-  if (!keep && !print) { free(cursor); return; }
-  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
-  for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
-  for (int i = 0; i < x->n; i++) {
-    const cand_t *c = chosen_at(x, i);
-    int q = x->free_pieces[c->cls][cursor[c->cls]++];
-    piece[x->cell[i]] = q;
-    rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
-  }
-  if (keep) { memcpy(bp, piece, sizeof(int) * (size_t)p->cells); memcpy(br, rot, sizeof(int) * (size_t)p->cells); }
-  if (print) {
-    printf("v");
-    for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, piece[cell], rot[cell]);
-    printf("\n");
-    fflush(stdout);
-  }
-  free(piece); free(rot); free(cursor);
-}
-
-/* The deepest partial board (fixed cells and the first max_depth positions), when deeper than last printed:
- * `c best placed=P of=C nodes=N seconds=T`, then a `b` line of CELL PIECE ROT triples for the placed cells. */
-static void print_best(ctx_t *x) {
-  const puzzle_t *p = x->p;
-  if (!x->best || x->max_depth <= x->best_printed) return;
-  int *cursor = calloc((size_t)p->nclasses, sizeof(int));
-  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
-  for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
-  for (int i = 0; i < x->max_depth; i++) {
-    const cand_t *c = &x->best[i];
-    int q = x->free_pieces[c->cls][cursor[c->cls]++];
-    piece[x->best_cell[i]] = q;
-    rot[x->best_cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
-  }
-  printf("c best placed=%d of=%d nodes=%llu seconds=%.3f\nb", p->nfixed + x->max_depth, p->cells,
-         (unsigned long long)x->nodes, elapsed(x));
-  for (int cell = 0; cell < p->cells; cell++) if (piece[cell] >= 0) printf(" %d %d %d", cell, piece[cell], rot[cell]);
-  printf("\n");
-  x->best_printed = x->max_depth;
-  free(piece); free(rot); free(cursor);
-}
-
 /*
  * The fraction of this pass's tree already searched, judged from the top of the current path: at each depth d the
  * candidates of its bucket before the one on the path are done, each worth an equal share of its parent's share.
@@ -175,7 +116,7 @@ static double covered(ctx_t *x, int depth) {
 
 void search_unwind(ctx_t *x, int depth) {
   if (x->W && x->mode != BITS_COPIES) return; /* the bit-set loop with one copy per class keeps no counts */
-  while (depth > 0) { depth--; x->avail[chosen_at(x, depth)->cls]++; }
+  while (depth > 0) { depth--; x->avail[search_chosen_at(x, depth)->cls]++; }
 }
 
 /* At a check point: the end_kind the search must stop with (the node limit or budget, a stop request, the time
@@ -187,14 +128,14 @@ int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth) {
   if (engine_stop_requested) return END_STOPPED;
   if (x->alt && alt_check(x, nodes) >= 0) return END_STOPPED;
   int end = -1;
-  double t = elapsed(x);
+  double t = search_elapsed(x);
   if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
   if (t >= x->next_progress) {
     double share = covered(x, depth);
     int deepest = x->max_depth;
     uint64_t all = x->alt ? alt_progress(x, nodes, &share, &deepest) : nodes;
     printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)all, t, deepest, x->n, share);
-    print_best(x);
+    search_print_best(x);
     fflush(stdout);
     x->next_progress = t + o->progress_s;
   }
@@ -439,7 +380,7 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
   r->nodes = x.nodes;
   r->solutions = x.solutions;
   r->max_depth = x.max_depth;
-  r->seconds = elapsed(&x);
+  r->seconds = search_elapsed(&x);
   r->part_depth = x.part_depth;
   /* Stopped by a limit: the first subtree of the part not known to be exhausted. Below the partition depth the
    * path is inside subtree part_counter - 1 (ours: others are never entered); at or above it every subtree
@@ -449,7 +390,7 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
     r->has_part_next = true;
     r->part_next = next > o->part_from ? next : o->part_from;
   }
-  if (x.solutions == 0) print_best(&x);
+  if (x.solutions == 0) search_print_best(&x);
   free(x.best);
   free(x.best_cell);
   tables_free(&x);
