@@ -9,6 +9,9 @@
  *
  *   node --import tsx bench/scan-corners.ts [--boards 11x5,9x7] [--seeds 1,2,3] [--nodes 2000000000]
  *        [--turn 4194304] [--probes 20000] [--scans short,mirror,alternate] (--scans "": the estimates alone)
+ *
+ * The scans c1, c1m, c2, c2m, c3, c3m pin another corner piece (`--corner K`, with the mirror for m): another starting
+ * corner of the solution, another tree (`--scans short,mirror,c1,c1m,c2,c2m,c3,c3m`: all eight).
  */
 
 import { execFileSync } from "node:child_process";
@@ -33,6 +36,10 @@ const { values } = parseArgs({
 
 const engine = locateEngine();
 const ALL: Record<string, string[]> = { short: [], mirror: ["--mirror"], alternate: ["--alternate", values.turn!] };
+for (const k of [1, 2, 3]) {
+  ALL[`c${k}`] = ["--corner", String(k)];
+  ALL[`c${k}m`] = ["--corner", String(k), "--mirror"];
+}
 const SCANS = values.scans!.split(",").filter(Boolean).map((name): [string, string[]] => {
   if (!(name in ALL)) throw new Error(`--scans: unknown scan '${name}' (known: ${Object.keys(ALL).join(", ")})`);
   return [name, ALL[name]];

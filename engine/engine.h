@@ -50,6 +50,8 @@ typedef struct {
   int *nb;              /* cell*4+d -> neighbour cell or -1 */
 } puzzle_t;
 
+#define ALT_MAX 8 /* scans taking turns at most (--scans) */
+
 typedef enum { ORDER_ROW, ORDER_COL, ORDER_SHORT, ORDER_SPIRAL, ORDER_BORDER, ORDER_MCF } order_kind;
 
 typedef struct {
@@ -61,6 +63,10 @@ typedef struct {
   double time_limit_s;   /* 0: none */
   uint64_t restart_base; /* 0: no restarts; else Luby(i) * base nodes per restart (not when counting or partitioned) */
   bool symmetry;         /* break the board's rotational symmetry (no fixed cells, SAT/UNSAT only) */
+  int corner;            /* with symmetry: pin the corner-th unique corner piece (modulo their number; default 0) */
+  int nscans;            /* with alternate: the scans taking turns, each a corner and a direction (0: this and its mirror) */
+  int scan_corner[ALT_MAX];
+  bool scan_mirror[ALT_MAX];
   bool count;            /* go on after a solution (count them) */
   uint64_t solution_limit; /* with count: stop after this many (0: all) */
   bool print_solutions;  /* with count: print every solution */

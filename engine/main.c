@@ -17,11 +17,15 @@ static const char *usage =
 "  --mirror          mirror the scan order left to right: it starts from the top-right corner (another tree)\n"
   "  --alternate N     run the scan and its mirror in turns of N placements, on one core; the first to decide wins\n"
   "                    (not with --count, --part, --part-depth, --restart, --score)\n"
+  "  --scans LIST      with --alternate: the scans taking turns instead, up to 8, each a corner piece (--corner) and\n"
+  "                    m for the mirror, e.g. 0,0m,2,2m (default: the --corner's scan and its mirror)\n"
   "  --seed N          shuffle candidate order with this seed (0: piece order; default 0)\n"
   "  --loop bits|scan  the static orders' inner loop: candidates as bit sets (default) or a bucket scan\n"
   "  --restart N       restart with a new shuffle after Luby(i)*N nodes (0: never; default 0; ignored with --count, --part)\n"
   "  --symmetry        break the board's rotational symmetry: the first corner piece top-left (square), top-left or\n"
   "                    at the end of the first scan line (oblong); the caller promises no hints (not with --count)\n"
+  "  --corner K        with --symmetry: pin the K-th corner piece without a twin (0-3, piece order; default 0, the\n"
+  "                    first): each is another starting corner of the solution, another tree\n"
   "  --count           count every solution instead of stopping at the first\n"
   "  --limit N         with --count: stop after N solutions\n"
   "  --print           print every solution found (v lines)\n"
@@ -51,6 +55,21 @@ static bool parse_u64(const char *s, uint64_t *out) {
   if (*end || errno == ERANGE) return false; /* a number past 2^64 is an error, not the largest one */
   *out = v;
   return true;
+}
+
+/* --scans: "0,0m,2,2m" -> the corners and directions of the scans taking turns. */
+static bool parse_scans(const char *s, options_t *o) {
+  o->nscans = 0;
+  while (*s) {
+    if (o->nscans == ALT_MAX || *s < '0' || *s > '3') return false;
+    o->scan_corner[o->nscans] = *s++ - '0';
+    o->scan_mirror[o->nscans] = *s == 'm';
+    if (*s == 'm') s++;
+    o->nscans++;
+    if (*s == ',') s++;
+    else if (*s) return false;
+  }
+  return o->nscans > 0;
 }
 
 static char *read_all(FILE *f, size_t *len) {
@@ -104,6 +123,12 @@ int main(int argc, char **argv) {
       if (!strcmp(v, "bits")) o.scan_loop = false;
       else if (!strcmp(v, "scan")) o.scan_loop = true;
       else { fprintf(stderr, "cubist-engine: unknown loop '%s'\n%s", v, usage); return 2; }
+    } else if (!strcmp(a, "--scans") && v) {
+      i++;
+      if (!parse_scans(v, &o)) {
+        fprintf(stderr, "cubist-engine: --scans wants 1 to %d items K or Km (K a corner 0-3), comma-separated, got '%s'\n", ALT_MAX, v);
+        return 2;
+      }
     } else if (!strcmp(a, "--part") && v) {
       i++;
       int k, n;
@@ -113,12 +138,16 @@ int main(int argc, char **argv) {
         return 2;
       }
       o.part_k = k; o.part_n = n;
-    } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--alternate") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
+    } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--corner") || !strcmp(a, "--alternate") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
                !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") || !strcmp(a, "--part-from") ||
                !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--score-ramp") || !strcmp(a, "--estimate"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
       else if (!strcmp(a, "--alternate")) o.alternate = u;
+      else if (!strcmp(a, "--corner")) {
+        if (u > 3) { fprintf(stderr, "cubist-engine: --corner wants 0..3, got %llu\n", (unsigned long long)u); return 2; }
+        o.corner = (int)u;
+      }
       else if (!strcmp(a, "--restart")) o.restart_base = u;
       else if (!strcmp(a, "--limit")) o.solution_limit = u;
       else if (!strcmp(a, "--nodes")) o.node_limit = u;
@@ -150,9 +179,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (o.alternate && (o.count || o.part_n > 1 || o.part_depth >= 0 || o.restart_base || o.score)) {
-    fprintf(stderr, "cubist-engine: --alternate runs two complete scans to the first answer: not with --count, --part, --part-depth, --restart or --score\n");
+    fprintf(stderr, "cubist-engine: --alternate runs complete scans (the scan and its mirror, or those of --scans) to the first answer: not with --count, --part, --part-depth, --restart or --score\n");
     return 2;
   }
+  if (o.nscans && !o.alternate) { fprintf(stderr, "cubist-engine: --scans lists the scans of --alternate: give --alternate N\n"); return 2; }
   if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }
 
   size_t len;

@@ -20,168 +20,9 @@
 
 volatile int engine_stop_requested = 0;
 
-
-static double elapsed(const ctx_t *x) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)(t.tv_sec - x->t0.tv_sec) + (double)(t.tv_nsec - x->t0.tv_nsec) * 1e-9;
-}
-
-
 static const uint8_t ZERO = 0;
 
-static int placed(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
-
-/* ---- the scan order ---- */
-
-static int ring_order(const puzzle_t *p, int *out, int rings) {
-  int n = 0, top = 0, left = 0, bottom = p->rows - 1, right = p->cols - 1;
-  for (int ring = 0; ring < rings && top <= bottom && left <= right; ring++, top++, left++, bottom--, right--) {
-    for (int c = left; c <= right; c++) out[n++] = top * p->cols + c;
-    for (int r = top + 1; r <= bottom; r++) out[n++] = r * p->cols + right;
-    if (top < bottom) for (int c = right - 1; c >= left; c--) out[n++] = bottom * p->cols + c;
-    if (left < right) for (int r = bottom - 1; r > top; r--) out[n++] = r * p->cols + left;
-  }
-  return n;
-}
-
-void engine_make_order(const puzzle_t *p, order_kind kind, int *out) {
-  int n = 0;
-  bool by_col = kind == ORDER_COL || ((kind == ORDER_SHORT || kind == ORDER_MCF) && p->cols > p->rows);
-  if (kind == ORDER_SPIRAL) { ring_order(p, out, MAX_SIDE); return; }
-  bool *seen = calloc((size_t)p->cells, 1);
-  if (kind == ORDER_BORDER) {
-    n = ring_order(p, out, 1);
-    for (int i = 0; i < n; i++) seen[out[i]] = true;
-    by_col = p->cols > p->rows;
-  }
-  if (by_col) {
-    for (int c = 0; c < p->cols; c++) for (int r = 0; r < p->rows; r++) if (!seen[r * p->cols + c]) out[n++] = r * p->cols + c;
-  } else {
-    for (int cell = 0; cell < p->cells; cell++) if (!seen[cell]) out[n++] = cell;
-  }
-  free(seen);
-}
-
-/* ---- candidate tables ---- */
-
-static void build_table(ctx_t *x, int rim, int keyed, table_t *t) {
-  const puzzle_t *p = x->p;
-  int K = p->ncolours, sides[4], ns = 0;
-  for (int d = 0; d < 4; d++) if (keyed >> d & 1) sides[ns++] = d;
-  t->nkeys = 1;
-  for (int j = 0; j < ns; j++) t->nkeys *= K;
-  t->start = calloc((size_t)t->nkeys + 2, sizeof(int));
-  int cap = 4 * p->nclasses, n = 0;
-  cand_t *all = malloc(sizeof(cand_t) * (size_t)cap);
-  int *key = malloc(sizeof(int) * (size_t)cap);
-  for (int c = 0; c < p->nclasses; c++) {
-    if (x->excluded[rim] == c || (x->only_cls >= 0 && c != x->only_cls)) continue;
-    int q = p->class_rep[c];
-    for (int rot = 0; rot < 4; rot++) {
-      cand_t e = { (uint16_t)c, (uint8_t)rot, 0, { 0 } };
-      for (int d = 0; d < 4; d++) e.c[d] = (uint8_t)placed(p, q, rot, d);
-      bool dup = false, fits = true;
-      for (int r2 = 0; r2 < rot && !dup; r2++) {
-        bool same = true;
-        for (int d = 0; d < 4; d++) same = same && placed(p, q, r2, d) == e.c[d];
-        dup = same;
-      }
-      if (dup) continue;
-      if (p->bounded) for (int d = 0; d < 4; d++) fits = fits && ((e.c[d] == 0) == ((rim >> d & 1) != 0));
-      if (!fits) continue;
-      int k = 0, m = 1;
-      for (int j = 0; j < ns; j++) { k += e.c[sides[j]] * m; m *= K; }
-      all[n] = e;
-      key[n++] = k;
-    }
-  }
-  for (int i = 0; i < n; i++) t->start[key[i] + 1]++;
-  for (int k = 0; k < t->nkeys; k++) t->start[k + 1] += t->start[k];
-  t->start[t->nkeys + 1] = t->start[t->nkeys];
-  t->list = malloc(sizeof(cand_t) * (size_t)(n + 1));
-  int *fill = malloc(sizeof(int) * (size_t)(t->nkeys + 1));
-  memcpy(fill, t->start, sizeof(int) * (size_t)(t->nkeys + 1));
-  for (int i = 0; i < n; i++) t->list[fill[key[i]]++] = all[i];
-  if (x->rng) {
-    for (int k = 0; k < t->nkeys; k++) {
-      for (int i = t->start[k + 1] - 1; i > t->start[k]; i--) {
-        int j = t->start[k] + (int)(search_rand(&x->rng) % (uint64_t)(i - t->start[k] + 1));
-        cand_t tmp = t->list[i]; t->list[i] = t->list[j]; t->list[j] = tmp;
-      }
-    }
-  }
-  free(fill); free(all); free(key);
-}
-
-static void free_tables(ctx_t *x) {
-  for (int i = 0; i < 256; i++) {
-    free(x->tabs[i].start); free(x->tabs[i].list);
-    x->tabs[i].start = NULL; x->tabs[i].list = NULL;
-  }
-  free(x->ftab.start); free(x->ftab.list);
-  x->ftab.start = NULL; x->ftab.list = NULL;
-}
-
-static void build_tables(ctx_t *x) {
-  free_tables(x);
-  if (x->dyn) { mcf_build_tables(x, build_table); return; }
-  for (int i = 0; i < x->n; i++) {
-    table_t *t = &x->tabs[x->tab_id[i]];
-    if (!t->start) build_table(x, x->tab_id[i] >> 4, x->tab_id[i] & 15, t);
-    x->F[i].list = t->list;
-    x->F[i].start = t->start;
-  }
-  if (x->force_depth >= 0) { /* the symmetry's forced corner: its table with c alone */
-    int id = x->tab_id[x->force_depth];
-    x->only_cls = x->force_cls;
-    build_table(x, id >> 4, id & 15, &x->ftab);
-    x->only_cls = -1;
-  }
-  if (x->W) bits_build_tables(x);
-}
-
 /* ---- setup ---- */
-
-/*
- * Symmetry (--symmetry). The rotations that map the board onto itself (four on a square, the half turn on an oblong
- * board) map solutions to solutions when the puzzle has no hints: the caller's word, so fixed cells are then a
- * cube's placements. It is enough to search the boards whose corner piece c (the first piece with two grey sides
- * that no other piece is identical to; a piece with a copy could stand at two corners at once) lies on one corner of
- * each orbit: the corner the scan starts from on a square (the top-left, or the top-right of a mirrored scan); on an
- * oblong board that corner or the one that ends the scan's first line (the half turn swaps top-left with bottom-right
- * and top-right with bottom-left). c leaves the other corners' tables, and the allowed corner the scan meets last
- * takes c while c is free (the first corner on a square), so no subtree is searched where c has nowhere left to go.
- * With c fixed by the caller nothing changes; with c free and its corners taken, the space is empty.
- */
-static void setup_symmetry(ctx_t *x, const int *order) {
-  const puzzle_t *p = x->p;
-  int c = -1;
-  for (int i = 0; i < p->npieces && c < 0; i++) {
-    int grey = 0;
-    for (int d = 0; d < 4; d++) grey += p->edges[i][d] == 0;
-    if (grey == 2 && p->class_count[p->piece_class[i]] == 1) c = p->piece_class[i];
-  }
-  if (c < 0) return;
-  const int NW = 0, NE = p->cols - 1, SW = (p->rows - 1) * p->cols, SE = p->cells - 1;
-  /* the corner the scan meets first, and the next one it meets that the half turn does not map onto the first */
-  int first = -1, second = -1;
-  for (int i = 0; i < p->cells && second < 0; i++) {
-    int y = order[i];
-    if (y != NW && y != NE && y != SW && y != SE) continue;
-    if (first < 0) first = y;
-    else if (y != p->cells - 1 - first) second = y;
-  }
-  int allowed[2] = { first, p->rows == p->cols ? -1 : second };
-  const int corners[4] = { NW, NE, SE, SW };
-  for (int k = 0; k < 4; k++) if (corners[k] != allowed[0] && corners[k] != allowed[1]) x->excluded[cell_rim(p, corners[k])] = c;
-  if (x->avail[c] == 0) return; /* fixed by the caller */
-  int force = -1;
-  for (int i = 0; i < p->cells; i++) if ((order[i] == allowed[0] || order[i] == allowed[1]) && p->fixed_piece[order[i]] < 0) force = order[i];
-  if (force < 0) { x->sym_empty = true; return; }
-  for (int i = 0; i < x->n; i++) if (x->cell[i] == force) x->force_depth = i;
-  x->force_cls = c;
-}
 
 static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   memset(x, 0, sizeof *x);
@@ -243,7 +84,7 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   free(rank);
 
   x->force_depth = -1;
-  if (o->symmetry && p->bounded && !o->count && p->rows >= 2 && p->cols >= 2) setup_symmetry(x, all);
+  if (o->symmetry && p->bounded && !o->count && p->rows >= 2 && p->cols >= 2) symmetry_setup(x, all);
   free(all);
   if (o->order == ORDER_MCF) mcf_setup(x);
   if (!x->dyn && !o->scan_loop) bits_setup(x);
@@ -251,58 +92,6 @@ static void setup(ctx_t *x, const puzzle_t *p, const options_t *o) {
   x->part_depth = -1;
   clock_gettime(CLOCK_MONOTONIC, &x->t0);
   x->next_progress = o->progress_s > 0 ? o->progress_s : 1e300;
-}
-
-/* ---- solutions ---- */
-
-/* The candidate placed at depth i of the current path. */
-static inline const cand_t *chosen_at(const ctx_t *x, int i) { return x->W ? x->BF[i].chosen : x->F[i].chosen; }
-
-void search_on_solution(ctx_t *x) {
-  const puzzle_t *p = x->p;
-  int *cursor = calloc((size_t)p->nclasses, sizeof(int));
-  int *bp = x->board_piece, *br = x->board_rot;
-  bool keep = x->solutions == 1 && bp;
-  bool print = x->o->print_solutions;
-  if (!keep && !print) { free(cursor); return; }
-  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
-  for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
-  for (int i = 0; i < x->n; i++) {
-    const cand_t *c = chosen_at(x, i);
-    int q = x->free_pieces[c->cls][cursor[c->cls]++];
-    piece[x->cell[i]] = q;
-    rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
-  }
-  if (keep) { memcpy(bp, piece, sizeof(int) * (size_t)p->cells); memcpy(br, rot, sizeof(int) * (size_t)p->cells); }
-  if (print) {
-    printf("v");
-    for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, piece[cell], rot[cell]);
-    printf("\n");
-    fflush(stdout);
-  }
-  free(piece); free(rot); free(cursor);
-}
-
-/* The deepest partial board (fixed cells and the first max_depth positions), when deeper than last printed:
- * `c best placed=P of=C nodes=N seconds=T`, then a `b` line of CELL PIECE ROT triples for the placed cells. */
-static void print_best(ctx_t *x) {
-  const puzzle_t *p = x->p;
-  if (!x->best || x->max_depth <= x->best_printed) return;
-  int *cursor = calloc((size_t)p->nclasses, sizeof(int));
-  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
-  for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
-  for (int i = 0; i < x->max_depth; i++) {
-    const cand_t *c = &x->best[i];
-    int q = x->free_pieces[c->cls][cursor[c->cls]++];
-    piece[x->best_cell[i]] = q;
-    rot[x->best_cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
-  }
-  printf("c best placed=%d of=%d nodes=%llu seconds=%.3f\nb", p->nfixed + x->max_depth, p->cells,
-         (unsigned long long)x->nodes, elapsed(x));
-  for (int cell = 0; cell < p->cells; cell++) if (piece[cell] >= 0) printf(" %d %d %d", cell, piece[cell], rot[cell]);
-  printf("\n");
-  x->best_printed = x->max_depth;
-  free(piece); free(rot); free(cursor);
 }
 
 /*
@@ -327,7 +116,7 @@ static double covered(ctx_t *x, int depth) {
 
 void search_unwind(ctx_t *x, int depth) {
   if (x->W && x->mode != BITS_COPIES) return; /* the bit-set loop with one copy per class keeps no counts */
-  while (depth > 0) { depth--; x->avail[chosen_at(x, depth)->cls]++; }
+  while (depth > 0) { depth--; x->avail[search_chosen_at(x, depth)->cls]++; }
 }
 
 /* At a check point: the end_kind the search must stop with (the node limit or budget, a stop request, the time
@@ -339,14 +128,14 @@ int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth) {
   if (engine_stop_requested) return END_STOPPED;
   if (x->alt && alt_check(x, nodes) >= 0) return END_STOPPED;
   int end = -1;
-  double t = elapsed(x);
+  double t = search_elapsed(x);
   if (o->time_limit_s > 0 && t >= o->time_limit_s) end = END_TIME_LIMIT;
   if (t >= x->next_progress) {
     double share = covered(x, depth);
     int deepest = x->max_depth;
     uint64_t all = x->alt ? alt_progress(x, nodes, &share, &deepest) : nodes;
     printf("c progress nodes=%llu seconds=%.3f depth=%d of=%d covered=%.6g\n", (unsigned long long)all, t, deepest, x->n, share);
-    print_best(x);
+    search_print_best(x);
     fflush(stdout);
     x->next_progress = t + o->progress_s;
   }
@@ -560,7 +349,7 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
     x.best_cell = calloc((size_t)x.n + 1, sizeof(int));
   }
   r->positions = x.n;
-  build_tables(&x);
+  tables_build(&x);
   if (o->estimate_probes > 0) estimate_tree(&x, o->estimate_probes);
   int end;
   uint64_t leaves = 0;
@@ -584,14 +373,14 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
       if (end != END_BUDGET) break;
       r->restarts++;
       x.rng = seed * 0x100000001B3ull + i;
-      build_tables(&x);
+      tables_build(&x);
     }
   }
   r->end = (end_kind)end;
   r->nodes = x.nodes;
   r->solutions = x.solutions;
   r->max_depth = x.max_depth;
-  r->seconds = elapsed(&x);
+  r->seconds = search_elapsed(&x);
   r->part_depth = x.part_depth;
   /* Stopped by a limit: the first subtree of the part not known to be exhausted. Below the partition depth the
    * path is inside subtree part_counter - 1 (ours: others are never entered); at or above it every subtree
@@ -601,9 +390,9 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
     r->has_part_next = true;
     r->part_next = next > o->part_from ? next : o->part_from;
   }
-  if (x.solutions == 0) print_best(&x);
+  if (x.solutions == 0) search_print_best(&x);
   free(x.best);
   free(x.best_cell);
-  free_tables(&x);
+  tables_free(&x);
   bits_free(&x);
 }

@@ -133,9 +133,30 @@ static inline uint64_t search_rand(uint64_t *s) { /* splitmix64 */
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
-void search_on_solution(ctx_t *x);
+void search_on_solution(ctx_t *x); /* boards.c */
+void search_print_best(ctx_t *x);  /* boards.c: the deepest partial board, when deeper than last printed */
+
+/* The candidate placed at depth i of the current path. */
+static inline const cand_t *search_chosen_at(const ctx_t *x, int i) { return x->W ? x->BF[i].chosen : x->F[i].chosen; }
+
+/* Seconds since the search's start (x->t0). */
+static inline double search_elapsed(const ctx_t *x) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - x->t0.tv_sec) + (double)(t.tv_nsec - x->t0.tv_nsec) * 1e-9;
+}
 void search_unwind(ctx_t *x, int depth);
 int search_check(ctx_t *x, uint64_t nodes, uint64_t stop_at, int depth);
+
+/* tables.c: the static orders' candidate tables (and the symmetry's forced corner's); tables_build frees the old */
+void tables_build_one(ctx_t *x, int rim, int keyed, table_t *t);
+void tables_build(ctx_t *x);
+void tables_free(ctx_t *x);
+
+/* symmetry.c: --symmetry's excluded corners and forced depth, given the scan order (cells) */
+void symmetry_setup(ctx_t *x, const int *order);
+/* the corner piece --corner pins, modulo the corner pieces without a twin (0 without --symmetry: no piece is pinned) */
+int symmetry_corner(const puzzle_t *p, const options_t *o);
 
 /* bits.c */
 bool bits_setup(ctx_t *x);

@@ -140,7 +140,7 @@ test("engine alternate - a node limit is shared by the two scans; counts, parts 
   for (const extra of [["--count"], ["--part", "0/2"], ["--restart", "100"], ["--part-depth", "3"]]) {
     const r = spawnSync(locateEngine(), ["--alternate", "1000", ...extra], { input: text, encoding: "utf8" });
     assert.equal(r.status, 2, extra.join(" "));
-    assert.match(r.stderr, /--alternate runs two complete scans/);
+    assert.match(r.stderr, /--alternate runs complete scans/);
   }
 });
 

@@ -150,6 +150,13 @@ test("portfolio spec - members, options and the names they print as", () => {
   ]);
   assert.deepEqual(corners.map(memberName), ["short:m", "short:a4194304", "long:m:a10:s3"]);
   for (const m of corners) assert.deepEqual(parsePortfolio(memberName(m)), [m]);
+  const pieces = parsePortfolio("short:c2:m,short:a4194304:t0+1m+2+3m");
+  assert.deepEqual(pieces, [
+    { kind: "engine", order: "short", seed: 0, restartBase: 0, parts: 1, corner: 2, mirror: true },
+    { kind: "engine", order: "short", seed: 0, restartBase: 0, parts: 1, alternate: 4194304, scans: ["0", "1m", "2", "3m"] },
+  ]);
+  assert.deepEqual(pieces.map(memberName), ["short:m:c2", "short:a4194304:t0+1m+2+3m"]);
+  for (const m of pieces) assert.deepEqual(parsePortfolio(memberName(m)), [m]);
   assert.deepEqual(parsePortfolio("short:p1:p256"), [{ kind: "engine", order: "short", seed: 0, restartBase: 0, parts: 256 }]);
 });
 
@@ -159,7 +166,12 @@ test("portfolio spec - bad specs are InvalidOptionErrors that say what is wrong"
     [" , ,", /no members/],
     ["diagonal", /unknown member 'diagonal' \(known: short, long, row, col, spiral, border, mcf, kissat\)/],
     ["Short", /unknown member 'Short'/],
-    ["short,spiral:x1", /bad option 'x1' in 'spiral:x1' \(m, a<turn nodes>, s<seed>, r<restart nodes>, p<processes>\)/],
+    ["short,spiral:x1", /bad option 'x1' in 'spiral:x1' \(m, a<turn nodes>, t<scans>, c<corner>, s<seed>, r<restart nodes>, p<processes>\)/],
+    ["short:c4", /c4: the corner piece is 0-3/],
+    ["short:t0+0m", /'short:t0\+0m': t<scans> lists the scans of a<turn nodes>/],
+    ["short:a100:t0+4", /bad scans 't0\+4'/],
+    ["short:a100:t0,1", /unknown member '1'/],
+    ["short:a100:t0+0m+1+1m+2+2m+3+3m+0", /bad scans/],
     ["short:m1", /bad option 'm1'/],
     ["short:a", /bad option 'a'/],
     ["short:a1000:p2", /'short:a1000:p2': an alternating member is two complete scans: not split over processes or restarting/],

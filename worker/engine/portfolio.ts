@@ -25,6 +25,10 @@ export type MemberSpec =
       mirror?: boolean;
       /** The scan and its mirror in turns of this many placements on one core (`a<N>`; 0 or absent: one scan). */
       alternate?: number;
+      /** The pinned corner piece (`c<K>`, 0-3; docs/engine.md "Symmetry"): another starting corner, another tree. */
+      corner?: number;
+      /** With `alternate`: the scans taking turns (`t0+0m+2+2m`: corner pieces, m for the mirror). */
+      scans?: string[];
     }
   | { kind: "sat" };
 
@@ -38,7 +42,9 @@ export function memberName(m: MemberSpec): string {
   return [
     m.order,
     ...(m.mirror ? ["m"] : []),
+    ...(m.corner ? [`c${m.corner}`] : []),
     ...(m.alternate ? [`a${m.alternate}`] : []),
+    ...(m.scans?.length ? [`t${m.scans.join("+")}`] : []),
     ...(m.seed ? [`s${m.seed}`] : []),
     ...(m.restartBase ? [`r${m.restartBase}`] : []),
     ...(m.parts > 1 ? [`p${m.parts}`] : []),
@@ -64,16 +70,26 @@ export function parsePortfolio(text: string): MemberSpec[] {
         m.mirror = true;
         continue;
       }
+      if (o[0] === "t") {
+        if (!/^t[0-3]m?(\+[0-3]m?){0,7}$/.test(o)) throw new InvalidOptionError("portfolio", `bad scans '${o}' in '${raw}' (t then up to 8 corners 0-3, each with m for the mirror, joined by +)`);
+        m.scans = o.slice(1).split("+");
+        continue;
+      }
       const n = Number(o.slice(1));
-      const ok = /^[srpa]\d+$/.test(o) && Number.isSafeInteger(n);
-      if (!ok) throw new InvalidOptionError("portfolio", `bad option '${o}' in '${raw}' (m, a<turn nodes>, s<seed>, r<restart nodes>, p<processes>)`);
+      const ok = /^[srpac]\d+$/.test(o) && Number.isSafeInteger(n);
+      if (!ok) throw new InvalidOptionError("portfolio", `bad option '${o}' in '${raw}' (m, a<turn nodes>, t<scans>, c<corner>, s<seed>, r<restart nodes>, p<processes>)`);
       if (o[0] === "s") m.seed = n;
+      else if (o[0] === "c") {
+        if (n > 3) throw new InvalidOptionError("portfolio", `c${n}: the corner piece is 0-3`);
+        m.corner = n;
+      }
       else if (o[0] === "a") m.alternate = n;
       else if (o[0] === "r") m.restartBase = n;
       else if (n < 1 || n > 256) throw new InvalidOptionError("portfolio", `p${n}: between 1 and 256 processes`);
       else m.parts = n;
     }
     if (m.parts > 1 && m.restartBase) throw new InvalidOptionError("portfolio", `'${raw}': a member split over processes cannot restart`);
+    if (m.scans && !m.alternate) throw new InvalidOptionError("portfolio", `'${raw}': t<scans> lists the scans of a<turn nodes>`);
     if (m.alternate && (m.parts > 1 || m.restartBase)) {
       throw new InvalidOptionError("portfolio", `'${raw}': an alternating member is two complete scans: not split over processes or restarting`);
     }
@@ -168,6 +184,8 @@ export function engineContender(m: Extract<MemberSpec, { kind: "engine" }>, ctx:
     order: m.order,
     mirror: m.mirror,
     alternate: m.alternate,
+    corner: m.corner,
+    scans: m.scans,
     seed: m.seed,
     restartBase: m.restartBase,
     symmetry: ctx.symmetry,

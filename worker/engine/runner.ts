@@ -35,6 +35,10 @@ export interface EngineOptions {
   mirror?: boolean;
   /** Run the scan and its mirror in turns of this many placements, in one process on one core (0: one scan). */
   alternate?: number;
+  /** With `symmetry`: pin the corner-th corner piece without a twin (0-3; 0, the first, by default): another tree. */
+  corner?: number;
+  /** With `alternate`: the scans taking turns instead of the scan and its mirror, e.g. ["0", "0m", "2", "2m"]. */
+  scans?: string[];
   /** Shuffles the candidate order (0: piece order). @default 0 */
   seed?: number;
   /** The static orders' inner loop: candidates as bit sets, or the bucket scan (for comparisons). @default "bits" */
@@ -147,6 +151,8 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
   args.push("--order", order);
   if (o.mirror) args.push("--mirror");
   if (o.alternate) args.push("--alternate", String(Math.floor(o.alternate)));
+  if (o.alternate && o.scans?.length) args.push("--scans", o.scans.join(","));
+  if (o.corner) args.push("--corner", String(o.corner));
   if (o.seed) args.push("--seed", String(o.seed));
   if (o.loop === "scan") args.push("--loop", "scan");
   if (o.restartBase) args.push("--restart", String(o.restartBase));
