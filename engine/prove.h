@@ -1,5 +1,5 @@
 /*
- * What cubist-prove's parts share: the placement table read from stdin (engine/prove.c), the limits, and the
+ * What cubist-prove's parts share: the placement table read from stdin (engine/prove-input.c), the limits, and the
  * hinted-proof search over the cube's formula (engine/prove-lrat.c, with the propagation of engine/prove-cnf.c).
  */
 #ifndef CUBIST_PROVE_H
@@ -20,6 +20,15 @@ typedef struct {
 extern int rows, cols, cells, units, count;
 extern Placement *pl;
 extern int *cell_start, *cell_pl;
+/* Copies of each unit not yet placed. */
+extern int *left;
+
+/* Reads the table from stdin (engine/prove-input.c); exits 1 naming the line on bad input. */
+void read_problem(void);
+/* Reads a line of exactly n integers from stdin (comments and blank lines skipped). */
+void read_ints(long *out, int n);
+/* Names the input line last read and `what` went wrong on stderr, then exits 1. */
+void bad_input(const char *what);
 
 extern volatile sig_atomic_t stop_requested;
 extern uint64_t nodes, lemmas, node_limit;
