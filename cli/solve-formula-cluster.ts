@@ -68,7 +68,9 @@ function statsOf({ result, seconds }: LocalRunOutcome): Record<string, number> {
   const c = result.status.cubes!;
   const p = result.phases;
   return {
-    solved: c.sat + c.unsat, unsat: c.unsat, resplit: c.resplit, refuted: c.refutedBySplit,
+    // As on one machine: the open cubes (solved, or waiting when the run ended), those solved, and the lookahead's
+    // refuted branches; then the cubes Kissat refuted and those re-split.
+    cubes: c.sat + c.unsat + c.queued + c.running, solved: c.sat + c.unsat, refuted: c.refutedBySplit, unsat: c.unsat, resplit: c.resplit,
     // From the coordinator's start to the run's submit: the formula parsed, cubed by lookahead and dispatched.
     submitMs: p.submitted >= 0 && p.coordinatorReady >= 0 ? p.submitted - p.coordinatorReady : -1,
     wallMs: Math.round(seconds * 1000),
