@@ -1,6 +1,6 @@
 /**
  * `cubist solve F.cnf`: any DIMACS CNF (plain or gzipped), by cube and conquer on this machine (cli/solve-cnf.ts), or
- * with --workers N on the embedded cluster (cli/solve-formula-cluster.ts).
+ * with --workers N on the embedded cluster (cli/solve-formula-cluster.ts, chosen by cli/commands/solve.ts).
  * The answer is printed in the SAT competition format: `s SATISFIABLE` and `v` lines (the model, checked against
  * the formula), `s UNSATISFIABLE` or `s UNKNOWN`, after `c` lines that say how the formula was cubed and solved;
  * --json prints {"status", "model": [literals] | null, "stats"} instead.
@@ -29,8 +29,6 @@ export async function solveCnfCommand(path: string, values: ParsedValues): Promi
   }
   if (values.solver === "none") throw new InvalidOptionError("--solver", "none leaves nothing to solve a DIMACS formula with");
   if (values.certificate !== undefined && values.certify !== true) throw new InvalidOptionError("--certificate", "goes with --certify");
-  // --workers N (or --nats URL): a formula run on the embedded cluster, whose own checks refuse what it does not take.
-  if (values.workers !== undefined || values.nats !== undefined) return (await import("./solve-formula-cluster.js")).solveFormulaOnCluster(path, values);
   if (values.certify === true && values.time !== undefined) throw new InvalidOptionError("--time", "does not go with --certify (every proof must finish)");
   const maxFormulaMb = values["max-formula-mb"] as number | undefined;
   if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);

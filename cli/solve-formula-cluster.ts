@@ -16,7 +16,7 @@ import { terminalSafe } from "../cluster/terminal-text.js";
 import { checkModel, modelLines } from "../core/cnf/check-model.js";
 import { WrongModelError } from "../core/cnf/cnf.js";
 import type { FormulaPuzzle } from "../core/cnf/run-formula.js";
-import { EncoderBugError } from "../core/errors.js";
+import { EncoderBugError, InvalidOptionError } from "../core/errors.js";
 import { sizeLimits } from "../core/limits.js";
 import type { Placement } from "../core/puzzle.js";
 import { decodeSudoku } from "../core/sudoku/encode.js";
@@ -26,8 +26,16 @@ import { givenCount, type Sudoku } from "../core/sudoku/sudoku.js";
 import { verifySudoku } from "../core/sudoku/verify.js";
 import { buildFormulaRunSpec } from "../coordinator/formula-run-spec.js";
 
+/** The flags of `solve` that a formula run has no use for (the rest the run's own checks refuse by name). */
+const NOT_FOR_FORMULA_RUN = ["portfolio", "sat-delay", "output", "limit", "up-to-symmetry"] as const;
+
 /** Solves the formula file `path` on the embedded cluster and prints the answer; returns the exit code. */
 export async function solveFormulaOnCluster(path: string, values: ParsedValues): Promise<number> {
+  for (const flag of NOT_FOR_FORMULA_RUN) {
+    if (values[flag] !== undefined && values[flag] !== false) throw new InvalidOptionError(`--${flag}`, `is not for a formula run on the cluster (docs/cluster.md "Formula runs")`);
+  }
+  if (values.solver === "none") throw new InvalidOptionError("--solver", "none leaves nothing to solve a formula with");
+  if (values.certificate !== undefined && values.certify !== true) throw new InvalidOptionError("--certificate", "goes with --certify");
   values.workers ??= 1;
   const request = await formulaRunRequest(path, values);
   const limits = sizeLimits({

@@ -2,7 +2,8 @@
  * Sudoku in the commands that read a puzzle file (solve, verify, render): a file named .sudoku or .sdk
  * (docs/formats.md "Sudoku") is a Sudoku whatever --format says; these are its handlers. `solve` encodes it
  * (core/sudoku/encode.ts) and solves the formula with Kissat alone, or by cube and conquer (cli/solve-cnf.ts) on 25x25
- * boards and with --max-depth D (with --workers N: a formula run on the embedded cluster, cli/solve-formula-cluster.ts);
+ * boards and with --max-depth D (with --workers N: a formula run on the embedded cluster, cli/solve-formula-cluster.ts, chosen by
+ * cli/commands/solve.ts);
  * every answer is checked by the Sudoku verifier, which shares nothing with the encoding.
  */
 
@@ -49,8 +50,6 @@ function rowsOf(s: Sudoku): number[][] {
 export async function solveSudokuCommand(path: string, values: ParsedValues): Promise<number> {
   for (const flag of NOT_FOR_SUDOKU) if (values[flag] !== undefined && values[flag] !== false) throw new InvalidOptionError(`--${flag}`, "is not for a Sudoku");
   if (values.solver === "none") throw new InvalidOptionError("--solver", "none leaves nothing to solve a Sudoku with");
-  // --workers N (or --nats URL): a formula run on the embedded cluster, whose own checks refuse what it does not take.
-  if (values.workers !== undefined || values.nats !== undefined) return (await import("./solve-formula-cluster.js")).solveFormulaOnCluster(path, values);
   const puzzle = await loadSudoku(path, values);
   const cnf = encodeSudoku(puzzle, { redundant: values.redundant === true });
   const solver = values.solver as SolverName | undefined, binary = values["solver-path"] as string | undefined;

@@ -221,6 +221,8 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
+  const formula = isCnfPath(path) || isSudokuPath(path);
+  if (formula && (values.workers !== undefined || values.nats !== undefined)) return (await import("../solve-formula-cluster.js")).solveFormulaOnCluster(path, values);
   if (isCnfPath(path)) return (await import("../cnf-command.js")).solveCnfCommand(path, values);
   if (isSudokuPath(path)) return (await import("../sudoku-command.js")).solveSudokuCommand(path, values);
   const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));
