@@ -12,7 +12,7 @@
  * size and answer (random) or per instance (named), the medians of the walls and of the ratios (alone / cluster).
  *
  *   node --import tsx bench/cnf-cluster.ts [--vars 300] [--seeds 1-6] [--workers 2] [--cubes 64] [--cube-time-first S] [--results FILE]
- *   node --import tsx bench/cnf-cluster.ts --instances hard9-1,random-16x16-g40-s1,unsat-hard-s1 [--repeats 3] [--workers 2] [--results FILE]
+ *   node --import tsx bench/cnf-cluster.ts --instances hard9-1,random-16x16-g40-s1,unsat-hard-s1 [--repeats 3] [--workers 2] [--cube-time S] [--results FILE]
  *   node --import tsx bench/cnf-cluster.ts --summary [--results FILE]
  */
 
@@ -53,6 +53,8 @@ interface PairRecord {
   workers: number;
   cubes: number;
   cubeTimeFirst: number | null;
+  /** The per-cube budget, when not the default (60 s). */
+  cubeTime?: number;
   status: string;
   first: "alone" | "cluster";
   aloneWallS: number;
@@ -83,11 +85,14 @@ function dimacs(cnf: Cnf): string {
 }
 
 /** Submits the formula as a run and waits for its end: the wall seconds and the final RunInfo. */
-async function clusterRun(call: Call, input: PairInput, cubes: number, cubeTimeFirst: number | null): Promise<{ wallS: number; info: RunInfo }> {
+async function clusterRun(call: Call, input: PairInput, cubes: number, budget: Budget): Promise<{ wallS: number; info: RunInfo }> {
   const t0 = performance.now();
   const { run } = await call<unknown, { run: RunInfo }>("submitRun", {
     puzzleText: input.text, puzzleName: input.name, format: input.format, cubing: { targetCubes: cubes },
-    ...(cubeTimeFirst !== null ? { solver: { firstTimeLimitSec: cubeTimeFirst } } : {}),
+    // A solver message without time_limit_sec reads as 0 (no budget) on the API: so it is sent only with a budget set.
+    ...(budget.cubeTimeFirst !== null || budget.cubeTime !== null
+      ? { solver: { ...(budget.cubeTimeFirst !== null ? { firstTimeLimitSec: budget.cubeTimeFirst } : {}), ...(budget.cubeTime !== null ? { timeLimitSec: budget.cubeTime } : {}) } }
+      : {}),
   });
   for (;;) {
     const info = await call<unknown, RunInfo>("getRun", { runId: run.runId });
@@ -96,7 +101,13 @@ async function clusterRun(call: Call, input: PairInput, cubes: number, cubeTimeF
   }
 }
 
-async function pair(call: Call, input: PairInput, workers: number, cubes: number, cubeTimeFirst: number | null, first: "alone" | "cluster"): Promise<PairRecord> {
+/** The runs' cube budgets: --cube-time-first and --cube-time (null: the formula run's defaults). */
+interface Budget {
+  readonly cubeTimeFirst: number | null;
+  readonly cubeTime: number | null;
+}
+
+async function pair(call: Call, input: PairInput, workers: number, cubes: number, budget: Budget, first: "alone" | "cluster"): Promise<PairRecord> {
   const { cnf } = input;
   const c0 = performance.now();
   splitByLookahead(cnf, { maxDepth: formulaDepth(cubes, 0) });
@@ -108,7 +119,7 @@ async function pair(call: Call, input: PairInput, workers: number, cubes: number
     if (r.kind === "sat" && !checkModel(cnf, r.model).ok) throw new Error(`${input.name}: Kissat alone's model falsifies a clause`);
     return { wallS: (performance.now() - t0) / 1000, cpuS: r.stats.solverSeconds ?? 0, kind: r.kind };
   };
-  const cluster = (): ReturnType<typeof clusterRun> => clusterRun(call, input, cubes, cubeTimeFirst);
+  const cluster = (): ReturnType<typeof clusterRun> => clusterRun(call, input, cubes, budget);
   let a: Awaited<ReturnType<typeof alone>>, c: Awaited<ReturnType<typeof cluster>>;
   if (first === "alone") {
     a = await alone();
@@ -123,7 +134,8 @@ async function pair(call: Call, input: PairInput, workers: number, cubes: number
   const k = c.info.status!.cubes!;
   return {
     suite: input.suite, instance: input.instance, repeat: input.repeat,
-    vars: cnf.numVars, clauses: cnf.clauses.count, seed: input.seed, workers, cubes, cubeTimeFirst, status, first,
+    vars: cnf.numVars, clauses: cnf.clauses.count, seed: input.seed, workers, cubes, cubeTimeFirst: budget.cubeTimeFirst,
+    ...(budget.cubeTime !== null ? { cubeTime: budget.cubeTime } : {}), status, first,
     aloneWallS: a.wallS, aloneCpuS: a.cpuS, clusterWallS: c.wallS, cubingS,
     cubesDone: k.sat + k.unsat, resplit: k.resplit, loadBefore, loadAfter: loadavg()[0],
   };
@@ -154,9 +166,9 @@ function summary(file: string): string {
   if (named.length === 0) return out.join("\n") + "\n";
   out.push("", "| instance | vars | clauses | answer | workers | cubes | pairs | alone wall s (median) | alone CPU s (median) | cluster wall s (median) | cubing s (median) | ratio alone/cluster (median) | ratios (each) | re-split (median) | load (median) |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-  for (const name of [...new Set(named.map((r) => `${r.instance} ${r.workers} ${r.cubes}`))]) {
-    const rs = named.filter((r) => `${r.instance} ${r.workers} ${r.cubes}` === name), r0 = rs[0];
-    out.push(`| ${r0.instance} | ${r0.vars} | ${r0.clauses} | ${r0.status} | ${r0.workers} | ${r0.cubes} | ${rs.length} | ${f(median(rs.map((r) => r.aloneWallS)))} | ${f(median(rs.map((r) => r.aloneCpuS)))} | ` +
+  for (const name of [...new Set(named.map((r) => `${r.instance} ${r.workers} ${r.cubes} ${r.cubeTime ?? ""}`))]) {
+    const rs = named.filter((r) => `${r.instance} ${r.workers} ${r.cubes} ${r.cubeTime ?? ""}` === name), r0 = rs[0];
+    out.push(`| ${r0.instance}${r0.cubeTime !== undefined ? ` (cube time ${r0.cubeTime})` : ""} | ${r0.vars} | ${r0.clauses} | ${r0.status} | ${r0.workers} | ${r0.cubes} | ${rs.length} | ${f(median(rs.map((r) => r.aloneWallS)))} | ${f(median(rs.map((r) => r.aloneCpuS)))} | ` +
       `${f(median(rs.map((r) => r.clusterWallS)))} | ${f(median(rs.map((r) => r.cubingS)))} | ${ratios(rs)}`);
   }
   return out.join("\n") + "\n";
@@ -186,7 +198,7 @@ async function main(): Promise<void> {
     options: {
       vars: { type: "string", default: "300" }, seeds: { type: "string", default: "1-6" }, workers: { type: "string", default: "2" },
       instances: { type: "string" }, repeats: { type: "string", default: "1" },
-      cubes: { type: "string", default: "64" }, "cube-time-first": { type: "string" }, results: { type: "string", default: DEFAULT_RESULTS }, summary: { type: "boolean" },
+      cubes: { type: "string", default: "64" }, "cube-time-first": { type: "string" }, "cube-time": { type: "string" }, results: { type: "string", default: DEFAULT_RESULTS }, summary: { type: "boolean" },
     },
   });
   const file = values.results!;
@@ -197,6 +209,7 @@ async function main(): Promise<void> {
   }
   const workers = Number(values.workers), cubes = Number(values.cubes);
   const cubeTimeFirst = values["cube-time-first"] !== undefined ? Number(values["cube-time-first"]) : null;
+  const cubeTime = values["cube-time"] !== undefined ? Number(values["cube-time"]) : null;
   const dir = mkdtempSync(join(tmpdir(), "cubist-cnf-cluster-"));
   const t = await startTestNats();
   const worker = spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", String(workers), "--id", "bench-w1", "--grace", "0"]);
@@ -213,7 +226,7 @@ async function main(): Promise<void> {
   try {
     let i = 0;
     for await (const input of inputsOf(values, dir)) {
-      const r = await pair(api.call, input, workers, cubes, cubeTimeFirst, i++ % 2 === 0 ? "alone" : "cluster");
+      const r = await pair(api.call, input, workers, cubes, { cubeTimeFirst, cubeTime }, i++ % 2 === 0 ? "alone" : "cluster");
       appendFileSync(file, JSON.stringify(r) + "\n");
       process.stdout.write(`${JSON.stringify(r)}\n`);
     }
