@@ -1,5 +1,6 @@
 /**
- * `cubist solve F.cnf`: any DIMACS CNF (plain or gzipped), by cube and conquer on this machine (cli/solve-cnf.ts).
+ * `cubist solve F.cnf`: any DIMACS CNF (plain or gzipped), by cube and conquer on this machine (cli/solve-cnf.ts), or
+ * with --workers N on the embedded cluster (cli/solve-formula-cluster.ts, chosen by cli/commands/solve.ts).
  * The answer is printed in the SAT competition format: `s SATISFIABLE` and `v` lines (the model, checked against
  * the formula), `s UNSATISFIABLE` or `s UNKNOWN`, after `c` lines that say how the formula was cubed and solved;
  * --json prints {"status", "model": [literals] | null, "stats"} instead.
@@ -17,8 +18,8 @@ import { InvalidOptionError } from "../core/errors.js";
 import { sizeLimits } from "../core/limits.js";
 import type { SolverName } from "../host/solver/index.js";
 
-/** The flags of `solve` that a CNF does not take (puzzle flags, counting, the cluster). */
-const NOT_FOR_CNF = ["all", "nats", "hints", "objective", "portfolio", "output", "limit"] as const;
+/** The flags of `solve` that a CNF does not take (puzzle flags, counting). */
+const NOT_FOR_CNF = ["all", "hints", "objective", "portfolio", "output", "limit"] as const;
 
 /** Solves a DIMACS file and prints the answer; returns the exit code. */
 export async function solveCnfCommand(path: string, values: ParsedValues): Promise<number> {
@@ -32,7 +33,7 @@ export async function solveCnfCommand(path: string, values: ParsedValues): Promi
   const maxFormulaMb = values["max-formula-mb"] as number | undefined;
   if (maxFormulaMb !== undefined && !(maxFormulaMb > 0)) throw new InvalidOptionError("--max-formula-mb", `must be a positive number, got ${maxFormulaMb}`);
   const cnf = await loadCnf(path, sizeLimits({ maxFormulaMb }));
-  const workers = (values.workers as number | undefined) ?? (values.threads as number | undefined) ?? defaultThreads();
+  const workers = (values.threads as number | undefined) ?? defaultThreads();
   const stop = onInterrupt();
   try {
     const maxDepth = (values["max-depth"] as number | undefined) ?? defaultCubeDepth(workers);

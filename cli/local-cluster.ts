@@ -55,6 +55,8 @@ export interface LocalClusterOptions {
   /** The embedded coordinator's size limits (`solve --max-cells`, `--max-formula-mb`). @default core/limits.ts */
   maxCells?: number;
   maxFormulaMb?: number;
+  /** The embedded coordinator's limit on a run's puzzle text, a formula run's DIMACS (`solve --max-puzzle-mb`). @default 1 */
+  maxPuzzleMb?: number;
 }
 
 /**
@@ -130,6 +132,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       maxDeliver: options.maxDeliver,
       maxCells: options.maxCells,
       maxFormulaMb: options.maxFormulaMb,
+      maxPuzzleMb: options.maxPuzzleMb,
       limitFlags: DEFAULT_SIZE_LIMITS.raise,
       logLevel: options.verbose ? "info" : "error",
       grpc: null,

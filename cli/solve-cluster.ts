@@ -16,6 +16,7 @@ import { runRequestFrom } from "./run-options.js";
 import { countOf, SolveProgress } from "./solve-progress.js";
 import type { PuzzleView } from "./puzzle-view.js";
 import { TRIANGLE_ENCODING } from "../coordinator/model/run-defaults.js";
+import type { RunRequest } from "../coordinator/run-spec.js";
 
 /** `solve --workers N --all`: the count (the shape of `solve --all`), and every board to -o. */
 function printClusterCount(view: PuzzleView, r: LocalClusterResult, values: ParsedValues, seconds: number): "sat" | "unsat" | "unknown" {
@@ -100,7 +101,22 @@ function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: Par
   }
 }
 
-export async function runCluster(view: PuzzleView, values: ParsedValues, label: string): Promise<number> {
+/** What a run on the embedded cluster came to, as `solve` prints it: the result, the wall clock and a score run's history. */
+export interface LocalRunOutcome {
+  readonly result: LocalClusterResult;
+  readonly seconds: number;
+  /** --time ended the run. */
+  readonly timedOut: boolean;
+  /** A score run's best score over time, as the run's status reported it (`history` in --json). */
+  readonly history: ReadonlyArray<{ seconds: number; score: number }>;
+}
+
+/**
+ * Runs `request` on the embedded cluster of `--workers` workers (`--concurrency` slots each, `--nats`), its progress
+ * on stderr (not with --json); --time bounds the whole run (--cube-time is the per-cube budget). Null when Ctrl-C
+ * stopped it.
+ */
+export async function runOnLocalCluster(request: RunRequest, values: ParsedValues): Promise<LocalRunOutcome | null> {
   const stop = onInterrupt();
   const abort = stop.abort;
   const t0 = performance.now();
@@ -110,13 +126,8 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
   show();
   const ticker = progress ? setInterval(show, 1000) : undefined;
   let deadline: NodeJS.Timeout | undefined;
-  // A score run's best score over time, as the run's status reported it (`history` in --json, as `solve --objective score`).
   const history: Array<{ seconds: number; score: number }> = [];
   try {
-    // Scan cubes in as many parts as there are solver slots, so every slot advances the scan (docs/cubing.md "Cube parts").
-    const slots = (values.workers as number) * (values.concurrency as number);
-    const request = { ...runRequestFrom(values, view.text, label), format: "canonical", ...(slots > 1 ? { cubePartsIfScan: slots } : {}) };
-    // --time bounds the whole run; --cube-time is the per-cube budget.
     let timedOut = false;
     deadline = typeof values.time === "number" && values.time > 0
       ? setTimeout(() => { timedOut = true; abort.abort(); }, values.time * 1000)
@@ -133,6 +144,7 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
       proofFormat: values["proof-format"] as string | undefined,
       maxCells: values["max-cells"] as number | undefined,
       maxFormulaMb: values["max-formula-mb"] as number | undefined,
+      maxPuzzleMb: values["max-puzzle-mb"] as number | undefined,
       signal: abort.signal,
       onStatus: (st) => {
         progress?.update(st);
@@ -142,17 +154,9 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
     clearTimeout(deadline);
     clearInterval(ticker);
     if (progress) process.stderr.write(progress.finish());
-    if (stop.interrupted) return EXIT.INTERRUPTED;
+    if (stop.interrupted) return null;
     if (timedOut && result.state === "cancelled") result.message = "time-limit";
-    if (values.all === true) {
-      const status = printClusterCount(view, result, values, (performance.now() - t0) / 1000);
-      if (result.state === "failed") return EXIT.ERROR;
-      return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
-    }
-    await printClusterResult(view, result, values, (performance.now() - t0) / 1000, history);
-    // A score run that ran to --time with a board did what it was asked.
-    if (timedOut && values.objective === "score" && result.status.best) return EXIT.OK;
-    return result.state === "sat" ? EXIT.OK : result.state === "unsat" ? EXIT.UNSAT : result.state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
+    return { result, seconds: (performance.now() - t0) / 1000, timedOut, history };
   } finally {
     // Also when the cluster failed to start: a pending --time timer would keep the process alive until it fires.
     clearTimeout(deadline);
@@ -161,3 +165,25 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
   }
 }
 
+/** The exit code of a first-solution run on the embedded cluster. */
+export function clusterExitCode(state: LocalClusterResult["state"]): number {
+  return state === "sat" ? EXIT.OK : state === "unsat" ? EXIT.UNSAT : state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
+}
+
+export async function runCluster(view: PuzzleView, values: ParsedValues, label: string): Promise<number> {
+  // Scan cubes in as many parts as there are solver slots, so every slot advances the scan (docs/cubing.md "Cube parts").
+  const slots = (values.workers as number) * (values.concurrency as number);
+  const request = { ...runRequestFrom(values, view.text, label), format: "canonical", ...(slots > 1 ? { cubePartsIfScan: slots } : {}) };
+  const outcome = await runOnLocalCluster(request, values);
+  if (outcome === null) return EXIT.INTERRUPTED;
+  const { result, seconds, timedOut, history } = outcome;
+  if (values.all === true) {
+    const status = printClusterCount(view, result, values, seconds);
+    if (result.state === "failed") return EXIT.ERROR;
+    return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
+  }
+  await printClusterResult(view, result, values, seconds, history);
+  // A score run that ran to --time with a board did what it was asked.
+  if (timedOut && values.objective === "score" && result.status.best) return EXIT.OK;
+  return clusterExitCode(result.state);
+}

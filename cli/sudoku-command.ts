@@ -2,7 +2,9 @@
  * Sudoku in the commands that read a puzzle file (solve, verify, render): a file named .sudoku or .sdk
  * (docs/formats.md "Sudoku") is a Sudoku whatever --format says; these are its handlers. `solve` encodes it
  * (core/sudoku/encode.ts) and solves the formula with Kissat alone, or by cube and conquer (cli/solve-cnf.ts) on 25x25
- * boards and with --max-depth D; every answer is checked by the Sudoku verifier, which shares nothing with the encoding.
+ * boards and with --max-depth D (with --workers N: a formula run on the embedded cluster, cli/solve-formula-cluster.ts, chosen by
+ * cli/commands/solve.ts);
+ * every answer is checked by the Sudoku verifier, which shares nothing with the encoding.
  */
 
 import { closeSync, openSync, writeSync } from "node:fs";
@@ -37,7 +39,7 @@ export function sudokuCubeDepth(puzzle: Sudoku, workers: number): number {
   return puzzle.size >= 25 ? defaultCubeDepth(workers) : 0;
 }
 
-const NOT_FOR_SUDOKU = ["certify", "nats", "hints", "portfolio", "up-to-symmetry"] as const;
+const NOT_FOR_SUDOKU = ["certify", "hints", "portfolio", "up-to-symmetry"] as const;
 
 /** The rows of a grid as arrays of digits (0: blank), for --json. */
 function rowsOf(s: Sudoku): number[][] {
@@ -55,7 +57,7 @@ export async function solveSudokuCommand(path: string, values: ParsedValues): Pr
   const started = performance.now();
   try {
     if (values.all === true) return await countCommand(puzzle, values, { solver, binary, signal: stop.signal }, () => stop.interrupted, started);
-    const workers = (values.workers as number | undefined) ?? (values.threads as number | undefined) ?? defaultThreads();
+    const workers = (values.threads as number | undefined) ?? defaultThreads();
     const result = await solveCnfLocal(cnf, {
       workers, maxDepth: (values["max-depth"] as number | undefined) ?? sudokuCubeDepth(puzzle, workers), solver, binary,
       timeLimitSec: values.time as number | undefined, seed: values.seed as number | undefined, signal: stop.signal,

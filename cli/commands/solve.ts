@@ -88,14 +88,19 @@ count and sums the exact counts (docs/cluster.md "Counting"); --json prints the 
 "run". With -o every board is recorded and verified by the coordinator. Not with --up-to-symmetry.
 
 A DIMACS CNF file (.cnf or .dimacs, plain or .gz) is solved by cube and conquer on this machine: lookahead cubes,
-Kissat per cube in --workers N (or --threads N) processes, --max-depth D decisions per cube, the model checked against
+Kissat per cube in --threads N processes, --max-depth D decisions per cube, the model checked against
 every clause and printed as \`s SATISFIABLE\` and \`v\` lines, or \`s UNSATISFIABLE\` (docs/formats.md "DIMACS CNF");
 with --certify every cube and the coverage are proved (DRAT, checked by drat-trim), --certificate DIR keeps the bundle.
+With --workers N it runs as a formula run on the embedded cluster (the coordinator's lookahead cubes, --cubes N,
+Kissat per cube in the workers, the model checked by the coordinator and again here), printed the same way; with
+--certify the coordinator checks each cube's Kissat proof and the coverage; what a formula run does not take (--all,
+--cell-order, cube parts) is refused before the cluster starts.
 
 A Sudoku file (.sudoku or .sdk: 4x4 to 25x25, a line per row or the one-line form, docs/formats.md "Sudoku") is
 encoded (one variable per cell and digit; --redundant adds the implied clauses) and solved by Kissat (alone up to
-16x16, cubes on 25x25 or with --max-depth D), the grid
-checked by the Sudoku verifier; --all counts the solutions ("unique", or the count), -o FILE writes each one.
+16x16, cubes on 25x25 or with --max-depth D; with --workers N a formula run on the embedded cluster), the grid
+checked by the Sudoku verifier; --all counts the solutions ("unique", or the count), -o FILE writes each one (not
+with --workers).
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
 (--search-ms 0: Kissat alone), --all over --threads worker threads; with --workers N on the embedded cluster, cubes
@@ -217,6 +222,8 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 }
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
+  const formula = isCnfPath(path) || isSudokuPath(path);
+  if (formula && (values.workers !== undefined || values.nats !== undefined)) return (await import("../solve-formula-cluster.js")).solveFormulaOnCluster(path, values);
   if (isCnfPath(path)) return (await import("../cnf-command.js")).solveCnfCommand(path, values);
   if (isSudokuPath(path)) return (await import("../sudoku-command.js")).solveSudokuCommand(path, values);
   const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));

@@ -36,7 +36,7 @@ test("solve cnf - a satisfiable random 3-SAT file: s SATISFIABLE and a model tha
   const cnf = randomKSat(120, 480, 3, 11);
   const file = join(dir, "r.cnf");
   writeFileSync(file, dimacs(cnf));
-  const r = await runCubist(["solve", file, "--workers", "2"]);
+  const r = await runCubist(["solve", file, "--threads", "2"]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^s SATISFIABLE$/m);
   assert.ok(satisfies(cnf, vLits(r.stdout)));
@@ -45,10 +45,10 @@ test("solve cnf - a satisfiable random 3-SAT file: s SATISFIABLE and a model tha
 test("solve cnf - pigeonhole, gzipped: s UNSATISFIABLE (exit 20); --json carries the cube counts", withTempDir("cnf", async (dir) => {
   const file = join(dir, "php.cnf.gz");
   writeFileSync(file, gzipSync(dimacs(pigeonhole(6))));
-  const r = await runCubist(["solve", file, "--workers", "2", "--max-depth", "4"]);
+  const r = await runCubist(["solve", file, "--threads", "2", "--max-depth", "4"]);
   assert.equal(r.code, 20, r.stderr);
   assert.match(r.stdout, /^s UNSATISFIABLE$/m);
-  const j = await runCubist(["solve", file, "--workers", "2", "--max-depth", "4", "--json"]);
+  const j = await runCubist(["solve", file, "--threads", "2", "--max-depth", "4", "--json"]);
   const out = JSON.parse(j.stdout) as { status: string; model: null; stats: { cubes: number; refuted: number; solved: number } };
   assert.equal(out.status, "unsat");
   assert.equal(out.model, null);
@@ -98,7 +98,7 @@ test("solve cnf - cube and conquer agrees with Kissat alone on random 3-SAT at t
 test("solve cnf --certify - pigeonhole: every cube (refuted leaves too) and the coverage proved; check.sh re-checks, and fails on a damaged proof", withTempDir("cnf", async (dir) => {
   const file = join(dir, "php5.cnf"), cert = join(dir, "cert");
   writeFileSync(file, dimacs(pigeonhole(5)));
-  const r = await runCubist(["solve", file, "--workers", "2", "--max-depth", "6", "--certify", "--certificate", cert]);
+  const r = await runCubist(["solve", file, "--threads", "2", "--max-depth", "6", "--certify", "--certificate", cert]);
   assert.equal(r.code, 20, r.stderr);
   assert.match(r.stdout, /^c every cube's DRAT proof and the coverage proof verified by drat-trim/m);
   const open = Number(/c cubes (\d+) open, (\d+) refuted/.exec(r.stdout)![1]), refuted = Number(/c cubes (\d+) open, (\d+) refuted/.exec(r.stdout)![2]);

@@ -40,7 +40,7 @@ test("sudoku solve - a 9x9 one-liner: the known solution, verified; --all says u
   const file = join(dir, "classic.sudoku");
   writeFileSync(file, `${PUZZLE}\n`);
   for (const extra of [[], ["--redundant", "--max-depth", "3"]]) {
-    const r = await runCubist(["solve", file, "--workers", "2", "--json", ...extra]);
+    const r = await runCubist(["solve", file, "--threads", "2", "--json", ...extra]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { line: string }).line, SOLUTION);
   }
@@ -68,7 +68,7 @@ test("sudoku solve --all - 4x4 counts equal a backtracking count; --limit stops 
 test("sudoku solve - 16x16 with few givens, an unsatisfiable puzzle (exit 20)", withTempDir("sudoku", async (dir) => {
   const file = join(dir, "h.sudoku");
   writeFileSync(file, ["1...............", ".....2..........", ...Array(14).fill("................")].join("\n"));
-  const r = await runCubist(["solve", file, "--workers", "2", "--json"]);
+  const r = await runCubist(["solve", file, "--threads", "2", "--json"]);
   assert.equal(r.code, 0, r.stderr);
   const grid = (JSON.parse(r.stdout) as { grid: number[][] }).grid;
   const solved: Sudoku = { box: 4, size: 16, cells: grid.flat() };
