@@ -5,27 +5,38 @@
  * lemma by unit propagation, so this guard replays each empty clause of a proof exactly: every hint must be a clause
  * present at that point (the formula's, or a lemma added and not deleted before), unit or falsified under the
  * literals the hints before it set, and the last one falsified. The other lemmas are lrat-check's (their RAT check has
- * a pivot and holds). Two passes over the proof, each reading it line by line without holding it.
+ * a pivot and holds). One pass over the proof, line by line without holding it (two for a proof of very many
+ * lemma literals).
  */
 
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 
 /**
- * The lines of a file, one at a time, as a buffer and the line's bounds in it (without the newline): a proof can be
- * gigabytes, and most lines are only looked at for their first bytes.
+ * Calls `onLine` with each line of the file (its bounds in `buf`, without the newline), reading into one buffer that
+ * is reused (a proof can be gigabytes: no allocation, no copy per chunk); a line longer than the buffer grows it.
  */
-async function* lines(path: string): AsyncGenerator<[Buffer, number, number]> {
-  let carry: Buffer = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) {
-    const buf = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
-    let start = 0;
-    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
-      yield [buf, start, nl];
-      start = nl + 1;
+async function eachLine(path: string, onLine: (buf: Buffer, start: number, end: number) => void): Promise<void> {
+  const file = await open(path, "r");
+  try {
+    let buf = Buffer.allocUnsafe(1 << 22);
+    let have = 0; // bytes of an unfinished line at the start of buf
+    for (;;) {
+      if (have === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
+      const { bytesRead } = await file.read(buf, have, buf.length - have, null);
+      if (bytesRead === 0) break;
+      const view = buf.subarray(0, have + bytesRead);
+      let start = 0;
+      for (let nl = view.indexOf(10, have); nl >= 0; nl = view.indexOf(10, start)) {
+        onLine(buf, start, nl);
+        start = nl + 1;
+      }
+      have = view.length - start;
+      buf.copyWithin(0, start, view.length);
     }
-    carry = buf.subarray(start);
+    if (have > 0) onLine(buf, 0, have);
+  } finally {
+    await file.close();
   }
-  if (carry.length > 0) yield [carry, 0, carry.length];
 }
 
 /** The second field of a proof line: "0" for an empty clause, "d" for a deletion (latin1 bytes). */
@@ -47,6 +58,23 @@ function firstNumber(buf: Buffer, start: number, end: number): number {
   return v;
 }
 
+/** The literals of a lemma line (its fields after the ID, up to the first 0), read without the hints after them. */
+function lemmaLiterals(buf: Buffer, start: number, end: number): number[] {
+  const lits: number[] = [];
+  let i = start;
+  while (i < end && buf[i] === 32) i++;
+  while (i < end && buf[i] !== 32) i++; // the ID
+  for (;;) {
+    while (i < end && buf[i] === 32) i++;
+    if (i >= end) return lits;
+    const j = i;
+    while (i < end && buf[i] !== 32) i++;
+    const v = Number(buf.toString("latin1", j, i));
+    if (v === 0) return lits;
+    lits.push(v);
+  }
+}
+
 const ints = (s: string): number[] => s.trim().split(/\s+/).filter((t) => t !== "").map(Number);
 
 interface EmptyStep {
@@ -54,52 +82,93 @@ interface EmptyStep {
   hints: number[];
 }
 
-/** The problem with the proof's empty clauses, or null when each one is derived by unit propagation from its hints. */
-export async function checkEmptyClauses(cnfPath: string, proofPath: string): Promise<string | null> {
-  // Pass 1: the empty clauses and the clauses their hints name.
+interface Lemma {
+  lits: number[];
+  added: number;
+  deleted: number;
+}
+
+/** Literals of the proof's lemmas kept in memory at most while it is read once; a proof with more is read twice. */
+const ONE_PASS_LITERALS = 1 << 24;
+
+/**
+ * The empty clauses of a proof and its lemmas (where added, where deleted: the first addition of an ID counts).
+ * `keep(id)` says which lemmas to keep; null when they would be more than `maxLiterals` literals.
+ */
+async function readProof(proofPath: string, keep: (id: number) => boolean, maxLiterals: number): Promise<{ steps: EmptyStep[]; lemma: Map<number, Lemma> } | null> {
   const steps: EmptyStep[] = [];
-  let n = 0;
-  for await (const [buf, start, end] of lines(proofPath)) {
+  const lemma = new Map<number, Lemma>();
+  let n = 0, kept = 0;
+  await eachLine(proofPath, (buf, start, end) => {
     n++;
-    if (secondField(buf, start, end) !== "0") continue;
-    const hints = ints(buf.toString("latin1", start, end)).slice(2);
-    const stop = hints.indexOf(0);
-    steps.push({ line: n, hints: stop < 0 ? hints : hints.slice(0, stop) });
-  }
-  if (steps.length === 0) return "the proof has no empty clause";
-  const needed = new Set(steps.flatMap((s) => s.hints));
-  // Pass 2: the named lemmas (where added, where deleted), then the named formula clauses.
-  const lemma = new Map<number, { lits: number[]; added: number; deleted: number }>();
-  n = 0;
-  for await (const [buf, start, end] of lines(proofPath)) {
-    n++;
-    if (secondField(buf, start, end) === "d") {
+    if (kept > maxLiterals) return;
+    const second = secondField(buf, start, end);
+    if (second === "d") {
       const text = buf.toString("latin1", start, end);
       for (const id of ints(text.slice(text.indexOf("d") + 1))) {
         const e = lemma.get(id);
         if (e && e.deleted === 0) e.deleted = n;
       }
-      continue;
+      return;
+    }
+    if (second === "0") {
+      const hints = ints(buf.toString("latin1", start, end)).slice(2);
+      const stop = hints.indexOf(0);
+      steps.push({ line: n, hints: stop < 0 ? hints : hints.slice(0, stop) });
     }
     const id = firstNumber(buf, start, end);
-    if (!needed.has(id) || lemma.has(id)) continue;
-    const all = ints(buf.toString("latin1", start, end));
-    const stop = all.indexOf(0, 1);
-    lemma.set(id, { lits: all.slice(1, stop < 0 ? all.length : stop), added: n, deleted: 0 });
+    if (!keep(id) || lemma.has(id)) return;
+    const lits = lemmaLiterals(buf, start, end);
+    kept += lits.length + 1;
+    lemma.set(id, { lits, added: n, deleted: 0 });
+  });
+  return kept > maxLiterals ? null : { steps, lemma };
+}
+
+/** The empty clauses of a proof (line and hints), without its lemmas. */
+async function emptySteps(proofPath: string): Promise<EmptyStep[]> {
+  const steps: EmptyStep[] = [];
+  let n = 0;
+  await eachLine(proofPath, (buf, start, end) => {
+    n++;
+    if (secondField(buf, start, end) !== "0") return;
+    const hints = ints(buf.toString("latin1", start, end)).slice(2);
+    const stop = hints.indexOf(0);
+    steps.push({ line: n, hints: stop < 0 ? hints : hints.slice(0, stop) });
+  });
+  return steps;
+}
+
+/**
+ * The problem with the proof's empty clauses, or null when each one is derived by unit propagation from its hints.
+ * The proof is read once, keeping every lemma's literals (they are short: the hints are not kept); a proof whose
+ * lemmas hold more than `maxLiterals` literals is read twice instead, the empty clauses first, then the lemmas
+ * they name.
+ */
+export async function checkEmptyClauses(cnfPath: string, proofPath: string, maxLiterals = ONE_PASS_LITERALS): Promise<string | null> {
+  let read = await readProof(proofPath, () => true, maxLiterals);
+  if (read === null) {
+    const steps = await emptySteps(proofPath);
+    const named = new Set(steps.flatMap((s) => s.hints));
+    read = await readProof(proofPath, (id) => named.has(id), Infinity);
+    read = { steps, lemma: read!.lemma };
   }
+  const { steps, lemma } = read;
+  if (steps.length === 0) return "the proof has no empty clause";
+  const needed = new Set(steps.flatMap((s) => s.hints));
   const formula = new Map<number, number[]>();
   let clause = 0;
   let current: number[] = [];
-  for await (const [buf, start, end] of lines(cnfPath)) {
+  await eachLine(cnfPath, (buf, start, end) => {
     const l = buf.toString("latin1", start, end);
-    if (/^\s*[cp%]/.test(l)) continue;
+    if (/^\s*[cp%]/.test(l)) return;
     for (const x of ints(l)) {
       if (x !== 0) { current.push(x); continue; }
       clause++;
       if (needed.has(clause)) formula.set(clause, current);
       current = [];
     }
-  }
+  });
   for (const s of steps) {
     const why = replay(s, (id) => {
       const e = lemma.get(id);

@@ -3,11 +3,13 @@
  * formulas: a proof's name is the SHA-256 of its bytes. Workers store them; the coordinator reads them, and never
  * trusts one: it takes the first complete upload under the name whose bytes hash to it (certify/proof-uploads.ts),
  * whatever else anyone added beside it. A proof larger than the limit is refused before it is stored or read.
+ * Handed over as a file (ProofStream.handoffDir: a coordinator and its workers in one process), a proof is moved
+ * into the directory under its name and read from there with the same checks: its size, and its bytes hashed again.
  */
 
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdtemp, open, rm, stat, type FileHandle } from "node:fs/promises";
+import { copyFile, link, mkdtemp, open, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CubistError } from "../core/errors.js";
@@ -37,8 +39,42 @@ export async function uploadProof(store: ProofStream, path: string, description:
   const size = (await stat(path)).size;
   if (size > maxBytes) throw new ProofUnavailableError(`proof of ${size} bytes is larger than the limit of ${maxBytes}`);
   const sha256 = await fileSha256(path);
+  if (store.handoffDir !== null) {
+    await handOver(path, join(store.handoffDir, sha256));
+    return sha256;
+  }
   await store.publishUpload(sha256, createReadStream(path, { highWaterMark: PROOF_CHUNK_BYTES }), description);
   return sha256;
+}
+
+/**
+ * Moves the file at `from` to `to` (a rename: no bytes copied), or copies it when they are on different file
+ * systems; `to` appears whole or not at all. `from` is gone afterwards either way.
+ */
+async function handOver(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+    const part = `${to}.${process.pid}.part`;
+    await copyFile(from, part);
+    await rename(part, to);
+    await rm(from, { force: true });
+  }
+}
+
+/** Reads handed-over proof `name` into `out` (a hard link, else a copy) when it is no larger than `maxBytes` and hashes to its name. */
+async function takeHandedOver(dir: string, name: string, out: string, maxBytes: number): Promise<void> {
+  const from = join(dir, name);
+  const size = await stat(from).then((s) => s.size, () => -1);
+  if (size < 0) throw new ProofUnavailableError(`proof ${name.slice(0, 12)} is not in the proofs store`);
+  if (size > maxBytes) throw new ProofUnavailableError(`proof ${name.slice(0, 12)}: ${size} bytes, more than the limit of ${maxBytes}`);
+  await link(from, out).catch(() => copyFile(from, out));
+  // Hashed as it will be checked: the file at `out`, not the one handed over.
+  if ((await fileSha256(out)) !== name) {
+    await rm(out, { force: true });
+    throw new ProofUnavailableError(`proof ${name.slice(0, 12)}: the handed-over file does not hash to its name`);
+  }
 }
 
 /**
@@ -64,6 +100,7 @@ async function readOnce(store: ProofStream, name: string, out: FileHandle, follo
 /** Downloads proof `name` to `out`: the first complete upload that is no larger than `maxBytes` and hashes to the name. */
 export async function downloadProof(store: ProofStream, name: string, out: string, maxBytes = DEFAULT_MAX_PROOF_BYTES): Promise<void> {
   if (!SHA256_NAME_RE.test(name)) throw new ProofUnavailableError(`not a proof name: "${name.slice(0, 80)}"`);
+  if (store.handoffDir !== null) return takeHandedOver(store.handoffDir, name, out, maxBytes);
   if ((await store.count(name)) === 0) throw new ProofUnavailableError(`proof ${name.slice(0, 12)} is not in the proofs store`);
   try {
     const follower = new UploadFollower(name, maxBytes);

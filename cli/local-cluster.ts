@@ -19,7 +19,7 @@
  * under a private prefix whose streams and buckets are deleted at the end.
  */
 
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -101,6 +101,10 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
     phases[phase] = Math.round(performance.now() - t0);
   };
   const temp = await mkdtemp(join(tmpdir(), "cubist-local-"));
+  // The coordinator and the workers share this process and machine: proofs are handed over as files here, not
+  // carried through NATS (cluster/proof-stream.ts; the coordinator still hashes and checks each one).
+  const proofs = join(temp, "proofs");
+  await mkdir(proofs);
   let nats: NatsServer | undefined;
   let proc: CoordinatorProcess | undefined;
   const workers: WorkerProcess[] = [];
@@ -136,6 +140,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       limitFlags: DEFAULT_SIZE_LIMITS.raise,
       logLevel: options.verbose ? "info" : "error",
       grpc: null,
+      proofHandoffDir: proofs,
     });
     // Checked before anything starts: a missing solver is an error now, not a worker that never comes up.
     const workerConfigs = workerIds.map((workerId, i) => loadWorkerConfig({
@@ -146,6 +151,7 @@ export async function solveOnLocalCluster(request: RunRequest, options: LocalClu
       cacheDir: join(temp, `cache-${i + 1}`),
       solverPath: options.solverPath,
       proofFormat: options.proofFormat,
+      proofHandoffDir: proofs,
       // Every local worker runs the same solver binary: a broken one should end the run FAILED, not stall it
       // while all of them sit out a quarantine (worker/quarantine.ts is for one bad machine among many).
       quarantineAfter: 0,

@@ -26,6 +26,8 @@ export interface LayoutOptions {
   replicas?: number;
   /** Largest message the cube and verdict streams accept (a SAT verdict carries the model bitset). @default 8 MiB */
   maxMsgBytes?: number;
+  /** Proofs handed over as files in this directory instead of the proofs stream (cluster/proof-stream.ts): the embedded cluster's. @default null */
+  proofHandoffDir?: string | null;
 }
 
 export interface Layout {
@@ -100,7 +102,7 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, na
   const kvm = new Kvm(nc);
   const runs = await kvm.create(names.runsBucket, { replicas, history: 1 });
   const formulas = await new Objm(nc).create(names.formulasBucket, { replicas });
-  return { names, js: jetstream(nc), runs, formulas, proofs: new ProofStream(nc, names, PROOF_UPLOADER_COORDINATOR) };
+  return { names, js: jetstream(nc), runs, formulas, proofs: new ProofStream(nc, names, PROOF_UPLOADER_COORDINATOR, options.proofHandoffDir ?? null) };
 }
 
 /** The bucket of the coordinators' leader lease (coordinator/shell/leadership.ts), created if missing; workers never open it. */
@@ -141,12 +143,12 @@ export async function ensureVerdictConsumer(jsm: JetStreamManager, names: Names,
 
 /**
  * Opens an existing layout (workers, clients); `uploader` is the worker id its proofs are stored under. Fails if
- * the coordinator has not created it yet.
+ * the coordinator has not created it yet. `proofHandoffDir`: as LayoutOptions's.
  */
-export async function openLayout(nc: NatsConnection, names: Names, uploader: string): Promise<Layout> {
+export async function openLayout(nc: NatsConnection, names: Names, uploader: string, proofHandoffDir: string | null = null): Promise<Layout> {
   const runs = await new Kvm(nc).open(names.runsBucket);
   const formulas = await new Objm(nc).open(names.formulasBucket);
-  return { names, js: jetstream(nc), runs, formulas, proofs: new ProofStream(nc, names, uploader) };
+  return { names, js: jetstream(nc), runs, formulas, proofs: new ProofStream(nc, names, uploader, proofHandoffDir) };
 }
 
 export interface RunConsumerOptions {

@@ -8,9 +8,16 @@
  * stream refuses rollup headers, so no message removes another. (The Object Store this replaces could not be made
  * so: its put and its delete are both a publish on the same meta subject.) Reading and deleting need the
  * coordinator's user.
+ *
+ * A coordinator and workers in one process on one machine (the embedded cluster of `cubist solve`, cli/local-cluster.ts)
+ * hand proofs over as files instead (`handoffDir`): a proof is stored as the file `<handoffDir>/<sha256>`
+ * (certify/proof-store.ts moves it there and reads it from there, hashing it again), so its bytes do not cross NATS
+ * twice. The reader's checks are the same: the bytes must hash to the name and stay under the limit.
  */
 
 import { randomBytes } from "node:crypto";
+import { rm, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg, type PubAck } from "@nats-io/jetstream";
 import { headers, type NatsConnection } from "@nats-io/transport-node";
 import { PROOF_HEADERS, type Names } from "../proto/contract.js";
@@ -30,6 +37,8 @@ export class ProofStream {
     private readonly nc: NatsConnection,
     readonly names: Names,
     readonly uploader: string,
+    /** Where proofs are handed over as files (the module comment), or null: through the stream. */
+    readonly handoffDir: string | null = null,
   ) {
     this.js = jetstream(nc);
   }
@@ -86,6 +95,7 @@ export class ProofStream {
 
   /** Messages stored under `name` now, every uploader's: 0 when the proof is not in the store. */
   async count(name: string): Promise<number> {
+    if (this.handoffDir !== null) return stat(join(this.handoffDir, name)).then(() => 1, () => 0);
     const jsm = await this.manager();
     const info = await jsm.streams.info(this.names.proofsStream, { subjects_filter: this.filter(name) });
     return Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
@@ -119,6 +129,7 @@ export class ProofStream {
   async delete(name: string): Promise<boolean> {
     // Only a name can be deleted: a wildcard in it would purge other proofs.
     if (!/^[0-9a-f]{64}$/.test(name)) return false;
+    if (this.handoffDir !== null) return rm(join(this.handoffDir, name)).then(() => true, () => false);
     const jsm = await this.manager();
     const r = await jsm.streams.purge(this.names.proofsStream, { filter: this.filter(name) });
     return r.purged > 0;

@@ -43,6 +43,8 @@ export interface CoordinatorConfig {
   readonly metricsRetentionMs: number;
   /** The leader lease (coordinator/model/leader-lease.ts): how long a standby waits for a silent leader. @default 6 s */
   readonly lease: LeaseTimings;
+  /** Proofs handed over as files in this directory by workers in this process (worker/config.ts proofHandoffDir). @default null */
+  readonly proofHandoffDir: string | null;
 }
 
 export const DEFAULT_GRPC = "127.0.0.1:50051";
@@ -87,6 +89,7 @@ export function loadCoordinatorConfig(input: {
   nats: NatsOptions;
   prefix?: string;
   replicas?: number;
+  proofHandoffDir?: string | null;
   ackWaitSec?: number;
   maxDeliver?: number;
   logLevel?: string;
@@ -158,6 +161,6 @@ export function loadCoordinatorConfig(input: {
     nats: input.nats, names, replicas, ackWaitMs, maxDeliver, logLevel, logFormat, grpc, authToken,
     authReads: input.authReads ?? false, grpcTlsCert: input.grpcTlsCert, grpcTlsKey: input.grpcTlsKey, grpcTlsClientCa: input.grpcTlsClientCa,
     http, httpOptional: input.httpOptional ?? false, httpAllowHosts: Object.freeze(parseAllowedHosts(input.httpAllowHosts)), limits,
-    metricsRetentionMs: Math.round(retentionSec * 1000), lease,
+    metricsRetentionMs: Math.round(retentionSec * 1000), lease, proofHandoffDir: input.proofHandoffDir ?? null,
   });
 }

@@ -91,6 +91,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
       names: config.names,
       log: logger,
       replicas: config.replicas,
+      proofHandoffDir: config.proofHandoffDir,
       settings: { ackWaitMs: config.ackWaitMs, maxDeliver: config.maxDeliver, limits: config.limits },
       lease: config.lease,
       addresses: { grpc: reachable(config.grpc), http: reachable(config.http) },

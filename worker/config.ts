@@ -56,6 +56,12 @@ export interface WorkerConfig {
    * for lrat-check (about 27 times larger, docs/operations.md "Certificates"). @default "drat"
    */
   readonly proofFormat: ProofFormat;
+  /**
+   * A directory this process's coordinator also reads proofs from: proofs are handed over there as files instead of
+   * through the proofs stream (cluster/proof-stream.ts). Only the embedded cluster of `cubist solve` sets it
+   * (cli/local-cluster.ts). @default null
+   */
+  readonly proofHandoffDir: string | null;
 }
 
 export const PROOF_FORMATS = ["drat", "lrat"] as const;
@@ -97,6 +103,7 @@ export interface WorkerConfigInput {
   /** HOST:PORT, "off" or null. */
   http?: string | null;
   proofFormat?: string;
+  proofHandoffDir?: string | null;
 }
 
 /** `<hostname>-<pid>` made into a worker id: anything outside [A-Za-z0-9_-] becomes "-", no leading _ or -, at most 64 chars. */
@@ -177,5 +184,6 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
     logFormat,
     http: httpListenOption(input.http),
     proofFormat,
+    proofHandoffDir: input.proofHandoffDir ?? null,
   });
 }

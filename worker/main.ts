@@ -51,7 +51,7 @@ export async function waitForLayout(
   names: Names,
   uploader: string,
   log: Logger,
-  options: { waitMs?: number; signal?: AbortSignal; retryMs?: number } = {},
+  options: { waitMs?: number; signal?: AbortSignal; retryMs?: number; proofHandoffDir?: string | null } = {},
 ): Promise<Layout> {
   const started = Date.now();
   let lastLog = 0;
@@ -59,7 +59,7 @@ export async function waitForLayout(
     try {
       await jsm.streams.info(names.cubesStream);
       await jsm.streams.info(names.verdictsStream);
-      const layout = await openLayout(nc, names, uploader);
+      const layout = await openLayout(nc, names, uploader, options.proofHandoffDir ?? null);
       if (attempt > 1) log.info("JetStream layout found", { waitedMs: Date.now() - started });
       return layout;
     } catch (err) {
@@ -88,7 +88,7 @@ export async function startWorkerProcess(config: WorkerConfig, options: { log?: 
   const nc = await connectNats({ ...config.nats, name: config.nats.name ?? `cubist-worker-${config.workerId}`, inboxPrefix: workerInboxPrefix(config.workerId) });
   try {
     const jsm = await requireJetStream(nc);
-    const layout = await waitForLayout(nc, jsm, config.names, config.workerId, log, { waitMs: config.layoutWaitMs, signal: options.signal });
+    const layout = await waitForLayout(nc, jsm, config.names, config.workerId, log, { waitMs: config.layoutWaitMs, signal: options.signal, proofHandoffDir: config.proofHandoffDir });
     const [metricsModule, httpModule] = (await metricsModules) ?? [null, null];
     const metrics = metricsModule && config.http ? metricsModule.createWorkerMetrics(config) : null;
     const worker = new Worker(config, { nc, jsm, layout: metrics ? metrics.instrumentLayout(layout) : layout, log });

@@ -13,7 +13,7 @@ export interface StallObservation {
   readonly queued: number;
   /** Messages the run's consumers hold (pending plus waiting for an ack). */
   readonly inConsumers: number;
-  /** Tasks published but not yet recorded (coordinator/model/in-flight.ts), and verdicts held for them. */
+  /** Tasks published but not yet recorded (coordinator/model/in-flight.ts), verdicts held for them, and proofs being checked. */
   readonly inFlight: number;
   /** Verdicts not yet processed by the coordinator (its own consumer's pending and unacked messages). */
   readonly verdictsWaiting: number;

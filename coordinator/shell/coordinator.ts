@@ -51,6 +51,8 @@ export interface CoordinatorOptions {
   settings?: Partial<CoordinatorSettings>;
   /** Stream and bucket replicas. @default 1 */
   replicas?: number;
+  /** Proofs handed over as files here instead of the proofs stream (cluster/layout.ts LayoutOptions). @default null */
+  proofHandoffDir?: string | null;
   /** How often run records are written to KV. @default 1000 */
   statusIntervalMs?: number;
   /** How often the stall check runs. @default 1000 */
@@ -161,7 +163,7 @@ export class Coordinator {
     if (this.state !== "created") throw new Error(`coordinator already ${this.state}`);
     this.transition("starting");
     const { nc, jsm, names, log } = this.opts;
-    this.layout = await ensureLayout(nc, jsm, names, { replicas: this.opts.replicas ?? 1 });
+    this.layout = await ensureLayout(nc, jsm, names, { replicas: this.opts.replicas ?? 1, proofHandoffDir: this.opts.proofHandoffDir ?? null });
     this.ledger = new Ledger(this.layout.js, names, (attempt, err) => {
       if (attempt === 1 || attempt % 10 === 0) log.warn("ledger append failed; retrying", { attempt, err: err.message });
     }, (err) => this.leadership.relinquish(err.message));

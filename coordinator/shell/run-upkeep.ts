@@ -108,7 +108,9 @@ export class RunUpkeep {
         this.stalls.forget(run.id);
         continue;
       }
-      const inFlight = run.model.inFlight.size + held.heldFor(run.id);
+      // A certified cube stays queued while its proof is checked (its task acked, so in no consumer): the check is
+      // progress, not a stall; sent again, the cube would be proved twice.
+      const inFlight = run.model.inFlight.size + held.heldFor(run.id) + (run.certifier?.pending ?? 0);
       if (!this.stalls.suspect(run.id, { queued, inFlight, recorded: run.model.applied })) continue;
       try {
         verdictsWaiting ??= await pendingOf(names.verdictsStream, this.x.verdictConsumer()) + held.size;
