@@ -14,7 +14,7 @@ import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
 import { buildRunSpec, intField, numField, requestRunId, sha256Hex, type RunRequest } from "./run-spec.js";
 import {
-  DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_TARGET_CUBES, MAX_TARGET_CUBES,
+  DEFAULT_RESPLIT_DEPTH, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_TARGET_CUBES, FORMULA_CUBE_TIME_LIMIT_SEC, MAX_TARGET_CUBES,
 } from "./model/run-defaults.js";
 
 /**
@@ -93,7 +93,7 @@ export function buildFormulaRunSpec(req: RunRequest, now: number = Date.now(), l
     },
     solver: {
       solver,
-      timeLimitSec: numField("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
+      timeLimitSec: numField("time limit", req.timeLimitSec, 0, 10_000_000, FORMULA_CUBE_TIME_LIMIT_SEC),
       conflictLimit: intField("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
       seed: intField("seed", req.seed, 0, 2 ** 31 - 1, 0),
       searchMs: 0,

@@ -38,6 +38,16 @@ export const TRIANGLE_CELL_ORDER = "base-up";
 /** The encoding name a triangle run records: core/triangle/encode.ts, its one encoding. */
 export const TRIANGLE_ENCODING = "triangle";
 export const DEFAULT_CUBE_TIME_LIMIT_SEC = 60;
+
+/**
+ * A formula run's cube budget: 600 s, not the puzzles' 60 s. Measured (BENCHMARKS.md "CNF on the cluster: Sudoku and
+ * edge-matching formulas"): with 60 s a busy machine's Kissat got a few CPU seconds per cube, cubes of the hard 7x7's
+ * CNF and of a 25x25 Sudoku were re-split and their children started from scratch: 0.69x and 0.11x Kissat alone;
+ * without a budget the same formulas ran 1.71x and 1.56x faster than Kissat alone, no cube taking 120 s. A budget
+ * stays, so that a cube far harder than the rest is still re-split in a long run.
+ */
+export const FORMULA_CUBE_TIME_LIMIT_SEC = 600;
+
 /**
  * The native placement engine runs beside the SAT solver for the cube's whole budget (search_ms is capped by it):
  * each its own process, first proof wins (issue 10; BENCHMARKS.md "Conquer engine").

@@ -17,6 +17,7 @@ import { createNames } from "../../proto/contract.js";
 import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
 import { RunRecord, RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
 import { buildAnyRunSpec } from "../../coordinator/formula-run-spec.js";
+import { DEFAULT_CUBE_TIME_LIMIT_SEC, FORMULA_CUBE_TIME_LIMIT_SEC } from "../../coordinator/model/run-defaults.js";
 import { runShapeOf } from "../../coordinator/model/run-shape.js";
 import type { Cube } from "../../core/cubes/types.js";
 import { workerRunFromRecord, type WorkerRun } from "../../worker/run-table.js";
@@ -35,7 +36,9 @@ function cubeLits(c: Cube): number[] {
 
 test("formula spec - DIMACS and Sudoku requests: encoding, lookahead cubes, the SAT solver alone; what a formula run refuses is named", () => {
   const { spec } = buildAnyRunSpec({ puzzleText: dimacs(pigeonhole(4)), puzzleLabel: "php4.cnf", format: "dimacs", name: "php4" });
-  assert.deepEqual([spec.encoding, spec.cubing!.cellOrder, spec.solver!.solver, spec.solver!.searchMs, spec.solver!.firstTimeLimitSec, spec.certify, spec.name], ["dimacs", "lookahead", "kissat", 0, 0, false, "php4"]);
+  assert.deepEqual([spec.encoding, spec.cubing!.cellOrder, spec.solver!.solver, spec.solver!.searchMs, spec.solver!.firstTimeLimitSec, spec.solver!.timeLimitSec, spec.certify, spec.name], ["dimacs", "lookahead", "kissat", 0, 0, FORMULA_CUBE_TIME_LIMIT_SEC, false, "php4"]);
+  // A formula run's cube budget is its own (Kissat restarts a re-split child from scratch); a puzzle's stays.
+  assert.equal(buildAnyRunSpec({ puzzleText: "2 2\n1 2 0 0\n0 0 3 1\n3 4 0 0\n0 0 2 4\n", puzzleLabel: "p.txt" }).spec.solver!.timeLimitSec, DEFAULT_CUBE_TIME_LIMIT_SEC);
   const s = buildAnyRunSpec({ puzzleText: SUDOKU, format: "sudoku", encoding: "sudoku-redundant" }).spec;
   assert.deepEqual([s.encoding, s.puzzleText], ["sudoku-redundant", `# name: ${s.runId}\n12.4\n3412\n2143\n43.1\n`]);
   const refused = (extra: object, re: RegExp): void => {
