@@ -2,8 +2,8 @@
  * Sudoku in the commands that read a puzzle file (solve, verify, render): a file named .sudoku or .sdk
  * (docs/formats.md "Sudoku") is a Sudoku whatever --format says; these are its handlers. `solve` encodes it
  * (core/sudoku/encode.ts) and solves the formula with Kissat alone, or by cube and conquer (cli/solve-cnf.ts) on 25x25
- * boards and with --max-depth D (with --workers N: a formula run on the embedded cluster, cli/solve-formula-cluster.ts, chosen by
- * cli/commands/solve.ts);
+ * boards and with --max-depth D (with --workers N or --certify: a formula run on the embedded cluster,
+ * cli/solve-formula-cluster.ts, chosen by cli/commands/solve.ts);
  * every answer is checked by the Sudoku verifier, which shares nothing with the encoding.
  */
 
@@ -39,7 +39,7 @@ export function sudokuCubeDepth(puzzle: Sudoku, workers: number): number {
   return puzzle.size >= 25 ? defaultCubeDepth(workers) : 0;
 }
 
-const NOT_FOR_SUDOKU = ["certify", "hints", "portfolio", "up-to-symmetry"] as const;
+const NOT_FOR_SUDOKU = ["hints", "portfolio", "up-to-symmetry"] as const;
 
 /** The rows of a grid as arrays of digits (0: blank), for --json. */
 function rowsOf(s: Sudoku): number[][] {

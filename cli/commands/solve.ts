@@ -98,8 +98,8 @@ Kissat per cube in the workers, the model checked by the coordinator and again h
 
 A Sudoku file (.sudoku or .sdk: 4x4 to 25x25, a line per row or the one-line form, docs/formats.md "Sudoku") is
 encoded (one variable per cell and digit; --redundant adds the implied clauses) and solved by Kissat (alone up to
-16x16, cubes on 25x25 or with --max-depth D; with --workers N a formula run on the embedded cluster), the grid
-checked by the Sudoku verifier; --all counts the solutions ("unique", or the count), -o FILE writes each one (not
+16x16, cubes on 25x25 or with --max-depth D; with --workers N or --certify a formula run on the embedded cluster,
+certified as a CNF's), the grid checked by the Sudoku verifier; --all counts the solutions ("unique", or the count), -o FILE writes each one (not
 with --workers).
 
 A triangle puzzle (first line \`triangle N\`, docs/formats.md) is solved by its placement search on this machine
@@ -223,7 +223,10 @@ async function runCount(puzzle: Puzzle, values: ParsedValues, threads: number): 
 
 export async function run(values: ParsedValues, [path]: string[]): Promise<number> {
   const formula = isCnfPath(path) || isSudokuPath(path);
-  if (formula && (values.workers !== undefined || values.nats !== undefined)) return (await import("../solve-formula-cluster.js")).solveFormulaOnCluster(path, values);
+  // A certified Sudoku is a certified formula run (the one-machine certified path takes DIMACS only), as a certified
+  // puzzle is a certified run on the embedded cluster.
+  const onCluster = values.workers !== undefined || values.nats !== undefined || (isSudokuPath(path) && values.certify === true);
+  if (formula && onCluster) return (await import("../solve-formula-cluster.js")).solveFormulaOnCluster(path, values);
   if (isCnfPath(path)) return (await import("../cnf-command.js")).solveCnfCommand(path, values);
   if (isSudokuPath(path)) return (await import("../sudoku-command.js")).solveSudokuCommand(path, values);
   const { text, triangle } = await readPuzzleText(path, inputLimitOf(values));

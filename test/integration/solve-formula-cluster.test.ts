@@ -32,17 +32,21 @@ function vLits(stdout: string): number[] {
   return lits;
 }
 
-test("solve formula --workers - SAT with a model that satisfies every clause, pigeonhole UNSAT (exit 20), a hard Sudoku verified, on the embedded cluster", withTempDir("formula-solve", async (dir) => {
+test("solve formula --workers - SAT with a model that satisfies every clause, a certified pigeonhole UNSAT (exit 20), a hard Sudoku verified, a certified UNSAT Sudoku, on the embedded cluster", withTempDir("formula-solve", async (dir) => {
   const sat = randomKSat(80, 320, 3, 5), php = pigeonhole(4);
   assert.deepEqual([(await runSolver(dimacsChunks(sat), sat.numVars)).kind, (await runSolver(dimacsChunks(php), php.numVars)).kind], ["sat", "unsat"]);
   const satFile = join(dir, "r80.cnf"), phpFile = join(dir, "php4.cnf"), sudokuFile = join(dir, "hard17.sudoku"), bundle = join(dir, "bundle");
   writeFileSync(satFile, dimacs(sat));
   writeFileSync(phpFile, dimacs(php));
   writeFileSync(sudokuFile, SUDOKU);
-  const [a, b, c] = await Promise.all([
+  // The hard Sudoku with a wrong digit in a corner that clashes with no given: UNSAT only by search.
+  const unsatSudokuFile = join(dir, "hard17-x.sudoku"), sudokuBundle = join(dir, "sudoku-bundle");
+  writeFileSync(unsatSudokuFile, SUDOKU.replace("\n...8.1...\n", "\n3..8.1...\n"));
+  const [a, b, c, d] = await Promise.all([
     runCubist(["solve", satFile, "--workers", "2", "--cubes", "4"]),
     runCubist(["solve", phpFile, "--workers", "1", "--concurrency", "2", "--cubes", "8", "--json", "--certify", "--certificate", bundle]),
     runCubist(["solve", sudokuFile, "--workers", "2", "--cubes", "4", "--json"]),
+    runCubist(["solve", unsatSudokuFile, "--certify", "--cubes", "4", "--certificate", sudokuBundle]),
   ]);
   assert.equal(a.code, 0, a.stderr);
   assert.match(a.stdout, /^c run \S+ on a local cluster of 2 workers/m);
@@ -65,6 +69,12 @@ test("solve formula --workers - SAT with a model that satisfies every clause, pi
   assert.deepEqual([s.status, s.size, s.givens, s.line.length], ["sat", 9, 17, 81]);
   const puzzle = parseSudoku(SUDOKU, "hard17");
   assert.deepEqual(verifySudoku(puzzle, { ...puzzle, cells: s.grid.flat() }), { ok: true });
+
+  // A Sudoku with --certify is a certified formula run on the embedded cluster; its bundle re-checks on its own.
+  assert.equal(d.code, 20, d.stderr);
+  assert.match(d.stdout, /^unsat: hard17 has no solution .*\ncertified: (\d+)\/\1 cube proofs checked, coverage checked; certificate in /m);
+  const sudokuCheck = spawnSync("sh", [join(sudokuBundle, "check.sh")], { cwd: sudokuBundle, encoding: "utf8" });
+  assert.equal(sudokuCheck.status, 0, sudokuCheck.stdout + sudokuCheck.stderr);
 }));
 
 test("solve formula --workers - what a formula run refuses is refused by name before a cluster starts", withTempDir("formula-solve", async (dir) => {
