@@ -9,28 +9,14 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { searchPlacements } from "../../core/cubes/search.js";
-import { parsePuzzle } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
-import { boardFromPlacements, equivalentPieces, type Placement, type Puzzle } from "../../core/puzzle.js";
-import { verifySolution } from "../../core/verify.js";
-import { engineProblem, locateEngine, runEngine, type EngineOptions, type EngineOutcome } from "../../worker/engine/index.js";
+import { equivalentPieces, type Puzzle } from "../../core/puzzle.js";
+import { engineProblem, locateEngine } from "../../worker/engine/index.js";
+import { engine, assertSolution, fixture } from "../helpers/engine-oracle.js";
 
-const FIX = new URL("../fixtures/", import.meta.url);
-const fixture = (rel: string): Puzzle => parsePuzzle(readFileSync(new URL(rel, FIX), "utf8"), rel);
 const CHECK_EVERY = 65_536; // engine/search.h SEARCH_CHECK_EVERY: a turn ends at the first check point past N
-
-function engine(p: Puzzle, options: EngineOptions): Promise<EngineOutcome> {
-  const text = engineProblem(p, []);
-  assert.ok(text !== null);
-  return runEngine(text, { rows: p.rows, cols: p.cols, pieces: p.pieces.length }, options);
-}
-
-function assertSolution(p: Puzzle, board: readonly Placement[], what: string): void {
-  assert.deepEqual(verifySolution(p, boardFromPlacements(p, board)), { ok: true }, what);
-}
 
 /** The corner pieces without a twin, in piece order (the ones --corner K picks from). */
 function uniqueCorners(p: Puzzle): number[] {
@@ -64,10 +50,10 @@ test("engine corner - each of the four corner pieces pinned at the row scan's fi
     const corners = uniqueCorners(p);
     for (let k = 0; k < 4; k++) {
       const what = `${p.name} --corner ${k}`;
-      const o = await engine(p, { order: "row", symmetry: true, corner: k });
+      const o = await engine(p, [], { order: "row", symmetry: true, corner: k });
       assert.equal(o.kind, "sat", what);
       if (o.kind !== "sat") continue;
-      assertSolution(p, o.board, what);
+      assertSolution(p, o.board, [], what);
       // on a square the pinned piece takes the scan's first corner, the top-left
       assert.equal(o.board.find((x) => x.cell === 0)!.piece, corners[k], what);
     }
@@ -82,9 +68,9 @@ test("engine corner - the scans in turns answer as the oracle does, with turns o
     assert.ok(want !== null, `${p.name}: the oracle gave up`);
     const scans = lists[i % lists.length];
     const what = `${p.name} --scans ${scans.join(",")}`;
-    const o = await engine(p, { order: i % 2 ? "short" : "long", alternate: 1, scans, symmetry: true });
+    const o = await engine(p, [], { order: i % 2 ? "short" : "long", alternate: 1, scans, symmetry: true });
     assert.equal(o.kind, want, what);
-    if (o.kind === "sat") assertSolution(p, o.board, what);
+    if (o.kind === "sat") assertSolution(p, o.board, [], what);
     else assert.equal(o.stats.end, "exhausted", what);
   }
 });
@@ -92,20 +78,20 @@ test("engine corner - the scans in turns answer as the oracle does, with turns o
 test("engine corner - k scans in turns make at most about k times the placements of the best of them (Brendan 6x6, UNSAT 6x6)", { timeout: 120_000 }, async () => {
   const scans = ["0", "0m", "1", "1m", "2", "2m", "3", "3m"];
   for (const p of [fixture("brendan/pieces_06x06.txt"), fixture("cluster/unsat-6x6.txt")]) {
-    const alone = await Promise.all(scans.map((s) => engine(p, { order: "short", symmetry: true, corner: Number(s[0]), mirror: s.endsWith("m") })));
+    const alone = await Promise.all(scans.map((s) => engine(p, [], { order: "short", symmetry: true, corner: Number(s[0]), mirror: s.endsWith("m") })));
     const best = Math.min(...alone.map((o) => o.stats.nodes));
     const turn = 100_000;
-    const o = await engine(p, { order: "short", alternate: turn, scans, symmetry: true });
+    const o = await engine(p, [], { order: "short", alternate: turn, scans, symmetry: true });
     const what = `${p.name}: ${o.stats.nodes} placements, the scans alone ${alone.map((a) => a.stats.nodes).join(" ")}`;
     assert.equal(o.kind, alone[0].kind, what);
     assert.ok(o.stats.nodes >= best, what);
     assert.ok(o.stats.nodes <= scans.length * (best + turn + CHECK_EVERY), what);
     // one scan in the list is that scan alone
-    const one = await engine(p, { order: "short", alternate: turn, scans: ["2m"], symmetry: true });
+    const one = await engine(p, [], { order: "short", alternate: turn, scans: ["2m"], symmetry: true });
     assert.equal(one.stats.nodes, alone[5].stats.nodes, `${p.name} --scans 2m`);
     // without --symmetry no piece is pinned: the four corners are one tree, run once
-    const plain = await engine(p, { order: "short", mirror: true });
-    const same = await engine(p, { order: "short", alternate: turn, scans: ["0m", "1m", "2m", "3m"] });
+    const plain = await engine(p, [], { order: "short", mirror: true });
+    const same = await engine(p, [], { order: "short", alternate: turn, scans: ["0m", "1m", "2m", "3m"] });
     assert.equal(same.stats.nodes, plain.stats.nodes, `${p.name} --scans 0m,1m,2m,3m without --symmetry`);
   }
 });

@@ -8,38 +8,16 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { searchPlacements } from "../../core/cubes/search.js";
-import { parsePuzzle } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
-import { boardFromPlacements, equivalentPieces, type Edges, type Placement, type Puzzle } from "../../core/puzzle.js";
+import { equivalentPieces, type Puzzle } from "../../core/puzzle.js";
 import { createRandom } from "../../core/random.js";
-import { verifySolution } from "../../core/verify.js";
-import { engineProblem, locateEngine, runEngine, type EngineOptions, type EngineOutcome, type EngineProgress } from "../../worker/engine/index.js";
+import { engineProblem, locateEngine, type EngineProgress } from "../../worker/engine/index.js";
+import { engine, assertSolution, fixture, mirrored, UNSAT5, UNSAT6 } from "../helpers/engine-oracle.js";
 
-const FIX = new URL("../fixtures/", import.meta.url);
-const fixture = (rel: string): Puzzle => parsePuzzle(readFileSync(new URL(rel, FIX), "utf8"), rel);
-const UNSAT5 = fixture("cluster/unsat-5x5.txt");
-const UNSAT6 = fixture("cluster/unsat-6x6.txt"); // ~170,000 placements to refute: several turns of 65,536
 const CHECK_EVERY = 65_536; // engine/search.h SEARCH_CHECK_EVERY: a turn ends at the first check point past N
 const STATIC_ORDERS = ["short", "long", "row", "col", "spiral", "border"] as const;
-
-function engine(p: Puzzle, options: EngineOptions): Promise<EngineOutcome> {
-  const text = engineProblem(p, []);
-  assert.ok(text !== null);
-  return runEngine(text, { rows: p.rows, cols: p.cols, pieces: p.pieces.length }, options);
-}
-
-function assertSolution(p: Puzzle, board: readonly Placement[], what: string): void {
-  assert.deepEqual(verifySolution(p, boardFromPlacements(p, board)), { ok: true }, what);
-}
-
-/** The puzzle with one piece mirrored (N E S W -> N W S E): usually no longer solvable. */
-function mirrored(p: Puzzle, piece: number): Puzzle {
-  const [n, e, s, w] = p.pieces[piece].edges;
-  return { ...p, name: `${p.name}-mirror${piece}`, pieces: p.pieces.map((x, i) => (i === piece ? { ...x, edges: [n, w, s, e] as Edges } : x)) };
-}
 
 type Case = { p: Puzzle; count: number };
 
@@ -79,10 +57,10 @@ test("engine mirror - counts equal the oracle's in every static order, with and 
   for (const [i, { p, count }] of cases.entries()) {
     const order = STATIC_ORDERS[i % STATIC_ORDERS.length];
     const what = `${p.name} order ${order} mirrored`;
-    const o = await engine(p, { order, mirror: true, count: true, seed: i % 3 });
+    const o = await engine(p, [], { order, mirror: true, count: true, seed: i % 3 });
     assert.equal(o.stats.end, "exhausted", what);
     assert.equal(o.stats.solutions, count, what);
-    if (o.kind === "sat") assertSolution(p, o.board, what);
+    if (o.kind === "sat") assertSolution(p, o.board, [], what);
   }
 });
 
@@ -91,10 +69,10 @@ test("engine mirror - with symmetry: a verified board whenever there is one, the
   for (const [i, { p, count }] of table(40, "engine-mirror-symmetry").entries()) {
     const order = STATIC_ORDERS[i % STATIC_ORDERS.length];
     const what = `${p.name} order ${order} mirrored`;
-    const o = await engine(p, { order, mirror: true, symmetry: true });
+    const o = await engine(p, [], { order, mirror: true, symmetry: true });
     assert.equal(o.kind, count > 0 ? "sat" : "unsat", what);
     if (o.kind !== "sat") continue;
-    assertSolution(p, o.board, what);
+    assertSolution(p, o.board, [], what);
     const corner = pinnedCorner(p);
     if (corner === null) continue;
     pinned++;
@@ -111,19 +89,19 @@ test("engine alternate - answers as the oracle does, with turns of one check int
   const cases: Case[] = [...table(24, "engine-alternate"), { p: UNSAT5, count: 0 }, { p: UNSAT6, count: 0 }, { p: fixture("brendan/pieces_06x06.txt"), count: 1 }];
   for (const [i, { p, count }] of cases.entries()) {
     const what = `${p.name} alternating`;
-    const o = await engine(p, { order: i % 2 ? "short" : "long", alternate: 1, symmetry: p.hints.length === 0 });
+    const o = await engine(p, [], { order: i % 2 ? "short" : "long", alternate: 1, symmetry: p.hints.length === 0 });
     assert.equal(o.kind, count > 0 ? "sat" : "unsat", what);
-    if (o.kind === "sat") assertSolution(p, o.board, what);
+    if (o.kind === "sat") assertSolution(p, o.board, [], what);
     else assert.equal(o.stats.end, "exhausted", what);
   }
 });
 
 test("engine alternate - about twice the placements of the better scan, never more (UNSAT 6x6, Brendan 6x6)", { timeout: 120_000 }, async () => {
   for (const p of [UNSAT6, fixture("brendan/pieces_06x06.txt"), fixture("brendan/pieces_05x05.txt")]) {
-    const alone = await Promise.all([false, true].map((mirror) => engine(p, { order: "short", mirror, symmetry: true })));
+    const alone = await Promise.all([false, true].map((mirror) => engine(p, [], { order: "short", mirror, symmetry: true })));
     const best = Math.min(...alone.map((o) => o.stats.nodes));
     for (const turn of [1, 200_000]) {
-      const o = await engine(p, { order: "short", alternate: turn, symmetry: true });
+      const o = await engine(p, [], { order: "short", alternate: turn, symmetry: true });
       const what = `${p.name} turns of ${turn}: ${o.stats.nodes} placements, the scans alone ${alone.map((a) => a.stats.nodes).join(" and ")}`;
       assert.equal(o.kind, alone[0].kind, what);
       assert.ok(o.stats.nodes >= best, what);
@@ -133,7 +111,7 @@ test("engine alternate - about twice the placements of the better scan, never mo
 });
 
 test("engine alternate - a node limit is shared by the two scans; counts, parts and restarts are refused", async () => {
-  const o = await engine(fixture("eternity2/e2_pieces.txt"), { order: "row", alternate: 1, nodeLimit: 300_000 });
+  const o = await engine(fixture("eternity2/e2_pieces.txt"), [], { order: "row", alternate: 1, nodeLimit: 300_000 });
   assert.equal(o.kind, "unknown");
   assert.ok(o.stats.nodes <= 300_000 + 2 * CHECK_EVERY && o.stats.nodes >= 150_000, `${o.stats.nodes} placements`);
   const text = engineProblem(UNSAT5, [])!;
@@ -146,7 +124,7 @@ test("engine alternate - a node limit is shared by the two scans; counts, parts 
 
 test("engine alternate - progress lines count both scans' placements and never go back in placements, depth or share covered", { timeout: 60_000 }, async () => {
   const lines: EngineProgress[] = [];
-  const o = await engine(fixture("eternity2/e2_pieces.txt"), { order: "row", alternate: CHECK_EVERY, nodeLimit: 20_000_000, progressMs: 20, onProgress: (p) => lines.push(p) });
+  const o = await engine(fixture("eternity2/e2_pieces.txt"), [], { order: "row", alternate: CHECK_EVERY, nodeLimit: 20_000_000, progressMs: 20, onProgress: (p) => lines.push(p) });
   assert.equal(o.kind, "unknown");
   assert.ok(lines.length >= 3, `${lines.length} progress lines`);
   for (let i = 1; i < lines.length; i++) {
