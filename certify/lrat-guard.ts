@@ -125,20 +125,6 @@ async function readProof(proofPath: string, keep: (id: number) => boolean, maxLi
   return kept > maxLiterals ? null : { steps, lemma };
 }
 
-/** The empty clauses of a proof (line and hints), without its lemmas. */
-async function emptySteps(proofPath: string): Promise<EmptyStep[]> {
-  const steps: EmptyStep[] = [];
-  let n = 0;
-  await eachLine(proofPath, (buf, start, end) => {
-    n++;
-    if (secondField(buf, start, end) !== "0") return;
-    const hints = ints(buf.toString("latin1", start, end)).slice(2);
-    const stop = hints.indexOf(0);
-    steps.push({ line: n, hints: stop < 0 ? hints : hints.slice(0, stop) });
-  });
-  return steps;
-}
-
 /**
  * The problem with the proof's empty clauses, or null when each one is derived by unit propagation from its hints.
  * The proof is read once, keeping every lemma's literals (they are short: the hints are not kept); a proof whose
@@ -148,10 +134,10 @@ async function emptySteps(proofPath: string): Promise<EmptyStep[]> {
 export async function checkEmptyClauses(cnfPath: string, proofPath: string, maxLiterals = ONE_PASS_LITERALS): Promise<string | null> {
   let read = await readProof(proofPath, () => true, maxLiterals);
   if (read === null) {
-    const steps = await emptySteps(proofPath);
+    // The empty clauses alone first (no lemma kept), then the lemmas they name.
+    const { steps } = (await readProof(proofPath, () => false, Infinity))!;
     const named = new Set(steps.flatMap((s) => s.hints));
-    read = await readProof(proofPath, (id) => named.has(id), Infinity);
-    read = { steps, lemma: read!.lemma };
+    read = (await readProof(proofPath, (id) => named.has(id), Infinity))!;
   }
   const { steps, lemma } = read;
   if (steps.length === 0) return "the proof has no empty clause";
