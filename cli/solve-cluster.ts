@@ -89,8 +89,8 @@ function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: Par
   }
   if (r.state === "unsat") {
     process.stdout.write(`unsat: ${terminalSafe(view.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
-    const certified = formatCertification(r.status.certification, c.unsat);
-    if (certified) process.stdout.write(`certified: ${certified}${r.certificate ? `; certificate in ${r.certificate} (re-check: sh ${r.certificate}/check.sh)` : ""}\n`);
+    const certified = certifiedText(r);
+    if (certified) process.stdout.write(`${certified}\n`);
   } else {
     process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
     const best = r.status.best;
@@ -165,8 +165,15 @@ export async function runOnLocalCluster(request: RunRequest, values: ParsedValue
   }
 }
 
+/** What a certified run checked, and where its bundle is ("certified: ..."); null for a run without --certify. */
+export function certifiedText(r: LocalClusterResult): string | null {
+  const checked = formatCertification(r.status.certification, r.status.cubes!.unsat);
+  if (!checked) return null;
+  return `certified: ${checked}${r.certificate ? `; certificate in ${r.certificate} (re-check: sh ${r.certificate}/check.sh)` : ""}`;
+}
+
 /** The exit code of a first-solution run on the embedded cluster. */
-export function clusterExitCode(state: LocalClusterResult["state"]): number {
+export function clusterExitCode(state: LocalClusterResult["state"] | "unknown"): number {
   return state === "sat" ? EXIT.OK : state === "unsat" ? EXIT.UNSAT : state === "failed" ? EXIT.ERROR : EXIT.UNKNOWN;
 }
 
@@ -179,8 +186,7 @@ export async function runCluster(view: PuzzleView, values: ParsedValues, label: 
   const { result, seconds, timedOut, history } = outcome;
   if (values.all === true) {
     const status = printClusterCount(view, result, values, seconds);
-    if (result.state === "failed") return EXIT.ERROR;
-    return status === "sat" ? EXIT.OK : status === "unsat" ? EXIT.UNSAT : EXIT.UNKNOWN;
+    return clusterExitCode(result.state === "failed" ? "failed" : status);
   }
   await printClusterResult(view, result, values, seconds, history);
   // A score run that ran to --time with a board did what it was asked.

@@ -11,10 +11,10 @@
  */
 
 import type { ParsedValues } from "./args.js";
-import { certificationJSON, formatCertification } from "./certification-format.js";
+import { certificationJSON } from "./certification-format.js";
 import { EXIT } from "./exit-codes.js";
 import { formulaRunRequest } from "./formula-submit.js";
-import { clusterExitCode, runOnLocalCluster, type LocalRunOutcome } from "./solve-cluster.js";
+import { certifiedText, clusterExitCode, runOnLocalCluster, type LocalRunOutcome } from "./solve-cluster.js";
 import { terminalSafe } from "../cluster/terminal-text.js";
 import { checkModel, modelLines } from "../core/cnf/check-model.js";
 import { WrongModelError } from "../core/cnf/cnf.js";
@@ -88,13 +88,6 @@ function statsOf({ result, seconds }: LocalRunOutcome): Record<string, number> {
   };
 }
 
-/** What a certified run checked, and where its bundle is, as a `c` line's text; null without --certify. */
-function certifiedText({ result }: LocalRunOutcome): string | null {
-  const checked = formatCertification(result.status.certification, result.status.cubes!.unsat);
-  if (!checked) return null;
-  return `certified: ${checked}${result.certificate ? `; certificate in ${result.certificate} (re-check: sh ${result.certificate}/check.sh)` : ""}`;
-}
-
 function reasonOf({ result }: LocalRunOutcome): string {
   return result.state === "failed" ? `failed: ${result.message}` : result.message || result.state;
 }
@@ -107,7 +100,7 @@ function cnfText(puzzle: FormulaPuzzle, model: Uint8Array | null, outcome: Local
   ];
   if (model) lines.push("c the model is checked against every clause", "s SATISFIABLE", ...modelLines(puzzle.cnf.numVars, model));
   else if (r.state === "unsat") {
-    const certified = certifiedText(outcome);
+    const certified = certifiedText(outcome.result);
     lines.push(...(certified ? [`c ${certified}`] : []), "s UNSATISFIABLE");
   }
   else lines.push(`c no answer: ${terminalSafe(reasonOf(outcome))}`, "s UNKNOWN");
@@ -140,7 +133,7 @@ function printSudoku(sudoku: Sudoku, model: Uint8Array | null, outcome: LocalRun
   const name = terminalSafe(sudoku.name ?? "the puzzle"), on = `on ${r.workers} worker${r.workers === 1 ? "" : "s"}`;
   if (grid) process.stdout.write(`solution (verified) for ${name} in ${secs} s ${on}:\n${renderSudoku(grid, { givens: sudoku, color: values.color === true })}`);
   else if (status === "unsat") {
-    const certified = certifiedText(outcome);
+    const certified = certifiedText(outcome.result);
     process.stdout.write(`unsat: ${name} has no solution (proved in ${secs} s ${on})\n${certified ? certified + "\n" : ""}`);
   }
   else process.stdout.write(`unknown: no answer (${terminalSafe(reasonOf(outcome))}) after ${secs} s\n`);
