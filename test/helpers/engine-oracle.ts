@@ -185,3 +185,15 @@ export function runDirect(args: readonly string[], stdin: string | Buffer, timeo
   });
 }
 
+/** The corner pieces without a twin, in piece order: the ones the engine's --corner K picks from. */
+export function uniqueCorners(p: Puzzle): number[] {
+  return p.pieces
+    .map((x, k) => ({ x, k }))
+    .filter(({ x, k }) => x.edges.filter((c) => c === 0).length === 2 && !p.pieces.some((y, j) => j !== k && equivalentPieces(x.edges, y.edges)))
+    .map(({ k }) => k);
+}
+
+/** The corner piece --symmetry pins (the first without a twin), or null when every corner piece has one. */
+export function pinnedCorner(p: Puzzle): number | null {
+  return uniqueCorners(p)[0] ?? null;
+}

@@ -12,19 +12,11 @@ import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { searchPlacements } from "../../core/cubes/search.js";
 import { generatePuzzle } from "../../core/generate.js";
-import { equivalentPieces, type Puzzle } from "../../core/puzzle.js";
+import { type Puzzle } from "../../core/puzzle.js";
 import { engineProblem, locateEngine } from "../../worker/engine/index.js";
-import { engine, assertSolution, fixture } from "../helpers/engine-oracle.js";
+import { engine, assertSolution, fixture, uniqueCorners } from "../helpers/engine-oracle.js";
 
 const CHECK_EVERY = 65_536; // engine/search.h SEARCH_CHECK_EVERY: a turn ends at the first check point past N
-
-/** The corner pieces without a twin, in piece order (the ones --corner K picks from). */
-function uniqueCorners(p: Puzzle): number[] {
-  return p.pieces
-    .map((x, k) => ({ x, k }))
-    .filter(({ x, k }) => x.edges.filter((c) => c === 0).length === 2 && !p.pieces.some((y, j) => j !== k && equivalentPieces(x.edges, y.edges)))
-    .map(({ k }) => k);
-}
 
 /** The oracle's answer (sat or unsat), or null when it gives up. */
 function oracle(p: Puzzle): "sat" | "unsat" | null {

@@ -11,10 +11,10 @@ import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { searchPlacements } from "../../core/cubes/search.js";
 import { generatePuzzle } from "../../core/generate.js";
-import { equivalentPieces, type Puzzle } from "../../core/puzzle.js";
+import type { Puzzle } from "../../core/puzzle.js";
 import { createRandom } from "../../core/random.js";
 import { engineProblem, locateEngine, type EngineProgress } from "../../worker/engine/index.js";
-import { engine, assertSolution, fixture, mirrored, UNSAT5, UNSAT6 } from "../helpers/engine-oracle.js";
+import { engine, assertSolution, fixture, mirrored, UNSAT5, UNSAT6, pinnedCorner } from "../helpers/engine-oracle.js";
 
 const CHECK_EVERY = 65_536; // engine/search.h SEARCH_CHECK_EVERY: a turn ends at the first check point past N
 const STATIC_ORDERS = ["short", "long", "row", "col", "spiral", "border"] as const;
@@ -42,12 +42,6 @@ function table(n: number, tag: string): Case[] {
     if (unsat) out.push({ p: unsat, count: 0 });
   }
   return out;
-}
-
-/** The first piece with two grey sides that no other piece is identical to (the one --symmetry pins). */
-function pinnedCorner(p: Puzzle): number | null {
-  const i = p.pieces.findIndex((x, k) => x.edges.filter((c) => c === 0).length === 2 && !p.pieces.some((y, j) => j !== k && equivalentPieces(x.edges, y.edges)));
-  return i < 0 ? null : i;
 }
 
 test("engine mirror - counts equal the oracle's in every static order, with and without a seed", { timeout: 120_000 }, async () => {

@@ -12,7 +12,7 @@ import { generatePuzzle } from "../../core/generate.js";
 import { equivalentPieces, rotatedEdge, type Puzzle } from "../../core/puzzle.js";
 import { createRandom } from "../../core/random.js";
 import { ENGINE_ORDERS } from "../../worker/engine/index.js";
-import { fixture, PARALLEL, UNSAT5, UNSAT6, problem, engine, pool, signature, assertSolution, oracleCount, engineCount, placementsOf, mirrored, runDirect } from "../helpers/engine-oracle.js";
+import { fixture, PARALLEL, UNSAT5, UNSAT6, problem, engine, pool, signature, assertSolution, oracleCount, engineCount, placementsOf, mirrored, runDirect, pinnedCorner } from "../helpers/engine-oracle.js";
 
 // ---- 1. restarts ----
 
@@ -59,12 +59,6 @@ test("engine restarts - counting never restarts, so a count with a restart base 
 });
 
 // ---- 2. symmetry breaking ----
-
-/** The first piece with two grey sides that no other piece is identical to (the one the engine pins). */
-function pinnedCorner(p: Puzzle): number | null {
-  const first = p.pieces.findIndex((x, i) => x.edges.filter((c) => c === 0).length === 2 && !p.pieces.some((y, j) => j !== i && equivalentPieces(y.edges, x.edges)));
-  return first < 0 ? null : first;
-}
 
 test("engine symmetry - finds a verified board whenever there is one (square and oblong boards), proves unsat boards unsat", { timeout: 120_000 }, async () => {
   const rng = createRandom("engine-symmetry");
