@@ -24,11 +24,10 @@ import { randomKSat } from "../core/cnf/generate.js";
 import { dimacsChunks } from "../core/encode/dimacs.js";
 import { runSolver } from "../host/solver/index.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
-import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
-import { isTerminal } from "../proto/vocabulary.js";
 import { startTestNats } from "../test/helpers/nats.js";
 import { apiClient, spawnCoordinator, type Call } from "../test/helpers/api.js";
 import { runCubist, spawnCubist } from "../test/helpers/processes.js";
+import { submitAndWait } from "./lib/run-wait.js";
 
 const DEFAULT_RESULTS = fileURLToPath(new URL("./results/cnf-certify-2026-11-27.jsonl", import.meta.url));
 const RATIO = 4.26;
@@ -50,16 +49,6 @@ interface Measurement {
   message: string;
   loadBefore: number;
   loadAfter: number;
-}
-
-async function clusterRun(call: Call, text: string, name: string, cubes: number, certify: boolean): Promise<{ wallS: number; info: RunInfo }> {
-  const t0 = performance.now();
-  const { run } = await call<unknown, { run: RunInfo }>("submitRun", { puzzleText: text, puzzleName: name, format: "dimacs", cubing: { targetCubes: cubes }, certify });
-  for (;;) {
-    const info = await call<unknown, RunInfo>("getRun", { runId: run.runId });
-    if (isTerminal(info.status!.state)) return { wallS: (performance.now() - t0) / 1000, info };
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The first seed from `seed` up whose formula Kissat alone refutes. */
@@ -90,7 +79,9 @@ async function measure(way: Way, call: Call, file: string, text: string, o: { va
     const j = JSON.parse(r.stdout) as { status: string; stats?: { solved?: number } };
     return { ...base, wallS, cubes: j.stats?.solved ?? 0, resplit: 0, proofsChecked: j.stats?.solved ?? 0, message: j.status, loadBefore, loadAfter: loadavg()[0] };
   }
-  const { wallS, info } = await clusterRun(call, text, `r${o.vars}-s${o.seed}-${way}-${o.round}`, o.cubes, way === "cluster-certified");
+  const { wallS, info } = await submitAndWait(call, {
+    puzzleText: text, puzzleName: `r${o.vars}-s${o.seed}-${way}-${o.round}`, format: "dimacs", cubing: { targetCubes: o.cubes }, certify: way === "cluster-certified",
+  });
   const s = info.status!;
   if (s.state !== RunState.RUN_STATE_UNSAT) throw new Error(`${way}: ${RunState[s.state]}: ${s.message}`);
   return { ...base, wallS, cubes: s.cubes!.unsat, resplit: s.cubes!.resplit, proofsChecked: s.certification?.cubeProofsChecked ?? 0, message: s.message, loadBefore, loadAfter: loadavg()[0] };

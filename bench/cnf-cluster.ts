@@ -30,11 +30,11 @@ import { dimacsChunks } from "../core/encode/dimacs.js";
 import { runSolver } from "../host/solver/index.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
-import { isTerminal } from "../proto/vocabulary.js";
 import { formulaDepth } from "../coordinator/model/formula-shape.js";
 import { startTestNats } from "../test/helpers/nats.js";
 import { apiClient, spawnCoordinator, type Call } from "../test/helpers/api.js";
 import { spawnCubist } from "../test/helpers/processes.js";
+import { submitAndWait } from "./lib/run-wait.js";
 import { seedsOf } from "./lib/seeds.js";
 import { edgeByName, sudokuByName } from "./lib/cnf-instances.js";
 
@@ -85,20 +85,14 @@ function dimacs(cnf: Cnf): string {
 }
 
 /** Submits the formula as a run and waits for its end: the wall seconds and the final RunInfo. */
-async function clusterRun(call: Call, input: PairInput, cubes: number, budget: Budget): Promise<{ wallS: number; info: RunInfo }> {
-  const t0 = performance.now();
-  const { run } = await call<unknown, { run: RunInfo }>("submitRun", {
+function clusterRun(call: Call, input: PairInput, cubes: number, budget: Budget): Promise<{ wallS: number; info: RunInfo }> {
+  return submitAndWait(call, {
     puzzleText: input.text, puzzleName: input.name, format: input.format, cubing: { targetCubes: cubes },
     // A solver message without time_limit_sec reads as 0 (no budget) on the API: so it is sent only with a budget set.
     ...(budget.cubeTimeFirst !== null || budget.cubeTime !== null
       ? { solver: { ...(budget.cubeTimeFirst !== null ? { firstTimeLimitSec: budget.cubeTimeFirst } : {}), ...(budget.cubeTime !== null ? { timeLimitSec: budget.cubeTime } : {}) } }
       : {}),
   });
-  for (;;) {
-    const info = await call<unknown, RunInfo>("getRun", { runId: run.runId });
-    if (isTerminal(info.status!.state)) return { wallS: (performance.now() - t0) / 1000, info };
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The runs' cube budgets: --cube-time-first and --cube-time (null: the formula run's defaults). */
