@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 
 import { randomKSat } from "../core/cnf/generate.js";
-import { dimacsChunks } from "../core/encode/dimacs.js";
+import { dimacsChunks, dimacsString } from "../core/encode/dimacs.js";
 import { runSolver } from "../host/solver/index.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import { startTestNats } from "../test/helpers/nats.js";
@@ -57,7 +57,7 @@ async function unsatFormula(vars: number, seed: number): Promise<{ seed: number;
     const cnf = randomKSat(vars, Math.round(vars * RATIO), 3, s);
     const t0 = performance.now();
     const r = await runSolver(dimacsChunks(cnf), cnf.numVars);
-    if (r.kind === "unsat") return { seed: s, text: Buffer.concat([...dimacsChunks(cnf)]).toString("utf8"), aloneS: (performance.now() - t0) / 1000 };
+    if (r.kind === "unsat") return { seed: s, text: dimacsString(cnf), aloneS: (performance.now() - t0) / 1000 };
   }
   throw new Error(`no UNSAT formula of ${vars} variables among 20 seeds from ${seed}`);
 }

@@ -26,7 +26,7 @@ import type { Cnf } from "../core/cnf/cnf.js";
 import { checkModel } from "../core/cnf/check-model.js";
 import { randomKSat } from "../core/cnf/generate.js";
 import { splitByLookahead } from "../core/cnf/lookahead.js";
-import { dimacsChunks } from "../core/encode/dimacs.js";
+import { dimacsChunks, dimacsString } from "../core/encode/dimacs.js";
 import { runSolver } from "../host/solver/index.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
@@ -78,10 +78,6 @@ interface PairInput {
   readonly instance: string | null;
   readonly seed: number | null;
   readonly repeat: number;
-}
-
-function dimacs(cnf: Cnf): string {
-  return Buffer.concat([...dimacsChunks(cnf)]).toString("utf8");
 }
 
 /** Submits the formula as a run and waits for its end: the wall seconds and the final RunInfo. */
@@ -174,7 +170,7 @@ async function* inputsOf(values: { vars?: string; seeds?: string; instances?: st
     for (const vars of values.vars!.split(",").map(Number)) {
       for (const seed of seedsOf(values.seeds!)) {
         const cnf = randomKSat(vars, Math.round(vars * RATIO), 3, seed);
-        yield { cnf, text: dimacs(cnf), format: "dimacs", name: `r${vars}-s${seed}`, suite: "random", instance: null, seed, repeat: 1 };
+        yield { cnf, text: dimacsString(cnf), format: "dimacs", name: `r${vars}-s${seed}`, suite: "random", instance: null, seed, repeat: 1 };
       }
     }
     return;

@@ -111,7 +111,7 @@ export function* dimacsChunks(
 }
 
 /** The whole DIMACS text as a string (for tests and small formulas). */
-export function dimacsString(formula: Formula, extraUnits: readonly (readonly number[])[] = []): string {
+export function dimacsString(formula: Pick<Formula, "numVars" | "clauses">, extraUnits: readonly (readonly number[])[] = []): string {
   const decoder = new TextDecoder();
   let out = "";
   for (const chunk of dimacsChunks(formula, extraUnits)) out += decoder.decode(chunk, { stream: true });

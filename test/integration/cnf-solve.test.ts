@@ -12,13 +12,9 @@ import { gzipSync } from "node:zlib";
 import { runCubist, withTempDir } from "../helpers/processes.js";
 import { clauseList, type Cnf } from "../../core/cnf/cnf.js";
 import { pigeonhole, randomKSat } from "../../core/cnf/generate.js";
-import { dimacsChunks } from "../../core/encode/dimacs.js";
+import { dimacsChunks, dimacsString } from "../../core/encode/dimacs.js";
 import { runSolver } from "../../host/solver/index.js";
 import { solveCnfLocal } from "../../cli/solve-cnf.js";
-
-function dimacs(cnf: Cnf): string {
-  return Buffer.concat([...dimacsChunks(cnf)]).toString("utf8");
-}
 
 /** The literals of the `v` lines, and whether they satisfy every clause (evaluated here, apart from the product). */
 function satisfies(cnf: Cnf, lits: number[]): boolean {
@@ -35,7 +31,7 @@ function vLits(stdout: string): number[] {
 test("solve cnf - a satisfiable random 3-SAT file: s SATISFIABLE and a model that satisfies every clause", withTempDir("cnf", async (dir) => {
   const cnf = randomKSat(120, 480, 3, 11);
   const file = join(dir, "r.cnf");
-  writeFileSync(file, dimacs(cnf));
+  writeFileSync(file, dimacsString(cnf));
   const r = await runCubist(["solve", file, "--threads", "2"]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^s SATISFIABLE$/m);
@@ -44,7 +40,7 @@ test("solve cnf - a satisfiable random 3-SAT file: s SATISFIABLE and a model tha
 
 test("solve cnf - pigeonhole, gzipped: s UNSATISFIABLE (exit 20); --json carries the cube counts", withTempDir("cnf", async (dir) => {
   const file = join(dir, "php.cnf.gz");
-  writeFileSync(file, gzipSync(dimacs(pigeonhole(6))));
+  writeFileSync(file, gzipSync(dimacsString(pigeonhole(6))));
   const r = await runCubist(["solve", file, "--threads", "2", "--max-depth", "4"]);
   assert.equal(r.code, 20, r.stderr);
   assert.match(r.stdout, /^s UNSATISFIABLE$/m);
@@ -97,7 +93,7 @@ test("solve cnf - cube and conquer agrees with Kissat alone on random 3-SAT at t
 
 test("solve cnf --certify - pigeonhole: every cube (refuted leaves too) and the coverage proved; check.sh re-checks, and fails on a damaged proof", withTempDir("cnf", async (dir) => {
   const file = join(dir, "php5.cnf"), cert = join(dir, "cert");
-  writeFileSync(file, dimacs(pigeonhole(5)));
+  writeFileSync(file, dimacsString(pigeonhole(5)));
   const r = await runCubist(["solve", file, "--threads", "2", "--max-depth", "6", "--certify", "--certificate", cert]);
   assert.equal(r.code, 20, r.stderr);
   assert.match(r.stdout, /^c every cube's DRAT proof and the coverage proof verified by drat-trim/m);
@@ -111,7 +107,7 @@ test("solve cnf --certify - pigeonhole: every cube (refuted leaves too) and the 
   assert.equal(damaged.status, 1);
   assert.match(damaged.stdout, /cube 1: NOT VERIFIED/);
   const sat = join(dir, "sat.cnf");
-  writeFileSync(sat, dimacs(randomKSat(60, 200, 3, 3)));
+  writeFileSync(sat, dimacsString(randomKSat(60, 200, 3, 3)));
   const s = await runCubist(["solve", sat, "--certify"]);
   assert.equal(s.code, 0, s.stderr);
   assert.match(s.stdout, /^s SATISFIABLE$/m);

@@ -26,7 +26,7 @@ import { apiClient, freePort, replaceCoordinator, spawnCoordinator, type Coordin
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { clauseList, type Cnf } from "../../core/cnf/cnf.js";
 import { pigeonhole, randomKSat } from "../../core/cnf/generate.js";
-import { dimacsChunks } from "../../core/encode/dimacs.js";
+import { dimacsChunks, dimacsString } from "../../core/encode/dimacs.js";
 import { parseSudoku } from "../../core/sudoku/format.js";
 import { verifySudoku } from "../../core/sudoku/verify.js";
 import { runSolver } from "../../host/solver/index.js";
@@ -47,10 +47,6 @@ const FORMULAS = {
 const SUDOKU = "# name: hard17\n" + [
   "...8.1...", ".......43", "5........", "....7.8..", "......1..", ".2..3....", "6......75", "..34.....", "...2..6..",
 ].join("\n") + "\n";
-
-function dimacs(cnf: Cnf): string {
-  return Buffer.concat([...dimacsChunks(cnf)]).toString("utf8");
-}
 
 async function kissatAlone(cnf: Cnf): Promise<string> {
   return (await runSolver(dimacsChunks(cnf), cnf.numVars)).kind;
@@ -80,7 +76,7 @@ test("formula cluster - run submit F.cnf: SAT with a model that satisfies every 
     const sat = FORMULAS.sat();
     assert.equal(await kissatAlone(sat), "sat");
     const satFile = join(dir, "r150.cnf");
-    writeFileSync(satFile, dimacs(sat));
+    writeFileSync(satFile, dimacsString(sat));
     const a = await runCubist(["run", "submit", satFile, "--coordinator", coordinator.address, "--watch", "--json", "--cubes", "16"]);
     assert.equal(a.code, 0, a.stderr);
     const submitted = JSON.parse(a.stdout.split("\n")[0]) as { run: string; shape: string; rows: number; cols: number; encoding: string };
@@ -98,7 +94,7 @@ test("formula cluster - run submit F.cnf: SAT with a model that satisfies every 
     const php = FORMULAS.php();
     assert.equal(await kissatAlone(php), "unsat");
     const phpFile = join(dir, "php6.cnf.gz");
-    writeFileSync(phpFile, gzipSync(dimacs(php)));
+    writeFileSync(phpFile, gzipSync(dimacsString(php)));
     const b = await runCubist(["run", "submit", phpFile, "--coordinator", coordinator.address, "--watch", "--json", "--cubes", "16"]);
     assert.equal(b.code, 20, b.stderr);
     const phpRun = (JSON.parse(b.stdout.split("\n")[0]) as { run: string }).run;
@@ -142,7 +138,7 @@ test("formula cluster - a small conflict budget: unknown cubes are re-split by a
   assert.equal(await kissatAlone(cnf), "unsat");
   await withCluster(async ({ coordinator }) => {
     const file = join(dir, "r200.cnf");
-    writeFileSync(file, dimacs(cnf));
+    writeFileSync(file, dimacsString(cnf));
     const r = await runCubist(["run", "submit", file, "--coordinator", coordinator.address, "--watch", "--json", "--cubes", "2", "--cube-conflicts", "2000"]);
     assert.equal(r.code, 20, r.stderr);
     const runId = (JSON.parse(r.stdout.split("\n")[0]) as { run: string }).run;
@@ -165,7 +161,7 @@ test("formula resume - coordinator SIGKILLed mid-run: a new one resumes the CNF 
     let runId: string;
     try {
       const { run } = await api.call<unknown, { run: RunInfo }>("submitRun", {
-        puzzleText: dimacs(cnf), puzzleName: join(dir, "r200.cnf"), format: "dimacs", cubing: { targetCubes: 32 },
+        puzzleText: dimacsString(cnf), puzzleName: join(dir, "r200.cnf"), format: "dimacs", cubing: { targetCubes: 32 },
       });
       runId = run.runId;
       assert.equal(run.encoding, "dimacs");
@@ -204,7 +200,7 @@ async function exportCertificate(address: string, runId: string, out: string): P
 
 test("formula certify - run submit F.cnf --certify, re-split cubes and a coordinator SIGKILLed mid-run: UNSAT with every cube's proof checked; check.sh passes, and fails on an edited proof or a dropped cube", withTempDir("formula-run", async (dir) => {
   const file = join(dir, "php7.cnf");
-  writeFileSync(file, dimacs(FORMULAS.php7()));
+  writeFileSync(file, dimacsString(FORMULAS.php7()));
   await withCluster(async ({ t, coordinator, port, env, replace }) => {
     const api = apiClient(coordinator.address);
     try {
@@ -264,7 +260,7 @@ test("formula certify - run submit F.cnf --certify, re-split cubes and a coordin
 test("formula cluster - refused by name: --all, a bad DIMACS line (file:line)", withTempDir("formula-run", async (dir) => {
   await withCluster(async ({ coordinator }) => {
     const file = join(dir, "php.cnf");
-    writeFileSync(file, dimacs(FORMULAS.php()));
+    writeFileSync(file, dimacsString(FORMULAS.php()));
     const all = await runCubist(["run", "submit", file, "--coordinator", coordinator.address, "--all"]);
     assert.equal(all.code, 1);
     assert.match(all.stderr, /counting is not for a formula run/);

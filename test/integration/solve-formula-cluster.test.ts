@@ -12,19 +12,15 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCubist, withTempDir } from "../helpers/processes.js";
-import { clauseList, type Cnf } from "../../core/cnf/cnf.js";
+import { clauseList } from "../../core/cnf/cnf.js";
 import { pigeonhole, randomKSat } from "../../core/cnf/generate.js";
-import { dimacsChunks } from "../../core/encode/dimacs.js";
+import { dimacsChunks, dimacsString } from "../../core/encode/dimacs.js";
 import { parseSudoku } from "../../core/sudoku/format.js";
 import { verifySudoku } from "../../core/sudoku/verify.js";
 import { runSolver } from "../../host/solver/index.js";
 
 /** A hard 9x9 Sudoku with 17 givens (bench/puzzles/sudoku9-hard.txt's third). */
 const SUDOKU = "# name: hard17\n...8.1...\n.......43\n5........\n....7.8..\n......1..\n.2..3....\n6......75\n..34.....\n...2..6..\n";
-
-function dimacs(cnf: Cnf): string {
-  return Buffer.concat([...dimacsChunks(cnf)]).toString("utf8");
-}
 
 function vLits(stdout: string): number[] {
   const lits = stdout.split("\n").filter((l) => l.startsWith("v ")).flatMap((l) => l.slice(2).trim().split(/\s+/).map(Number));
@@ -36,8 +32,8 @@ test("solve formula --workers - SAT with a model that satisfies every clause, a 
   const sat = randomKSat(80, 320, 3, 5), php = pigeonhole(4);
   assert.deepEqual([(await runSolver(dimacsChunks(sat), sat.numVars)).kind, (await runSolver(dimacsChunks(php), php.numVars)).kind], ["sat", "unsat"]);
   const satFile = join(dir, "r80.cnf"), phpFile = join(dir, "php4.cnf"), sudokuFile = join(dir, "hard17.sudoku"), bundle = join(dir, "bundle");
-  writeFileSync(satFile, dimacs(sat));
-  writeFileSync(phpFile, dimacs(php));
+  writeFileSync(satFile, dimacsString(sat));
+  writeFileSync(phpFile, dimacsString(php));
   writeFileSync(sudokuFile, SUDOKU);
   // The hard Sudoku with a wrong digit in a corner that clashes with no given: UNSAT only by search.
   const unsatSudokuFile = join(dir, "hard17-x.sudoku"), sudokuBundle = join(dir, "sudoku-bundle");
@@ -79,7 +75,7 @@ test("solve formula --workers - SAT with a model that satisfies every clause, a 
 
 test("solve formula --workers - what a formula run refuses is refused by name before a cluster starts", withTempDir("formula-solve", async (dir) => {
   const phpFile = join(dir, "php3.cnf"), sudokuFile = join(dir, "hard17.sudoku");
-  writeFileSync(phpFile, dimacs(pigeonhole(3)));
+  writeFileSync(phpFile, dimacsString(pigeonhole(3)));
   writeFileSync(sudokuFile, SUDOKU);
   const [count, order] = await Promise.all([
     runCubist(["solve", sudokuFile, "--workers", "2", "--all"]),

@@ -11,7 +11,7 @@ import { InvalidOptionError } from "../../core/errors.js";
 import { checkCoverage } from "../../core/cnf/coverage.js";
 import { pigeonhole, randomKSat } from "../../core/cnf/generate.js";
 import { literalPlacement, placementLiteral } from "../../core/cnf/run-formula.js";
-import { dimacsChunks } from "../../core/encode/dimacs.js";
+import { dimacsString } from "../../core/encode/dimacs.js";
 import { cellVar } from "../../core/sudoku/encode.js";
 import { createNames } from "../../proto/contract.js";
 import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
@@ -24,8 +24,6 @@ import { workerRunFromRecord, type WorkerRun } from "../../worker/run-table.js";
 import { validateTask } from "../../worker/validate-task.js";
 import type { DeliveryInfo } from "../../worker/pull.js";
 
-const dimacs = (cnf: ReturnType<typeof pigeonhole>): string => Buffer.concat([...dimacsChunks(cnf)]).toString("utf8");
-
 /** A solved 4x4 Sudoku and its puzzle (two givens blanked). */
 const SOLVED = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
 const SUDOKU = "12.4\n3412\n2143\n43.1\n";
@@ -35,17 +33,17 @@ function cubeLits(c: Cube): number[] {
 }
 
 test("formula spec - DIMACS and Sudoku requests: encoding, lookahead cubes, the SAT solver alone; what a formula run refuses is named", () => {
-  const { spec } = buildAnyRunSpec({ puzzleText: dimacs(pigeonhole(4)), puzzleLabel: "php4.cnf", format: "dimacs", name: "php4" });
+  const { spec } = buildAnyRunSpec({ puzzleText: dimacsString(pigeonhole(4)), puzzleLabel: "php4.cnf", format: "dimacs", name: "php4" });
   assert.deepEqual([spec.encoding, spec.cubing!.cellOrder, spec.solver!.solver, spec.solver!.searchMs, spec.solver!.firstTimeLimitSec, spec.solver!.timeLimitSec, spec.certify, spec.name], ["dimacs", "lookahead", "kissat", 0, 0, FORMULA_CUBE_TIME_LIMIT_SEC, false, "php4"]);
   // A formula run's cube budget is its own (Kissat restarts a re-split child from scratch); a puzzle's stays.
   assert.equal(buildAnyRunSpec({ puzzleText: "2 2\n1 2 0 0\n0 0 3 1\n3 4 0 0\n0 0 2 4\n", puzzleLabel: "p.txt" }).spec.solver!.timeLimitSec, DEFAULT_CUBE_TIME_LIMIT_SEC);
   const s = buildAnyRunSpec({ puzzleText: SUDOKU, format: "sudoku", encoding: "sudoku-redundant" }).spec;
   assert.deepEqual([s.encoding, s.puzzleText], ["sudoku-redundant", `# name: ${s.runId}\n12.4\n3412\n2143\n43.1\n`]);
   const refused = (extra: object, re: RegExp): void => {
-    assert.throws(() => buildAnyRunSpec({ puzzleText: dimacs(pigeonhole(3)), format: "dimacs", ...extra }), (e: unknown) => e instanceof InvalidOptionError && re.test(e.message), JSON.stringify(extra));
+    assert.throws(() => buildAnyRunSpec({ puzzleText: dimacsString(pigeonhole(3)), format: "dimacs", ...extra }), (e: unknown) => e instanceof InvalidOptionError && re.test(e.message), JSON.stringify(extra));
   };
   // Certified formula runs: the flag is kept.
-  assert.equal(buildAnyRunSpec({ puzzleText: dimacs(pigeonhole(3)), format: "dimacs", certify: true }).spec.certify, true);
+  assert.equal(buildAnyRunSpec({ puzzleText: dimacsString(pigeonhole(3)), format: "dimacs", certify: true }).spec.certify, true);
   refused({ mode: "all" }, /counting/);
   refused({ objective: "score" }, /score/);
   refused({ encoding: "heule-all" }, /is for puzzles/);
@@ -56,7 +54,7 @@ test("formula spec - DIMACS and Sudoku requests: encoding, lookahead cubes, the 
 });
 
 test("formula shape - split and re-split: exact weights, leaves that cover what was split, literals as placements", () => {
-  const { spec, puzzle } = buildAnyRunSpec({ puzzleText: dimacs(randomKSat(80, 280, 3, 4)), format: "dimacs", targetCubes: 16 });
+  const { spec, puzzle } = buildAnyRunSpec({ puzzleText: dimacsString(randomKSat(80, 280, 3, 4)), format: "dimacs", targetCubes: 16 });
   const shape = runShapeOf(spec, puzzle);
   const events = [...shape.split(spec.cubing!)];
   const cubes = events.flatMap((e) => (e.kind === "cube" ? [e.cube] : []));
@@ -75,7 +73,7 @@ test("formula shape - split and re-split: exact weights, leaves that cover what 
   const below = r.cubes.map((c) => cubeLits(c).slice(base.placements.length));
   assert.ok(r.refuted.count > 0 || checkCoverage(below));
   // Cubes that contradict the formula at once are refuted whole.
-  const php = runShapeOf(buildAnyRunSpec({ puzzleText: dimacs(pigeonhole(2)), format: "dimacs" }).spec);
+  const php = runShapeOf(buildAnyRunSpec({ puzzleText: dimacsString(pigeonhole(2)), format: "dimacs" }).spec);
   const contradiction: Cube = { placements: [literalPlacement(1), literalPlacement(3)], branching: [2, 2], weight: 0.25 };
   assert.deepEqual(php.resplit(contradiction, { depth: 1, cellOrder: "lookahead" }), { cubes: [], solutions: [], refuted: { count: 1, weight: 0.25 } });
 });
@@ -101,7 +99,7 @@ test("formula shape - models: a DIMACS model is checked clause by clause, a Sudo
 });
 
 test("formula validate - a formula run's task: literal placements that are its units, the SAT solver alone (certified or not); anything else is terminated", () => {
-  const text = dimacs(pigeonhole(3));
+  const text = dimacsString(pigeonhole(3));
   const { spec } = buildAnyRunSpec({ puzzleText: text, format: "dimacs", runId: "f1" });
   const full = { ...spec, formulaSha256: "a".repeat(64), numVars: 12 };
   const got = workerRunFromRecord("f1", RunRecord.encode({ spec: full, status: RunStatus.fromPartial({ runId: "f1", state: RunState.RUN_STATE_RUNNING }) }).finish(), 1);
