@@ -17,7 +17,7 @@ import { readDimacs } from "../../core/cnf/read-dimacs.js";
 import { encodeSudoku } from "../../core/sudoku/encode.js";
 import { parseSudoku, writeSudoku } from "../../core/sudoku/format.js";
 import { generateSudoku } from "../../core/sudoku/generate.js";
-import type { Sudoku } from "../../core/sudoku/sudoku.js";
+import { givenCount, type Sudoku } from "../../core/sudoku/sudoku.js";
 import { runCubist } from "../../test/helpers/processes.js";
 
 /** A formula as the benchmark runs it. */
@@ -37,7 +37,7 @@ const PUZZLES = fileURLToPath(new URL("../puzzles/", import.meta.url));
 
 function sudokuInstance(s: Sudoku, name: string): CnfInstance {
   const named = { ...s, name };
-  return { suite: "sudoku", name, text: writeSudoku(named), format: "sudoku", cnf: encodeSudoku(named), givens: s.cells.filter((d) => d !== 0).length };
+  return { suite: "sudoku", name, text: writeSudoku(named), format: "sudoku", cnf: encodeSudoku(named), givens: givenCount(s) };
 }
 
 /**
