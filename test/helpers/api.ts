@@ -8,7 +8,7 @@ import {
   CancelRunRequest, CubistServiceClient, GetRunRequest, GetSolutionRequest, ListCubesRequest, ListRunsRequest, PauseRunRequest,
   ResplitCubeRequest, RunRef, SubmitRunRequest, type RunInfo,
 } from "../../proto/gen/cubist/v1/api.js";
-import { RunState } from "../../proto/gen/cubist/v1/run.js";
+import { RunState, type RunStatus } from "../../proto/gen/cubist/v1/run.js";
 
 /** Request types by method, so tests can pass partial requests (ts-proto encodes only complete messages). */
 const REQUESTS: Record<string, { fromPartial(o: unknown): unknown }> = {
@@ -90,6 +90,21 @@ export async function runMidCount(call: Call, runId: string, closed: number, tim
     const s = info.status!;
     if (s.cubes!.sat + s.cubes!.unsat >= closed && (s.solutionCount ?? 0) > 0) return info;
     if (Date.now() > end) throw new Error(`cubes did not close: ${JSON.stringify(s.cubes)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Polls a run (GetRun every 20 ms) until `reached(status)`, as a test does before a kill mid-run: throws if the run
+ * ends first ("the run ended before the kill"), or after `timeoutMs` ("no `what` in 60 s").
+ */
+export async function runMidRun(call: Call, runId: string, reached: (s: RunStatus) => boolean, what: string, timeoutMs = 60_000): Promise<RunStatus> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const s = (await call<unknown, RunInfo>("getRun", { runId })).status!;
+    if (s.state !== RunState.RUN_STATE_RUNNING) throw new Error(`the run ended before the kill: ${JSON.stringify(s)}`);
+    if (reached(s)) return s;
+    if (Date.now() > end) throw new Error(`no ${what} in ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { runCubist, spawnCubist, withTempDir } from "../helpers/processes.js";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
-import { apiClient, freePort, replaceCoordinator, spawnCoordinator, type CoordinatorUnderTest } from "../helpers/api.js";
+import { apiClient, runMidRun, freePort, replaceCoordinator, spawnCoordinator, type CoordinatorUnderTest } from "../helpers/api.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { clauseList, type Cnf } from "../../core/cnf/cnf.js";
 import { pigeonhole, randomKSat } from "../../core/cnf/generate.js";
@@ -166,13 +166,7 @@ test("formula resume - coordinator SIGKILLed mid-run: a new one resumes the CNF 
       runId = run.runId;
       assert.equal(run.encoding, "dimacs");
       // Some cubes refuted, the run still going: then the kill.
-      for (const end = Date.now() + 60_000; ;) {
-        const s = (await api.call<unknown, RunInfo>("getRun", { runId })).status!;
-        assert.equal(s.state, RunState.RUN_STATE_RUNNING, "the run ended before the kill");
-        if (s.cubes!.unsat >= 2) break;
-        assert.ok(Date.now() < end, "no cube was refuted in 60 s");
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await runMidRun(api.call, runId, (s) => s.cubes!.unsat >= 2, "cube was refuted");
     } finally {
       api.close();
     }
@@ -210,13 +204,7 @@ test("formula certify - run submit F.cnf --certify, re-split cubes and a coordin
         cubing: { targetCubes: 2 }, solver: { conflictLimit: 1000 },
       });
       // A cube's proof checked and recorded, the run still going: then the kill.
-      for (const end = Date.now() + 60_000; ;) {
-        const s = (await api.call<unknown, RunInfo>("getRun", { runId: "php7-cert" })).status!;
-        assert.equal(s.state, RunState.RUN_STATE_RUNNING, "the run ended before the kill");
-        if (s.certification!.cubeProofsChecked >= 1) break;
-        assert.ok(Date.now() < end, "no cube proof was checked in 60 s");
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await runMidRun(api.call, "php7-cert", (s) => s.certification!.cubeProofsChecked >= 1, "cube proof was checked");
     } finally {
       api.close();
     }
