@@ -39,7 +39,6 @@
  * Exit codes: 20, 10, 0 as above; 1 bad input or an I/O error; 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,37 +66,6 @@ double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)(t.tv_sec - t_start.tv_sec) + (double)(t.tv_nsec - t_start.tv_nsec) * 1e-9;
-}
-
-/* ---- the proof ------------------------------------------------------------------------------------------ */
-
-static FILE *proof = NULL;
-static unsigned char *obuf;
-static size_t olen = 0;
-#define OBUF (1u << 20)
-
-static void flush_proof(void) {
-  if (proof && olen > 0 && fwrite(obuf, 1, olen, proof) != olen) {
-    fprintf(stderr, "cubist-prove: writing the proof: %s\n", strerror(errno));
-    exit(1);
-  }
-  olen = 0;
-}
-
-static inline void put_lit(int lit) {
-  unsigned u = lit < 0 ? 2u * (unsigned)(-lit) + 1u : 2u * (unsigned)lit;
-  while (u > 127) { obuf[olen++] = (unsigned char)(128 | (u & 127)); u >>= 7; }
-  obuf[olen++] = (unsigned char)u;
-}
-
-/* 'a' (add) or 'd' (delete) the clause (-path[0] ... -path[n-1] [-extra]). */
-static void clause(char op, const int *path, int n, int extra) {
-  if (!proof) return;
-  if (olen + 8u * (unsigned)(n + 2) > OBUF) flush_proof();
-  obuf[olen++] = (unsigned char)op;
-  for (int i = 0; i < n; i++) put_lit(-path[i]);
-  if (extra) put_lit(-extra);
-  obuf[olen++] = 0;
 }
 
 /* ---- propagation -------------------------------------------------------------------------------------------
@@ -279,9 +247,9 @@ static int search(int depth) {
     undo(mark);
     at[cell] = -1;
     left[pl[i].unit]++;
-    clause('a', path, depth + 1, 0);
+    drat_clause('a', path, depth + 1, 0);
     lemmas++;
-    for (int j = sub; j < kid_top; j++) clause('d', path, depth + 1, kids[j]);
+    for (int j = sub; j < kid_top; j++) drat_clause('d', path, depth + 1, kids[j]);
     kid_top = sub;
     kids[kid_top++] = pl[i].lit;
     drop(i);
@@ -401,20 +369,15 @@ int main(int argc, char **argv) {
 
   free_cells = scan_cells(order, 1);
   kids = malloc(((size_t)count + (size_t)cells + 1) * sizeof *kids);
-  obuf = malloc(OBUF);
-  if (!kids || !obuf) bad_input("out of memory");
-  if (proof_path) {
-    proof = fopen(proof_path, "wb");
-    if (!proof) { fprintf(stderr, "cubist-prove: %s: %s\n", proof_path, strerror(errno)); return 1; }
-  }
+  if (!kids) bad_input("out of memory");
+  if (drat_open(proof_path)) return 1;
 
   int r = clash ? EXHAUSTED : search(0);
   /* The root: every first-cell child is refuted, so the empty clause follows (or the units clash). */
   if (r == EXHAUSTED) {
-    clause('a', path, 0, 0);
+    drat_clause('a', path, 0, 0);
     lemmas++;
   }
-  flush_proof();
-  if (proof && fclose(proof) != 0) { fprintf(stderr, "cubist-prove: closing the proof: %s\n", strerror(errno)); return 1; }
+  if (drat_close()) return 1;
   return report(r);
 }

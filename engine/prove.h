@@ -48,4 +48,11 @@ extern uint64_t hint_ids, facts;
  */
 int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan, int *at);
 
+/* The binary DRAT proof of the --proof path (engine/prove-drat.c): open (no file when path is NULL: lemmas are
+ * dropped), add ('a') or delete ('d') the clause (-path[0] ... -path[n-1] [-extra]), close. Open and close return 1
+ * after naming an I/O error on stderr; a write error exits 1. */
+int drat_open(const char *path);
+void drat_clause(char op, const int *path, int n, int extra);
+int drat_close(void);
+
 #endif
