@@ -11,6 +11,24 @@ export function clausesOf(f: Formula): number[][] {
   return out;
 }
 
+/** Unit propagation to a fixpoint on value (1 / -1 / 0 unset); false on a falsified clause. */
+function propagate(clauses: readonly number[][], value: Int8Array): boolean {
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const c of clauses) {
+      let free = 0, last = 0, sat = false;
+      for (const l of c) {
+        const v = value[Math.abs(l)];
+        if (v === 0) { free++; last = l; } else if (v === Math.sign(l)) { sat = true; break; }
+      }
+      if (sat) continue;
+      if (free === 0) return false;
+      if (free === 1) { value[Math.abs(last)] = Math.sign(last); changed = true; }
+    }
+  }
+  return true;
+}
+
 /**
  * A small DPLL for tiny formulas: unit propagation to a fixpoint, then branching (true first). Returns a
  * model (value[v] = 1 / -1) or null.
@@ -21,24 +39,8 @@ export function dpll(numVars: number, clauses: readonly number[][], units: reado
     if (value[Math.abs(u)] === -Math.sign(u)) return null;
     value[Math.abs(u)] = Math.sign(u);
   }
-  const propagate = (val: Int8Array): boolean => {
-    for (let changed = true; changed;) {
-      changed = false;
-      for (const c of clauses) {
-        let free = 0, last = 0, sat = false;
-        for (const l of c) {
-          const v = val[Math.abs(l)];
-          if (v === 0) { free++; last = l; } else if (v === Math.sign(l)) { sat = true; break; }
-        }
-        if (sat) continue;
-        if (free === 0) return false;
-        if (free === 1) { val[Math.abs(last)] = Math.sign(last); changed = true; }
-      }
-    }
-    return true;
-  };
   const search = (val: Int8Array): Int8Array | null => {
-    if (!propagate(val)) return null;
+    if (!propagate(clauses, val)) return null;
     let v = 1;
     while (v <= numVars && val[v] !== 0) v++;
     if (v > numVars) return val;
@@ -66,19 +68,7 @@ export function completeAssignment(f: Formula, board: Board): Int8Array | undefi
   const aux = new Set<number>();
   for (let v = 1; v <= f.numVars; v++) if (f.varMap.describe(v).startsWith("aux")) aux.add(v);
   for (let v = 1; v <= f.numVars; v++) if (value[v] === 0 && !aux.has(v)) value[v] = -1;
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const c of clauses) {
-      let free = 0, last = 0, sat = false;
-      for (const l of c) {
-        const v = value[Math.abs(l)];
-        if (v === 0) { free++; last = l; } else if (v === Math.sign(l)) { sat = true; break; }
-      }
-      if (sat) continue;
-      if (free === 0) return undefined;
-      if (free === 1) { value[Math.abs(last)] = Math.sign(last); changed = true; }
-    }
-  }
+  if (!propagate(clauses, value)) return undefined;
   for (let v = 1; v <= f.numVars; v++) if (value[v] === 0) value[v] = -1;
   return value;
 }
