@@ -24,12 +24,29 @@ static void flush_out(void) {
   olen = 0;
 }
 
+/* "00" .. "99": two digits per division. */
+static const char DIGITS[] =
+  "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+  "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
 static inline void put_int(long v) {
   char tmp[24];
-  int n = 0;
+  int n = 24;
   if (v < 0) { obuf[olen++] = '-'; v = -v; }
-  do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v > 0);
-  while (n > 0) obuf[olen++] = tmp[--n];
+  while (v >= 100) {
+    int r = (int)(v % 100);
+    v /= 100;
+    tmp[--n] = DIGITS[2 * r + 1];
+    tmp[--n] = DIGITS[2 * r];
+  }
+  if (v >= 10) {
+    tmp[--n] = DIGITS[2 * v + 1];
+    tmp[--n] = DIGITS[2 * v];
+  } else {
+    tmp[--n] = (char)('0' + v);
+  }
+  memcpy(obuf + olen, tmp + n, (size_t)(24 - n));
+  olen += (size_t)(24 - n);
   obuf[olen++] = ' ';
 }
 
