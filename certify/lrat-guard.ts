@@ -69,10 +69,26 @@ function lemmaLiterals(buf: Buffer, start: number, end: number): number[] {
     if (i >= end) return lits;
     const j = i;
     while (i < end && buf[i] !== 32) i++;
-    const v = Number(buf.toString("latin1", j, i));
+    const v = fieldNumber(buf, j, i);
     if (v === 0) return lits;
     lits.push(v);
   }
+}
+
+/**
+ * The signed decimal in buf[start, end) (a proof field), parsed in place: a lemma line costs no string per literal.
+ * Anything else is handed to Number as text, as before (NaN for a field that is no number).
+ */
+function fieldNumber(buf: Buffer, start: number, end: number): number {
+  let i = start, neg = false, v = 0;
+  if (buf[i] === 45) { neg = true; i++; }
+  if (i === end || end - i > 15) return Number(buf.toString("latin1", start, end));
+  for (; i < end; i++) {
+    const d = buf[i]! - 48;
+    if (d < 0 || d > 9) return Number(buf.toString("latin1", start, end));
+    v = v * 10 + d;
+  }
+  return neg ? -v : v;
 }
 
 const ints = (s: string): number[] => s.trim().split(/\s+/).filter((t) => t !== "").map(Number);

@@ -1,8 +1,8 @@
 /*
  * The cube's formula for cubist-prove's LRAT search (see prove-cnf.h): reading DIMACS, and unit propagation with
  * reasons. Binary clauses propagate through implication lists, longer ones through two watched literals (the
- * clauses' literal order is this program's own; their IDs stay the file's). Lemmas are stored for their literals
- * only: the search applies each one where it is made, so they need no watches.
+ * clauses' literal order is this program's own; their IDs stay the file's). Lemmas the search applies are stored for
+ * their literals only (it applies each one where it is made, so they need no watches); fact lemmas only take an ID.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -19,9 +19,9 @@ int *trail, tlen = 0, cur_level = 0;
 static int qhead = 0, qbin = 0; /* next trail literal to propagate through longer / binary clauses */
 static int *cstart, *clit;            /* clause id: clit[cstart[id] .. cstart[id + 1]) */
 static int *bstart, *bother, *bid;    /* binary clauses of literal l: (l or bother[k]), clause bid[k] */
-static int **watch, *wlen, *wcap;     /* longer clauses watching literal l */
+static int **watch, *wlen, *wcap;     /* longer clauses watching literal l: pairs (clause, blocker), wlen in ints */
 static int *units, nunits = 0, empty_clause = 0;
-static int *lem_off, *lem_len, *lem_pool, nlem = 0, lem_cap = 0;
+static int *lem_off, *lem_len, *lem_pool, nlem = 0, lem_cap = 0; /* by lemma ID - cnf_clauses - 1; -1 when not stored */
 static size_t pool_len = 0, pool_cap = 0;
 
 static const char *cnf_name;
@@ -111,6 +111,13 @@ static void add_clause(int id, int *c, int n, int *bcount) {
   cstart[id + 1] = cstart[id] + k;
 }
 
+/* Clause `id` watches literal l; `blocker`, another of its literals, true means the clause needs no visit. */
+static void add_watch(int l, int id, int blocker) {
+  if (wlen[l] + 2 > wcap[l]) watch[l] = grow(watch[l], (size_t)(wcap[l] = wcap[l] ? 2 * wcap[l] : 8), sizeof **watch);
+  watch[l][wlen[l]++] = id;
+  watch[l][wlen[l]++] = blocker;
+}
+
 void cnf_read(const char *path) {
   cnf_name = path;
   in = fopen(path, "rb");
@@ -163,11 +170,7 @@ void cnf_read(const char *path) {
         bid[k] = id;
       }
     } else if (n > 2) {
-      for (int s = 0; s < 2; s++) {
-        int l = cl[s];
-        if (wlen[l] == wcap[l]) watch[l] = grow(watch[l], (size_t)(wcap[l] = wcap[l] ? 2 * wcap[l] : 4), sizeof **watch);
-        watch[l][wlen[l]++] = id;
-      }
+      for (int s = 0; s < 2; s++) add_watch(cl[s], id, cl[1 - s]);
     }
   }
   free(bcount);
@@ -223,26 +226,26 @@ int cnf_propagate(void) {
     if (qhead == tlen) return 0;
     int f = NEG(trail[qhead++]);
     int *ws = watch[f], n = wlen[f], j = 0, conflict = 0;
-    for (int i = 0; i < n; i++) {
-      int id = ws[i];
-      if (conflict) { ws[j++] = id; continue; }
+    for (int i = 0; i < n; i += 2) {
+      int id = ws[i], blocker = ws[i + 1];
+      if (conflict || val[blocker] > 0) { ws[j++] = id; ws[j++] = blocker; continue; }
       int *cl = clit + cstart[id], len = cstart[id + 1] - cstart[id];
       if (cl[0] == f) { cl[0] = cl[1]; cl[1] = f; }
-      if (val[cl[0]] > 0) { ws[j++] = id; continue; }
+      if (val[cl[0]] > 0) { ws[j++] = id; ws[j++] = cl[0]; continue; }
       int moved = 0;
       for (int k = 2; k < len; k++) {
         if (val[cl[k]] >= 0) {
           int l = cl[k];
           cl[k] = f;
           cl[1] = l;
-          if (wlen[l] == wcap[l]) watch[l] = grow(watch[l], (size_t)(wcap[l] = wcap[l] ? 2 * wcap[l] : 4), sizeof **watch);
-          watch[l][wlen[l]++] = id;
+          add_watch(l, id, cl[0]);
           moved = 1;
           break;
         }
       }
       if (moved) continue;
       ws[j++] = id;
+      ws[j++] = cl[0];
       if (val[cl[0]] < 0) conflict = id;
       else cnf_assign(cl[0], id);
     }
@@ -270,20 +273,28 @@ const int *cnf_clause(int id, int *n) {
     return clit + cstart[id];
   }
   int k = id - cnf_clauses - 1;
+  if (k >= nlem || lem_len[k] < 0) { fprintf(stderr, "cubist-prove: lemma %d has no stored literals\n", id); exit(1); }
   *n = lem_len[k];
   return lem_pool + lem_off[k];
 }
 
-int cnf_add_lemma(const int *lits, int n) {
+int cnf_new_id(void) {
   if (nlem == lem_cap) {
     lem_cap = lem_cap ? 2 * lem_cap : 1 << 16;
     lem_off = grow(lem_off, (size_t)lem_cap, sizeof *lem_off);
     lem_len = grow(lem_len, (size_t)lem_cap, sizeof *lem_len);
   }
+  lem_off[nlem] = 0;
+  lem_len[nlem] = -1;
+  return cnf_clauses + ++nlem;
+}
+
+int cnf_add_lemma(const int *lits, int n) {
+  int id = cnf_new_id(), k = id - cnf_clauses - 1;
   if (pool_len + (size_t)n > pool_cap) lem_pool = grow(lem_pool, pool_cap = 2 * (pool_cap + (size_t)n) + (1 << 16), sizeof *lem_pool);
-  lem_off[nlem] = (int)pool_len;
-  lem_len[nlem] = n;
+  lem_off[k] = (int)pool_len;
+  lem_len[k] = n;
   memcpy(lem_pool + pool_len, lits, (size_t)n * sizeof *lits);
   pool_len += (size_t)n;
-  return cnf_clauses + ++nlem;
+  return id;
 }

@@ -30,5 +30,7 @@ void cnf_backtrack(int to_level);
 const int *cnf_clause(int id, int *n);
 /* Stores a lemma's literals under the next ID (after the formula's clauses and the lemmas before it). */
 int cnf_add_lemma(const int *lits, int n);
+/* The next ID for a lemma whose literals are not stored (cnf_clause exits 1 on it). */
+int cnf_new_id(void);
 
 #endif

@@ -13,6 +13,14 @@
  * any decision (the hints', the cube's units and what they propagate) are written once as unit lemmas, so deeper
  * lemmas name one clause for each instead of its derivation.
  *
+ * A literal implied at a shallower level is needed by many lemmas below it, each of which would derive it again,
+ * hint by hint. Once `fact_uses` lemmas have derived such a literal inline (and its derivation takes more than its
+ * reason), it gets a fact lemma of its own (engine/prove-facts.c), which the lemmas after cite in one hint; fact
+ * lemmas are deleted when the search backtracks past their level. On the hard 7x7 of bench/puzzles the default 10
+ * makes the proof a fifth smaller; a fact lemma on every shallower literal's first use makes it larger (its
+ * decisions and ID cost more than the hints it spares a literal used a few times: BENCHMARKS.md "Certified UNSAT:
+ * leaner LRAT proofs").
+ *
  * Proof lines (text LRAT): `ID LIT... 0 HINT... 0` adds a lemma, `ID d ID... 0` deletes lemmas; the last lemma
  * added is the empty clause. IDs go on from the formula's clause count (its clauses are 1..C in file order, the
  * cube's units after the base formula's, as certify/cnf.ts writes them).
@@ -24,71 +32,17 @@
 #include <string.h>
 #include "prove.h"
 #include "prove-cnf.h"
-
-/* ---- the proof file ---------------------------------------------------------------------------------------- */
-
-static FILE *out;
-static char *obuf;
-static size_t olen = 0;
-#define OBUF (1u << 22)
-
-static void flush_out(void) {
-  if (olen > 0 && fwrite(obuf, 1, olen, out) != olen) {
-    fprintf(stderr, "cubist-prove: writing the proof: %s\n", strerror(errno));
-    exit(1);
-  }
-  olen = 0;
-}
-
-static inline void put_int(long v) {
-  char tmp[24];
-  int n = 0;
-  if (v < 0) { obuf[olen++] = '-'; v = -v; }
-  do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v > 0);
-  while (n > 0) obuf[olen++] = tmp[--n];
-  obuf[olen++] = ' ';
-}
-
-static inline void room(size_t n) {
-  if (olen + n > OBUF) flush_out();
-}
-
-static int last_id = 0;
-
-/* Writes lemma (lits) with its hints; returns its ID. */
-static int write_lemma(const int *lits, int n, const int *hints, int nh) {
-  int id = cnf_add_lemma(lits, n);
-  last_id = id;
-  lemmas++;
-  hint_ids += (uint64_t)nh;
-  room(24u * (size_t)(n + nh + 3));
-  put_int(id);
-  for (int i = 0; i < n; i++) put_int(DIMACS(lits[i]));
-  put_int(0);
-  for (int i = 0; i < nh; i++) put_int(hints[i]);
-  obuf[olen++] = '0';
-  obuf[olen++] = '\n';
-  return id;
-}
-
-static void write_deletions(const int *ids, int n) {
-  if (n == 0) return;
-  room(24u * (size_t)(n + 3));
-  put_int(last_id);
-  obuf[olen++] = 'd';
-  obuf[olen++] = ' ';
-  for (int i = 0; i < n; i++) put_int(ids[i]);
-  obuf[olen++] = '0';
-  obuf[olen++] = '\n';
-}
+#include "prove-lrat.h"
 
 /* ---- a lemma from a falsified clause ------------------------------------------------------------------------ */
 
 static int *seen, stamp = 0;                  /* by variable */
 static int *stack, top = 0, stack_cap = 0;
-static int *replayed;                         /* by trail position: stamp when that literal's reason is a hint */
+static int *replayed;                         /* by trail position: stamp when that literal is named by a hint */
+static int *hint_at;                          /* by trail position: that hint (its reason or its fact lemma) */
 static int *hints, *lemma_lits, *dead;
-static char *needed;                          /* by trail position: a lemma has named that literal's reason */
+static int *uses;                             /* by trail position: lemmas that derived that literal inline */
+static int fact_uses = 10;                    /* see the top of this file; 0: no fact lemmas */
 uint64_t hint_ids = 0, facts = 0;
 
 static void push(int lit) {
@@ -102,12 +56,13 @@ static void push(int lit) {
 
 /*
  * Writes the lemma that clause `confl`, falsified under the current decisions, proves: the negations of the
- * decisions it depends on (following reasons back from its literals), with the reasons on the way in trail order
- * and `confl` last as hints. (Lemmas of their own for literals of shallower levels, shared by the lemmas below them,
- * made the hard 7x7's proof 3.6 times larger: the derivations of one level overlap too much.)
+ * decisions it depends on (following reasons back from its literals), with hints in trail order and `confl` last.
+ * A literal with a fact lemma is cited by it (its decisions join the lemma's), and a literal of a shallower level
+ * that lemmas have derived `fact_uses` times gets one first (prove-facts.c); the others are derived here, reason by
+ * reason.
  */
 static int derive(int confl) {
-  int nl = 0, nh = 0, n, first = tlen;
+  int nl = 0, nh = 0, n, first = tlen, lvl = cur_level;
   stamp++;
   top = 0;
   const int *c = cnf_clause(confl, &n);
@@ -122,16 +77,28 @@ static int derive(int confl) {
     }
     replayed[tpos[v]] = stamp;
     if (tpos[v] < first) first = tpos[v];
+    int id = level[v] > 0 && level[v] < lvl && fact_uses > 0 && uses[tpos[v]] >= fact_uses && fact_worth(v) ? fact_lemma(v) : fact_of(v);
+    if (id) {
+      hint_at[tpos[v]] = id;
+      const int *d = fact_decisions(v, &n);
+      for (int i = 0; i < n; i++) {
+        if (seen[VAR(d[i])] == stamp) continue;
+        seen[VAR(d[i])] = stamp;
+        lemma_lits[nl++] = d[i];
+      }
+      continue;
+    }
+    hint_at[tpos[v]] = reason[v];
     const int *r = cnf_clause(reason[v], &n);
     for (int i = 0; i < n; i++) if (seen[VAR(r[i])] != stamp) push(r[i]);
   }
   for (int t = first; t < tlen; t++) {
     if (replayed[t] != stamp) continue;
-    hints[nh++] = reason[VAR(trail[t])];
-    if (!needed[t]) { needed[t] = 1; facts++; }
+    hints[nh++] = hint_at[t];
+    if (hint_at[t] == reason[VAR(trail[t])] && uses[t]++ == 0) facts++;
   }
   hints[nh++] = confl;
-  return write_lemma(lemma_lits, nl, hints, nh);
+  return lrat_lemma(lemma_lits, nl, hints, nh, 1);
 }
 
 /* Literals fixed at level 0 from `*done` on become unit lemmas, so later hints name them in one clause each. */
@@ -144,7 +111,7 @@ static void commit_units(int *done) {
     int nh = 0;
     for (int i = 0; i < n; i++) if (VAR(r[i]) != v) hints[nh++] = reason[VAR(r[i])];
     hints[nh++] = reason[v];
-    reason[v] = write_lemma(&l, 1, hints, nh);
+    reason[v] = lrat_lemma(&l, 1, hints, nh, 1);
   }
 }
 
@@ -164,7 +131,7 @@ static int placed(int cell) {
 static void settle_kids(int mark, int keep) {
   int nd = 0;
   for (int j = mark; j < kid_top; j++) if (kids[j] != keep) dead[nd++] = kids[j];
-  write_deletions(dead, nd);
+  lrat_delete(dead, nd);
   kid_top = mark;
   kids[kid_top++] = keep;
 }
@@ -197,8 +164,9 @@ static int search(int pos) {
     }
     /* A lemma refuting a deeper node that needs none of the deeper decisions stands for this child as it is. */
     int lemma = confl > cnf_clauses ? confl : derive(confl);
-    for (int t = lvl < cur_level ? tlen - 1 : -1; t >= 0 && level[VAR(trail[t])] > lvl; t--) needed[t] = 0;
+    for (int t = lvl < cur_level ? tlen - 1 : -1; t >= 0 && level[VAR(trail[t])] > lvl; t--) uses[t] = 0;
     cnf_backtrack(lvl);
+    facts_backtrack(lvl);
     settle_kids(mark, lemma);
     int u = open_literal(lemma);
     if (u < 0) { refuted = lemma; return EXHAUSTED; }
@@ -212,22 +180,23 @@ static int search(int pos) {
   exit(1);
 }
 
-int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan_order, int *at) {
+int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan_order, int *at, int uses_for_fact) {
+  fact_uses = uses_for_fact;
   cnf_read(cnf_path);
   scan = scan_order;
   for (int i = 0; i < count; i++) if (pl[i].lit > cnf_vars) { fprintf(stderr, "cubist-prove: placement variable %d is not in %s\n", pl[i].lit, cnf_path); exit(1); }
   size_t nv = (size_t)cnf_vars + 2;
   seen = calloc(nv, sizeof *seen);
   replayed = calloc(nv, sizeof *replayed);
-  needed = calloc(nv, 1);
+  uses = calloc(nv, sizeof *uses);
   hints = malloc(nv * sizeof *hints);
   lemma_lits = malloc(nv * sizeof *lemma_lits);
   kids = malloc(((size_t)count + (size_t)cells + 2) * sizeof *kids);
   dead = malloc(((size_t)count + (size_t)cells + 2) * sizeof *dead);
-  obuf = malloc(OBUF);
-  if (!seen || !replayed || !needed || !hints || !lemma_lits || !kids || !dead || !obuf) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
-  out = fopen(lrat_path, "wb");
-  if (!out) { fprintf(stderr, "cubist-prove: %s: %s\n", lrat_path, strerror(errno)); exit(1); }
+  hint_at = malloc(nv * sizeof *hint_at);
+  if (!seen || !replayed || !uses || !hints || !lemma_lits || !kids || !dead || !hint_at) { fprintf(stderr, "cubist-prove: out of memory\n"); exit(1); }
+  facts_init();
+  lrat_open(lrat_path);
   int confl = cnf_start(), r = EXHAUSTED;
   if (!confl) {
     commit_units(&units_done);
@@ -244,7 +213,6 @@ int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan_orde
       for (int k = cell_start[c]; k < cell_start[c + 1]; k++) if (val[LIT_OF(pl[cell_pl[k]].lit)] > 0) at[c] = cell_pl[k];
     }
   }
-  flush_out();
-  if (fclose(out) != 0) { fprintf(stderr, "cubist-prove: closing the proof: %s\n", strerror(errno)); exit(1); }
+  lrat_close();
   return r;
 }

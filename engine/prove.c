@@ -32,10 +32,11 @@
  * Options: --proof FILE (binary DRAT; without it no proof is written), --support (see above), --order row|col|short
  * (default short: lines along the board's shorter side), --time-ms N, --nodes N. With --cnf CUBE.cnf --lrat FILE
  * instead of --proof, the search propagates on the cube's formula itself and writes an LRAT proof for lrat-check
- * (engine/prove-lrat.c, the certified path); the true literals are then the formula's unit clauses.
+ * (engine/prove-lrat.c, the certified path); the true literals are then the formula's unit clauses. --fact-uses N
+ * (default 10, 0 for none): a shallower literal derived by N lemmas gets a fact lemma of its own (prove-lrat.c).
  * Output: `s UNSATISFIABLE` (the proof is complete), `s SATISFIABLE` and `v LIT...` (a board's placement literals),
  * or `s UNKNOWN` (a limit or a stop), then `c nodes N`, `c lemmas N`, `c seconds S`; with --lrat also `c hints N`
- * (the hint IDs written) and `c facts N` (how many of them name distinct facts: see engine/prove.h).
+ * (the hint IDs written) and `c facts N` (the distinct facts the proof derives: see engine/prove.h).
  * Exit codes: 20, 10, 0 as above; 1 bad input or an I/O error; 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -293,7 +294,7 @@ static int report(int r) {
 }
 
 /* With --cnf: the true literals are the formula's unit clauses (the cube's, the hints'), so the list is only checked. */
-static int main_lrat(long nf, const char *order, const char *cnf_path, const char *lrat_path) {
+static int main_lrat(long nf, const char *order, const char *cnf_path, const char *lrat_path, int fact_uses) {
   int code;
   for (long f = 0; f < nf; f++) {
     long v[1];
@@ -301,14 +302,14 @@ static int main_lrat(long nf, const char *order, const char *cnf_path, const cha
     if (v[0] == 0 || v[0] > INT32_MAX / 2 || v[0] < -(INT32_MAX / 2)) bad_input("literal out of range");
   }
   scan_cells(order, 0);
-  code = report(prove_lrat(cnf_path, lrat_path, scan, at));
+  code = report(prove_lrat(cnf_path, lrat_path, scan, at, fact_uses));
   printf("c hints %llu\nc facts %llu\n", (unsigned long long)hint_ids, (unsigned long long)facts);
   return code;
 }
 
 static void usage(FILE *to, int code) {
   fprintf(to, "usage: cubist-prove [--proof FILE] [--support] [--order row|col|short] [--time-ms N] [--nodes N] < problem\n"
-              "       cubist-prove --cnf CUBE.cnf --lrat FILE [--order row|col|short] [--time-ms N] [--nodes N] < problem\n"
+              "       cubist-prove --cnf CUBE.cnf --lrat FILE [--fact-uses N] [--order row|col|short] [--time-ms N] [--nodes N] < problem\n"
               "A placement search that writes its refutation as a binary DRAT proof, or with --cnf as an LRAT proof\n"
               "for lrat-check against CUBE.cnf (see the top of engine/prove.c and engine/prove-lrat.c).\n"
               "Exit codes: 20 refuted, 10 a board, 0 unknown, 1 bad input, 2 usage.\n");
@@ -317,7 +318,7 @@ static void usage(FILE *to, int code) {
 
 int main(int argc, char **argv) {
   const char *proof_path = NULL, *order = "short", *cnf_path = NULL, *lrat_path = NULL;
-  long time_ms = 0;
+  long time_ms = 0, fact_uses = 10;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--proof") && i + 1 < argc) proof_path = argv[++i];
     else if (!strcmp(argv[i], "--order") && i + 1 < argc) order = argv[++i];
@@ -325,12 +326,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--lrat") && i + 1 < argc) lrat_path = argv[++i];
     else if (!strcmp(argv[i], "--time-ms") && i + 1 < argc) time_ms = atol(argv[++i]);
     else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) node_limit = (uint64_t)atoll(argv[++i]);
+    else if (!strcmp(argv[i], "--fact-uses") && i + 1 < argc) fact_uses = atol(argv[++i]);
     else if (!strcmp(argv[i], "--support")) support = 1;
     else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) usage(stdout, 0);
     else usage(stderr, 2);
   }
   if (strcmp(order, "row") && strcmp(order, "col") && strcmp(order, "short")) usage(stderr, 2);
-  if (!cnf_path != !lrat_path || (lrat_path && proof_path)) usage(stderr, 2);
+  if (!cnf_path != !lrat_path || (lrat_path && proof_path) || fact_uses < 0 || fact_uses > 1000000) usage(stderr, 2);
   clock_gettime(CLOCK_MONOTONIC, &t_start);
   if (time_ms > 0) deadline = (double)time_ms / 1000.0;
   signal(SIGTERM, on_signal);
@@ -345,7 +347,7 @@ int main(int argc, char **argv) {
     if (nf < 0 || nf > 64L * MAX_CELLS) bad_input("the number of true literals is out of range");
   }
   for (int c = 0; c < cells; c++) at[c] = -1;
-  if (lrat_path) return main_lrat(nf, order, cnf_path, lrat_path);
+  if (lrat_path) return main_lrat(nf, order, cnf_path, lrat_path, (int)fact_uses);
   /* The fixed placements (a literal that is no placement variable is implied, or a negation) go on their cells. */
   init_state();
   int maxlit = 0;

@@ -37,16 +37,17 @@ double now_s(void);
 
 enum { EXHAUSTED, FOUND, LIMIT };
 
-/* The LRAT proof's hint IDs, and how many of them name distinct facts (an implied literal of one assignment): the
- * hints a proof that derived every fact its lemmas need once, in one hint, would still have. */
+/* The LRAT proof's hint IDs, and the distinct facts (an implied literal of one assignment) it derives: those its
+ * lemmas derive inline (counted once however often) plus its fact lemmas. */
 extern uint64_t hint_ids, facts;
 
 /*
  * The search over the formula in `cnf_path` (the cube's formula, exactly as the checker numbers its clauses),
  * writing an LRAT proof to `lrat_path`; `scan` lists every cell in branching order. FOUND fills `at` (the placement
- * index on each cell). Exits 1 with a message on bad input or an I/O error.
+ * index on each cell). A shallower literal gets a fact lemma once `fact_uses` lemmas have derived it (0: never; see
+ * engine/prove-lrat.c). Exits 1 with a message on bad input or an I/O error.
  */
-int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan, int *at);
+int prove_lrat(const char *cnf_path, const char *lrat_path, const int *scan, int *at, int fact_uses);
 
 /* The binary DRAT proof of the --proof path (engine/prove-drat.c): open (no file when path is NULL: lemmas are
  * dropped), add ('a') or delete ('d') the clause (-path[0] ... -path[n-1] [-extra]), close. Open and close return 1

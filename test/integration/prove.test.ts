@@ -124,6 +124,39 @@ test("prove - the LRAT prover's hint count is its proof's, and the distinct fact
   assert.ok(stat("facts") > 0 && stat("facts") < stat("hints"), run.stdout);
 });
 
+test("prove - fact lemmas: a shallower literal is derived once and cited after, the proof verifies, and a wrong cite fails", async () => {
+  const file = "test/fixtures/cluster/unsat-5x5.txt";
+  const puzzle = parsePuzzle(readFileSync(file, "utf8"), file);
+  const table = placementTable(puzzle);
+  const formula = encode("cubist-placement", puzzle);
+  const cnf = join(dir, "facts.cnf");
+  writeFileSync(cnf, dimacsString(formula));
+  const prove = (uses: number): { stat: (key: string) => number; proof: string } => {
+    const proof = join(dir, `facts-${uses}.lrat`);
+    const run = spawnSync(locateProver(), ["--cnf", cnf, "--lrat", proof, "--fact-uses", String(uses)], { input: proverProblem(table, table.hintLits), encoding: "utf8" });
+    assert.equal(run.status, 20, run.stderr);
+    return { stat: (key) => Number(new RegExp(`^c ${key} (\\d+)$`, "m").exec(run.stdout)?.[1]), proof };
+  };
+  const none = prove(0), some = prove(10);
+  // The same search (fact lemmas change the proof, not the tree): more lemmas, fewer hints.
+  assert.equal(some.stat("nodes"), none.stat("nodes"));
+  assert.ok(some.stat("lemmas") > none.stat("lemmas"), "fact lemmas are written");
+  assert.ok(some.stat("hints") < none.stat("hints"), "citing a fact lemma spares hints");
+  for (const { proof } of [none, some]) assert.ok((await checkLratProof(cnf, proof)).verified, proof);
+  // A lemma's cite of an earlier lemma of two or more literals (a fact lemma or a refuted child's; not a level-0 unit)
+  // replaced by a formula clause that is not unit there: the lemma's propagation no longer follows.
+  const lines = readFileSync(some.proof, "utf8").trimEnd().split("\n");
+  const wide = new Set(lines.filter((l) => !l.includes(" d ") && l.split(" 0 ")[0]!.split(" ").length > 2).map((l) => l.split(" ")[0]!));
+  const at = lines.findIndex((l) => !l.includes(" d ") && l.split(" 0 ")[1]!.trim().split(" ").some((h) => wide.has(h)));
+  assert.ok(at >= 0, "some lemma cites a lemma");
+  const [head, tail] = lines[at]!.split(" 0 ");
+  const hints = tail!.trim().split(" ");
+  const cite = hints.findIndex((h) => wide.has(h));
+  const bad = join(dir, "facts-bad.lrat");
+  writeFileSync(bad, lines.with(at, `${head} 0 ${hints.with(cite, "1").join(" ")}`).join("\n") + "\n");
+  assert.equal((await checkLratProof(cnf, bad)).verified, false, `${lines[at]} with hint ${hints[cite]} -> 1 must not verify`);
+});
+
 test("prove - on cubes of the top-left cells of random boards it answers as the TypeScript search does, each answer checked", async () => {
   let sat = 0;
   let unsat = 0;
