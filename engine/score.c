@@ -54,6 +54,8 @@ typedef struct {
   int best_breaks;         /* of the best complete board so far (inner_edges + 1: none) */
   int **free_pieces;
   int *board_piece, *board_rot; /* caller's: a perfect board */
+  int *best_piece, *best_rot;   /* the best board printed (where --lns starts from) */
+
   bool one_off;            /* at most one keyed mismatch per placement, from the one-colour buckets */
   struct timespec t0;
 } sctx_t;
@@ -224,12 +226,10 @@ static void enter(sctx_t *x, int i) {
   x->hi[i] = start[key + 1];
 }
 
-static void report(sctx_t *x, int breaks) {
+/* The current path's board, piece and rot per cell (the fixed cells too). */
+static void board_of(const sctx_t *x, int *piece, int *rot) {
   const puzzle_t *p = x->p;
   int *cursor = calloc((size_t)p->nclasses, sizeof(int));
-  printf("c best score=%d max=%d placed=%d breaks=%d nodes=%llu seconds=%.3f\nb", x->inner_edges - breaks,
-         x->inner_edges, p->cells, breaks, (unsigned long long)x->nodes, since(&x->t0));
-  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
   for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
   for (int i = 0; i < x->n; i++) {
     const ocand_t *c = x->chosen[i];
@@ -237,14 +237,21 @@ static void report(sctx_t *x, int breaks) {
     piece[x->cell[i]] = q;
     rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
   }
-  for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, piece[cell], rot[cell]);
+  free(cursor);
+}
+
+static void report(sctx_t *x, int breaks) {
+  const puzzle_t *p = x->p;
+  printf("c best score=%d max=%d placed=%d breaks=%d nodes=%llu seconds=%.3f\nb", x->inner_edges - breaks,
+         x->inner_edges, p->cells, breaks, (unsigned long long)x->nodes, since(&x->t0));
+  board_of(x, x->best_piece, x->best_rot);
+  for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, x->best_piece[cell], x->best_rot[cell]);
   printf("\n");
   fflush(stdout);
-  if (breaks == 0 && x->board_piece) {
-    memcpy(x->board_piece, piece, sizeof(int) * (size_t)p->cells);
-    memcpy(x->board_rot, rot, sizeof(int) * (size_t)p->cells);
+  if (breaks == 0) {
+    memcpy(x->board_piece, x->best_piece, sizeof(int) * (size_t)p->cells);
+    memcpy(x->board_rot, x->best_rot, sizeof(int) * (size_t)p->cells);
   }
-  free(piece); free(rot); free(cursor);
 }
 
 /* Phase 3 (4) of position i: the bucket of the first (second) keyed side's colour, where the other keyed side
@@ -353,6 +360,7 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
       if (x->nodes >= stop_at) end = o->node_limit && x->nodes >= o->node_limit ? END_NODE_LIMIT : -1;
       else if (engine_stop_requested) end = END_STOPPED;
       else if (o->time_limit_s > 0 && since(&x->t0) >= o->time_limit_s) end = END_TIME_LIMIT;
+      else if (o->lns && x->best_breaks <= x->inner_edges && since(&x->t0) >= o->lns_after_s) end = -3;
       if (end != -2) {
         while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
         return end;
@@ -375,26 +383,34 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
   setup_score(&x, p, o);
   x.board_piece = r->board_piece_buf;
   x.board_rot = r->board_rot_buf;
+  x.best_piece = malloc(sizeof(int) * (size_t)p->cells);
+  x.best_rot = malloc(sizeof(int) * (size_t)p->cells);
   r->positions = x.n;
   build_lists(&x);
   int end;
   uint64_t seed = o->seed ? o->seed : 1;
   for (uint64_t i = 1;; i++) {
     end = score_dfs(&x, o->restart_base ? luby_s(i) * o->restart_base : 0);
+    if (end == -3) { /* --lns: the rest of the time improves the best board (lns.c) */
+      end = lns_run(p, o, x.best_piece, x.best_rot, &x.nodes, &x.t0, r);
+      x.best_breaks = x.inner_edges - r->best_score;
+    }
     if (end != -1) break;
     r->restarts++;
     x.rng = seed * 0x100000001B3ull + i;
     build_lists(&x);
   }
+  r->best_score = x.best_breaks <= x.inner_edges ? x.inner_edges - x.best_breaks : -1;
+  r->max_score = x.inner_edges;
   r->end = (end_kind)end;
   r->nodes = x.nodes;
   r->solutions = x.best_breaks == 0 ? 1 : 0;
   r->max_depth = x.n;
   r->seconds = since(&x.t0);
-  r->best_score = x.best_breaks <= x.inner_edges ? x.inner_edges - x.best_breaks : -1;
-  r->max_score = x.inner_edges;
+  free(x.best_piece); free(x.best_rot);
   for (int a = 0; a < 16; a++) {
     free(x.rim_list[a]);
     for (int b = 0; b < 16; b++) { free(x.bstart[a][b]); free(x.blist[a][b]); }
   }
 }
+
