@@ -2,8 +2,8 @@
  * `cubist solve --objective score`: complete boards with as few mismatched edges as possible, the way Eternity II
  * record searches are judged (the score is the number of matched inner edges, 480 at most on 16x16).
  *
- * One score-mode engine process per core (docs/engine.md "Score mode"), each with its own seed, branch and bound
- * for its first SCORE_LNS_MS then neighbourhood search around its best board; every improvement
+ * One score-mode engine process per core (docs/engine.md "Score mode"), each with its own seed (with `lnsMs`,
+ * neighbourhood search around its best board after that long); every improvement
  * they print is re-checked and re-scored by core/score.ts (never the engine's own numbers) and kept when it beats
  * the best so far. It runs until --time, Ctrl-C or a perfect board (then a verified solution, status sat).
  */
@@ -11,7 +11,7 @@
 import { acceptBoard } from "../core/accept.js";
 import { acceptScored, betterScored, type ScoredBoard } from "../core/score.js";
 import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
-import { engineProblem, runEngine, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES, SCORE_LNS_MS, type EngineOrder, type EngineOutcome } from "../worker/engine/index.js";
+import { engineProblem, runEngine, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES, type EngineOrder, type EngineOutcome } from "../worker/engine/index.js";
 import { EncoderBugError } from "../core/errors.js";
 
 export interface ScoreOptions {
@@ -23,7 +23,7 @@ export interface ScoreOptions {
   fromPct?: number;
   /** Luby unit of the restarts, in placements. @default SCORE_RESTART_NODES */
   restartNodes?: number;
-  /** Branch and bound for this many ms, then neighbourhood search around the best board. @default SCORE_LNS_MS */
+  /** Branch and bound for this many ms, then neighbourhood search around the best board (default: none). */
   lnsMs?: number;
   signal?: AbortSignal;
   /** Every improvement of the run's best, verified. */
@@ -62,7 +62,7 @@ export async function scoreLocal(puzzle: Puzzle, options: ScoreOptions): Promise
       order: orders[i % orders.length],
       seed: seed + i,
       restartBase: options.restartNodes ?? SCORE_RESTART_NODES,
-      score: { fromPct: options.fromPct ?? SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, lnsMs: options.lnsMs ?? SCORE_LNS_MS },
+      score: { fromPct: options.fromPct ?? SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, ...(options.lnsMs !== undefined ? { lnsMs: options.lnsMs } : {}) },
       timeLimitMs: options.timeLimitSec ? options.timeLimitSec * 1000 : undefined,
       signal: stopAll.signal,
       onBest: (b) => {

@@ -5,7 +5,7 @@
 
 export { engineProblem } from "./problem.js";
 export { EngineOutputError, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
-export { ENGINE_ORDERS, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES, SCORE_LNS_MS, EngineCrashedError, EngineNotFoundError, locateEngine, noEngineStats, runEngine, type EngineOptions, type EngineOrder, type EngineOutcome } from "./runner.js";
+export { ENGINE_ORDERS, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES, EngineCrashedError, EngineNotFoundError, locateEngine, noEngineStats, runEngine, type EngineOptions, type EngineOrder, type EngineOutcome } from "./runner.js";
 export {
   engineContender,
   firstProof,

@@ -23,11 +23,6 @@ import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineSt
 export const SCORE_FROM_PCT = 75;
 export const SCORE_RAMP_PCT = 160;
 export const SCORE_RESTART_NODES = 4_000_000;
-/**
- * Score mode's improvement phase (engine/lns.c, `--lns MS`): after this many milliseconds of branch and bound, large
- * neighbourhood search around the best board (BENCHMARKS.md "Score mode: neighbourhood search").
- */
-export const SCORE_LNS_MS = 60_000;
 
 /** Scan orders: `short` runs lines along the board's shorter side, `long` along the longer one; `mcf` (most constrained first) picks at each node the cell with the fewest candidates left. */
 export const ENGINE_ORDERS = ["short", "long", "row", "col", "spiral", "border", "mcf"] as const;
@@ -81,6 +76,7 @@ export interface EngineOptions {
    * Score mode (docs/engine.md "Score mode"): complete boards with as few mismatched inner edges as possible, each
    * improvement to `onBest`; runs until a limit or a stop unless a perfect board turns up (then "sat").
    */
+  /** lnsMs: branch and bound for this long, then neighbourhood search around the best board (engine --lns). */
   score?: { breaks?: number; fromPct?: number; rampPct?: number; lnsMs?: number };
   onBest?: (best: EngineBest) => void;
   /** Keep every printed board in the outcome's `boards` (false: only the first; see EngineOutputParser). @default true */
