@@ -14,7 +14,7 @@
  *        [--workers 2] [--lns-after 60] [--together] [--out FILE] [-- extra solve flags]
  *
  * Prints one JSON line per configuration and seed (final score and the score-over-time curve; also appended to --out)
- * and a markdown table of the score reached at 10 s, 60 s, 180 s, 600 s, 1800 s and the end.
+ * and a markdown table of the score reached at 10 s, 60 s, 180 s, 300 s, 600 s, 1200 s, 1800 s and the end.
  */
 
 import { spawn } from "node:child_process";
@@ -42,7 +42,7 @@ const { values, positionals } = parseArgs({
 const FIX = "test/fixtures/eternity2/";
 const bare = readCanonical(readFileSync(FIX + "e2_pieces.txt", "utf8"), "e2_pieces.txt");
 const e2 = withHints(bare, parseE2Hints(readFileSync(FIX + "e2_hints.txt", "utf8"), "e2_hints.txt", bare));
-const marks = [10, 60, 180, 600, 1800, 3600, 7200];
+const marks = [10, 60, 180, 300, 600, 1200, 1800, 3600, 7200];
 const configs = values.configs!.split(",");
 type Row = { config: string; seed: number; final: number | null; at: Record<number, number | null>; seconds: number };
 const rows: Row[] = [];

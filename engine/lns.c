@@ -1,16 +1,19 @@
 /*
  * Score mode's improvement phase (`--score --lns MS`): large neighbourhood search around the best complete board,
  * the way published Eternity II local searches work. After MS milliseconds of score.c's branch and bound (once it
- * has a board), the best board is improved by moves that free a region and re-fill it with its own pieces, its
- * border fixed, maximising the matched edges; a move that keeps the score is taken too (plateau moves), so the
- * board drifts until a better one turns up. Two kinds of region, chosen at random:
- *   - a window: a rectangle of 2 to 4 by 2 to 4 cells anywhere, re-filled exactly by a depth-first search with a
- *     bound (matched so far + the edges still to decide must beat the best fill), at most WINDOW_NODES placements;
- *   - a scattered set: up to ASSIGN_MAX cells of one kind (inner, edge or corner) and one colour of the
- *     checkerboard, no two adjacent, so each cell's matches depend on fixed neighbours only: an assignment problem
- *     (piece -> cell, each at its best rotation) solved exactly by the Hungarian method, ties broken at random.
- * Hints never move and grey stays exactly on the rim (a rotation is allowed only where it puts grey on the rim).
- * Each board better than the best printed so far is printed as score.c does (`c best ...` and a `b` line).
+ * has a board), moves free a region and re-fill it with its own pieces, the rest of the board fixed, maximising the
+ * matched edges; a fill as good as the current one is taken too (plateau moves, ties broken at random), so the board
+ * drifts until a better one turns up. Two kinds of region, half the moves each:
+ *   - a window: 2 to 4 by 2 to 4 cells, three times in four around a mismatched edge, re-filled exactly by a
+ *     depth-first search with a bound (matched so far + the edges still to decide must beat the best fill found), at
+ *     most WINDOW_NODES placements;
+ *   - a scattered set: up to ASSIGN_MAX cells of one kind (inner, edge or corner) on one colour of the checkerboard,
+ *     no two adjacent, so each cell's matches depend on fixed neighbours only: an assignment problem (piece -> cell,
+ *     each at its best rotation) solved exactly by the Hungarian method.
+ * Every KICK_MOVES moves (an iterated local search) the board goes back to the best one if it drifted below it, and
+ * 1 to KICK_SWAPS swaps of two same-kind cells (one next to a mismatch) kick it. Hints never move and grey stays
+ * exactly on the rim (a rotation is allowed only where it puts grey on the rim). Each board better than the best
+ * so far is printed as score.c prints its boards (`c best ...` and a `b` line).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
  * drops to b - 1 (branch and bound), and Luby restarts reshuffle the candidate order so one subtree never holds the
  * search. The rim is never broken: grey stays exactly on the rim.
  *
+ * With --lns MS, after MS of this search (and a board) lns.c improves the best board for the rest of the time.
  * The improving boards are printed as they are found: `c best score=S max=M placed=P breaks=B nodes=N seconds=T`,
  * then a `b` line of CELL PIECE ROT triples (every cell). The last one is the answer; core/verify.ts re-scores it.
  */
@@ -55,7 +56,6 @@ typedef struct {
   int **free_pieces;
   int *board_piece, *board_rot; /* caller's: a perfect board */
   int *best_piece, *best_rot;   /* the best board printed (where --lns starts from) */
-
   bool one_off;            /* at most one keyed mismatch per placement, from the one-colour buckets */
   struct timespec t0;
 } sctx_t;
@@ -226,10 +226,12 @@ static void enter(sctx_t *x, int i) {
   x->hi[i] = start[key + 1];
 }
 
-/* The current path's board, piece and rot per cell (the fixed cells too). */
-static void board_of(const sctx_t *x, int *piece, int *rot) {
+static void report(sctx_t *x, int breaks) {
   const puzzle_t *p = x->p;
   int *cursor = calloc((size_t)p->nclasses, sizeof(int));
+  printf("c best score=%d max=%d placed=%d breaks=%d nodes=%llu seconds=%.3f\nb", x->inner_edges - breaks,
+         x->inner_edges, p->cells, breaks, (unsigned long long)x->nodes, since(&x->t0));
+  int *piece = x->best_piece, *rot = x->best_rot; /* kept: --lns starts from the best board */
   for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
   for (int i = 0; i < x->n; i++) {
     const ocand_t *c = x->chosen[i];
@@ -237,21 +239,14 @@ static void board_of(const sctx_t *x, int *piece, int *rot) {
     piece[x->cell[i]] = q;
     rot[x->cell[i]] = (c->rot - p->piece_shift[q] + 4) & 3;
   }
-  free(cursor);
-}
-
-static void report(sctx_t *x, int breaks) {
-  const puzzle_t *p = x->p;
-  printf("c best score=%d max=%d placed=%d breaks=%d nodes=%llu seconds=%.3f\nb", x->inner_edges - breaks,
-         x->inner_edges, p->cells, breaks, (unsigned long long)x->nodes, since(&x->t0));
-  board_of(x, x->best_piece, x->best_rot);
-  for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, x->best_piece[cell], x->best_rot[cell]);
+  for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, piece[cell], rot[cell]);
   printf("\n");
   fflush(stdout);
   if (breaks == 0) {
-    memcpy(x->board_piece, x->best_piece, sizeof(int) * (size_t)p->cells);
-    memcpy(x->board_rot, x->best_rot, sizeof(int) * (size_t)p->cells);
+    memcpy(x->board_piece, piece, sizeof(int) * (size_t)p->cells);
+    memcpy(x->board_rot, rot, sizeof(int) * (size_t)p->cells);
   }
+  free(cursor);
 }
 
 /* Phase 3 (4) of position i: the bucket of the first (second) keyed side's colour, where the other keyed side
@@ -400,17 +395,16 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
     x.rng = seed * 0x100000001B3ull + i;
     build_lists(&x);
   }
-  r->best_score = x.best_breaks <= x.inner_edges ? x.inner_edges - x.best_breaks : -1;
-  r->max_score = x.inner_edges;
   r->end = (end_kind)end;
   r->nodes = x.nodes;
   r->solutions = x.best_breaks == 0 ? 1 : 0;
   r->max_depth = x.n;
   r->seconds = since(&x.t0);
+  r->best_score = x.best_breaks <= x.inner_edges ? x.inner_edges - x.best_breaks : -1;
+  r->max_score = x.inner_edges;
   free(x.best_piece); free(x.best_rot);
   for (int a = 0; a < 16; a++) {
     free(x.rim_list[a]);
     for (int b = 0; b < 16; b++) { free(x.bstart[a][b]); free(x.blist[a][b]); }
   }
 }
-
