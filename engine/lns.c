@@ -351,6 +351,7 @@ int lns_run(const puzzle_t *p, const options_t *o, const int *piece, const int *
   int end = END_TIME_LIMIT;
   for (uint64_t m = 1;; m++) {
     if (x.score == x.inner_edges) { end = END_SOLUTION_LIMIT; break; }
+    x.nodes++; /* a move counts, so that --nodes ends a search whose moves place nothing (one free cell) */
     if (pick(&x, 2)) move_window(&x); else move_assign(&x);
     if (x.score > x.best_score) { print_best(&x); keep(&x); }
     if (m % KICK_MOVES == 0) { /* iterated local search: back to the best board if below it, then a kick */
