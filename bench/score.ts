@@ -74,7 +74,7 @@ async function runOne(config: string, seed: number, file: string): Promise<Row> 
     at[m] = upTo.length ? upTo[upTo.length - 1].score : null;
   }
   const row = { config, seed, final: out.best?.score ?? null, at, seconds: +seconds.toFixed(1) };
-  const line = JSON.stringify({ ...row, time: Number(values.time), together: values.together, history });
+  const line = JSON.stringify({ ...row, time: Number(values.time), together: values.together, ...(config === "solve-lns" ? { lnsAfter: Number(values["lns-after"]) } : {}), history });
   console.log(line);
   if (values.out) appendFileSync(values.out, line + "\n");
   return row;
