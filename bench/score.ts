@@ -5,13 +5,16 @@
  * share the cores and whatever else loads the machine alike):
  *   solve    `cubist solve --objective score --json --time T --threads N` (one machine, N threads);
  *   cluster  `cubist solve --objective score --json --time T --workers N` (the embedded cluster: a nats-server, a
- *            coordinator and N workers, the run's score slots; its history is the best score as the run reported it).
+ *            coordinator and N workers, the run's score slots; its history is the best score as the run reported it);
+ *   solve-lns  solve with `--lns S` (S from --lns-after, default 60): branch and bound for S seconds, then
+ *            neighbourhood search around each engine's best board (docs/engine.md "Score mode");
+ *   solve-bb   solve with `--lns` past --time: branch and bound only, whatever the default.
  *
  *   node --import tsx bench/score.ts [--time 600] [--seeds 1,2,3] [--configs solve,cluster] [--threads 2]
- *        [--workers 2] [--together] [--out FILE] [-- extra solve flags]
+ *        [--workers 2] [--lns-after 60] [--together] [--out FILE] [-- extra solve flags]
  *
  * Prints one JSON line per configuration and seed (final score and the score-over-time curve; also appended to --out)
- * and a markdown table of the score reached at 10 s, 60 s, 180 s, 600 s, 1800 s and the end.
+ * and a markdown table of the score reached at 10 s, 60 s, 180 s, 300 s, 600 s, 1200 s, 1800 s and the end.
  */
 
 import { spawn } from "node:child_process";
@@ -31,6 +34,7 @@ const { values, positionals } = parseArgs({
     configs: { type: "string", default: "solve" },
     out: { type: "string", default: "" },
     together: { type: "boolean", default: false },
+    "lns-after": { type: "string", default: "60" },
   },
   allowPositionals: true,
 });
@@ -38,7 +42,7 @@ const { values, positionals } = parseArgs({
 const FIX = "test/fixtures/eternity2/";
 const bare = readCanonical(readFileSync(FIX + "e2_pieces.txt", "utf8"), "e2_pieces.txt");
 const e2 = withHints(bare, parseE2Hints(readFileSync(FIX + "e2_hints.txt", "utf8"), "e2_hints.txt", bare));
-const marks = [10, 60, 180, 600, 1800, 3600, 7200];
+const marks = [10, 60, 180, 300, 600, 1200, 1800, 3600, 7200];
 const configs = values.configs!.split(",");
 type Row = { config: string; seed: number; final: number | null; at: Record<number, number | null>; seconds: number };
 const rows: Row[] = [];
@@ -57,6 +61,8 @@ function cubistOut(args: string[]): Promise<string> {
 /** One configuration on one shuffled file: its final score and the score at each mark. */
 async function runOne(config: string, seed: number, file: string): Promise<Row> {
   const where = config === "cluster" ? ["--workers", values.workers!] : ["--threads", values.threads!];
+  if (config === "solve-lns") where.push("--lns", values["lns-after"]!);
+  if (config === "solve-bb") where.push("--lns", String(Number(values.time) + 3600));
   const t0 = performance.now();
   const stdout = await cubistOut(["solve", file, "--objective", "score", "--json", "--time", values.time!, ...where, ...positionals]);
   const seconds = (performance.now() - t0) / 1000;
@@ -68,7 +74,7 @@ async function runOne(config: string, seed: number, file: string): Promise<Row> 
     at[m] = upTo.length ? upTo[upTo.length - 1].score : null;
   }
   const row = { config, seed, final: out.best?.score ?? null, at, seconds: +seconds.toFixed(1) };
-  const line = JSON.stringify({ ...row, time: Number(values.time), together: values.together, history });
+  const line = JSON.stringify({ ...row, time: Number(values.time), together: values.together, ...(config === "solve-lns" ? { lnsAfter: Number(values["lns-after"]) } : {}), history });
   console.log(line);
   if (values.out) appendFileSync(values.out, line + "\n");
   return row;

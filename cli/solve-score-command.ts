@@ -27,6 +27,7 @@ export async function runScore(puzzle: Puzzle, values: ParsedValues, threads: nu
       threads,
       timeLimitSec: values.time as number | undefined,
       seed: values.seed as number | undefined,
+      ...(values.lns !== undefined ? { lnsMs: (values.lns as number) * 1000 } : {}),
       signal: stop.signal,
       onImprove: (b, seconds) => {
         progress?.updateScore({ score: b.score, maxScore: b.maxScore, mismatches: b.mismatches.length });

@@ -2,7 +2,8 @@
  * `cubist solve --objective score`: complete boards with as few mismatched edges as possible, the way Eternity II
  * record searches are judged (the score is the number of matched inner edges, 480 at most on 16x16).
  *
- * One score-mode engine process per core (docs/engine.md "Score mode"), each with its own seed; every improvement
+ * One score-mode engine process per core (docs/engine.md "Score mode"), each with its own seed (with `lnsMs`,
+ * neighbourhood search around its best board after that long); every improvement
  * they print is re-checked and re-scored by core/score.ts (never the engine's own numbers) and kept when it beats
  * the best so far. It runs until --time, Ctrl-C or a perfect board (then a verified solution, status sat).
  */
@@ -22,6 +23,8 @@ export interface ScoreOptions {
   fromPct?: number;
   /** Luby unit of the restarts, in placements. @default SCORE_RESTART_NODES */
   restartNodes?: number;
+  /** Branch and bound for this many ms, then neighbourhood search around the best board (default: none). */
+  lnsMs?: number;
   signal?: AbortSignal;
   /** Every improvement of the run's best, verified. */
   onImprove?: (best: ScoredBoard, seconds: number) => void;
@@ -59,7 +62,7 @@ export async function scoreLocal(puzzle: Puzzle, options: ScoreOptions): Promise
       order: orders[i % orders.length],
       seed: seed + i,
       restartBase: options.restartNodes ?? SCORE_RESTART_NODES,
-      score: { fromPct: options.fromPct ?? SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT },
+      score: { fromPct: options.fromPct ?? SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, ...(options.lnsMs !== undefined ? { lnsMs: options.lnsMs } : {}) },
       timeLimitMs: options.timeLimitSec ? options.timeLimitSec * 1000 : undefined,
       signal: stopAll.signal,
       onBest: (b) => {

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <time.h>
 
 #define MAX_SIDE 64
 #define MAX_CELLS (MAX_SIDE * MAX_SIDE)
@@ -81,6 +82,8 @@ typedef struct {
   double score_from;     /* score mode: breaks allowed from this fraction of the scan order on */
   double score_ramp;     /* score mode: the ramp's exponent P (breaks allowed at the fraction f of it: B * f^P) */
   bool score_any;        /* score mode: a placement may mismatch on both keyed sides (a scan of the rim list) */
+  bool lns;              /* score mode: after lns_after_s of branch and bound, neighbourhood search (lns.c) */
+  double lns_after_s;
   bool quiet;
   bool scan_loop;        /* the bucket-scan inner loop instead of bit sets (--loop scan; for comparisons) */
 } options_t;
@@ -120,5 +123,11 @@ void engine_make_order(const puzzle_t *p, order_kind kind, int *out);
 /* score.c */
 void engine_score(const puzzle_t *p, const options_t *o, result_t *r);
 extern volatile int engine_stop_requested;
+
+/* lns.c: improves a complete board (piece and rot per cell) by large neighbourhood search until a limit, a stop or a
+ * perfect board, printing each board better than it; `nodes` goes on counting. Returns an end_kind and sets
+ * r->best_score (and, for a perfect board, r's board buffers). */
+int lns_run(const puzzle_t *p, const options_t *o, const int *piece, const int *rot, uint64_t *nodes,
+            const struct timespec *t0, result_t *r);
 
 #endif

@@ -43,7 +43,9 @@ static const char *usage =
   "  --score-from PCT  score mode: mismatches allowed from PCT% of the scan order on (default 50)\n"
   "  --score-ramp N    score mode: the ramp's exponent in hundredths: B * f^(N/100) breaks at the fraction f of it\n"
   "                    (default 100: straight)\n"
-  "  --score-any       score mode: a placement may mismatch on both sides it is keyed by (default: on one at most)\n";
+  "  --score-any       score mode: a placement may mismatch on both sides it is keyed by (default: on one at most)\n"
+  "  --lns MS          score mode: after MS milliseconds of branch and bound (and a first board), improve the best\n"
+  "                    board by large neighbourhood search (windows re-filled exactly, scattered cells reassigned)\n";
 
 static void on_signal(int sig) { (void)sig; engine_stop_requested = 1; }
 
@@ -140,7 +142,7 @@ int main(int argc, char **argv) {
       o.part_k = k; o.part_n = n;
     } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--corner") || !strcmp(a, "--alternate") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
                !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") || !strcmp(a, "--part-from") ||
-               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--score-ramp") || !strcmp(a, "--estimate"))) {
+               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--score-ramp") || !strcmp(a, "--estimate") || !strcmp(a, "--lns"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
       else if (!strcmp(a, "--alternate")) o.alternate = u;
@@ -154,6 +156,7 @@ int main(int argc, char **argv) {
       else if (!strcmp(a, "--time-ms")) o.time_limit_s = (double)u / 1000.0;
       else if (!strcmp(a, "--progress-ms")) o.progress_s = (double)u / 1000.0;
       else if (!strcmp(a, "--part-from")) o.part_from = u;
+      else if (!strcmp(a, "--lns")) { o.lns = true; o.lns_after_s = (double)u / 1000.0; }
       else if (!strcmp(a, "--estimate")) o.estimate_probes = u > 1000000 ? 1000000 : (int)u;
       else if (!strcmp(a, "--score-ramp")) {
         if (u < 10 || u > 1000) { fprintf(stderr, "cubist-engine: --score-ramp wants 10..1000 (hundredths of the exponent), got %llu\n", (unsigned long long)u); return 2; }
@@ -174,6 +177,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cubist-engine: --score searches alone in a static order: not with --count, --part, --symmetry or --order mcf\n");
     return 2;
   }
+  if (o.lns && !o.score) { fprintf(stderr, "cubist-engine: --lns improves score mode's boards: with --score\n"); return 2; }
   if (o.part_from && o.part_n < 2 && o.part_depth < 0) {
     fprintf(stderr, "cubist-engine: --part-from numbers subtrees at a partition depth: with --part K/N or --part-depth D\n");
     return 2;

@@ -11,6 +11,7 @@
  * drops to b - 1 (branch and bound), and Luby restarts reshuffle the candidate order so one subtree never holds the
  * search. The rim is never broken: grey stays exactly on the rim.
  *
+ * With --lns MS, after MS of this search (and a board) lns.c improves the best board for the rest of the time.
  * The improving boards are printed as they are found: `c best score=S max=M placed=P breaks=B nodes=N seconds=T`,
  * then a `b` line of CELL PIECE ROT triples (every cell). The last one is the answer; core/verify.ts re-scores it.
  */
@@ -54,6 +55,7 @@ typedef struct {
   int best_breaks;         /* of the best complete board so far (inner_edges + 1: none) */
   int **free_pieces;
   int *board_piece, *board_rot; /* caller's: a perfect board */
+  int *best_piece, *best_rot;   /* the best board printed (where --lns starts from) */
   bool one_off;            /* at most one keyed mismatch per placement, from the one-colour buckets */
   struct timespec t0;
 } sctx_t;
@@ -229,7 +231,7 @@ static void report(sctx_t *x, int breaks) {
   int *cursor = calloc((size_t)p->nclasses, sizeof(int));
   printf("c best score=%d max=%d placed=%d breaks=%d nodes=%llu seconds=%.3f\nb", x->inner_edges - breaks,
          x->inner_edges, p->cells, breaks, (unsigned long long)x->nodes, since(&x->t0));
-  int *piece = malloc(sizeof(int) * (size_t)p->cells), *rot = malloc(sizeof(int) * (size_t)p->cells);
+  int *piece = x->best_piece, *rot = x->best_rot; /* kept: --lns starts from the best board */
   for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
   for (int i = 0; i < x->n; i++) {
     const ocand_t *c = x->chosen[i];
@@ -240,11 +242,11 @@ static void report(sctx_t *x, int breaks) {
   for (int cell = 0; cell < p->cells; cell++) printf(" %d %d %d", cell, piece[cell], rot[cell]);
   printf("\n");
   fflush(stdout);
-  if (breaks == 0 && x->board_piece) {
+  if (breaks == 0) {
     memcpy(x->board_piece, piece, sizeof(int) * (size_t)p->cells);
     memcpy(x->board_rot, rot, sizeof(int) * (size_t)p->cells);
   }
-  free(piece); free(rot); free(cursor);
+  free(cursor);
 }
 
 /* Phase 3 (4) of position i: the bucket of the first (second) keyed side's colour, where the other keyed side
@@ -353,6 +355,7 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
       if (x->nodes >= stop_at) end = o->node_limit && x->nodes >= o->node_limit ? END_NODE_LIMIT : -1;
       else if (engine_stop_requested) end = END_STOPPED;
       else if (o->time_limit_s > 0 && since(&x->t0) >= o->time_limit_s) end = END_TIME_LIMIT;
+      else if (o->lns && x->best_breaks <= x->inner_edges && since(&x->t0) >= o->lns_after_s) end = -3;
       if (end != -2) {
         while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
         return end;
@@ -375,12 +378,18 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
   setup_score(&x, p, o);
   x.board_piece = r->board_piece_buf;
   x.board_rot = r->board_rot_buf;
+  x.best_piece = malloc(sizeof(int) * (size_t)p->cells);
+  x.best_rot = malloc(sizeof(int) * (size_t)p->cells);
   r->positions = x.n;
   build_lists(&x);
   int end;
   uint64_t seed = o->seed ? o->seed : 1;
   for (uint64_t i = 1;; i++) {
     end = score_dfs(&x, o->restart_base ? luby_s(i) * o->restart_base : 0);
+    if (end == -3) { /* --lns: the rest of the time improves the best board (lns.c) */
+      end = lns_run(p, o, x.best_piece, x.best_rot, &x.nodes, &x.t0, r);
+      x.best_breaks = x.inner_edges - r->best_score;
+    }
     if (end != -1) break;
     r->restarts++;
     x.rng = seed * 0x100000001B3ull + i;
@@ -393,6 +402,7 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
   r->seconds = since(&x.t0);
   r->best_score = x.best_breaks <= x.inner_edges ? x.inner_edges - x.best_breaks : -1;
   r->max_score = x.inner_edges;
+  free(x.best_piece); free(x.best_rot);
   for (int a = 0; a < 16; a++) {
     free(x.rim_list[a]);
     for (int b = 0; b < 16; b++) { free(x.bstart[a][b]); free(x.blist[a][b]); }

@@ -38,6 +38,7 @@ export const spec: CommandSpec = {
     "solver-path": { type: "string", arg: "PATH", description: "solver binary (default: looked up on PATH)", env: "CUBIST_SOLVER_PATH" },
     time: { type: "number", arg: "S", description: "time limit in seconds (then the answer is unknown)", min: 0 },
     seed: { type: "integer", arg: "N", description: "solver random seed", min: 0, max: 2147483647 },
+    lns: { type: "number", arg: "S", description: "alone, --objective score: branch and bound for S seconds, then neighbourhood search around each engine's best board (docs/engine.md \"Score mode\")", min: 0 },
     threads: { type: "integer", arg: "N", description: "alone: cores to use (one search process each; default: every core)", min: 1, max: 256 },
     portfolio: { type: "string", arg: "SPEC", description: "alone: the searches to run side by side, e.g. short,spiral:s1:r100000,kissat (docs/engine.md)" },
     all: { type: "boolean", description: "count every solution, alone or with --workers (and with -o write every board, verified, one JSON line each)" },
@@ -247,6 +248,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
   if (values.certificate !== undefined && values.certify !== true) throw new InvalidOptionError("certificate", "goes with --certify");
   const threads = (values.threads as number | undefined) ?? defaultThreads();
   if (values.certify === true && values.all) throw new InvalidOptionError("certify", "does not go with --all (counting)");
+  if (values.lns !== undefined && (values.objective !== "score" || values.workers !== undefined)) throw new InvalidOptionError("lns", "goes with --objective score alone (not --workers)");
   if (values.workers !== undefined || values.nats !== undefined || values.certify === true) {
     // Certified on one machine: one worker with a slot per core (the cube-and-conquer proof path).
     if (values.workers === undefined) {

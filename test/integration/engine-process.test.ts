@@ -256,6 +256,7 @@ test("engine usage - bad options exit 2 with a message; runEngine turns that int
     [["--seed", "18446744073709551616"], /bad or incomplete option '--seed'/],
     [["--time-ms"], /bad or incomplete option '--time-ms'/],
     [["--symmetry", "--count"], /--symmetry would change a count/],
+    [["--lns", "5"], /--lns improves score mode's boards: with --score/],
   ];
   for (const [args, message] of cases) {
     const r = await runDirect(args, TINY + "0\n");

@@ -76,7 +76,8 @@ export interface EngineOptions {
    * Score mode (docs/engine.md "Score mode"): complete boards with as few mismatched inner edges as possible, each
    * improvement to `onBest`; runs until a limit or a stop unless a perfect board turns up (then "sat").
    */
-  score?: { breaks?: number; fromPct?: number; rampPct?: number };
+  /** lnsMs: branch and bound for this long, then neighbourhood search around the best board (engine --lns). */
+  score?: { breaks?: number; fromPct?: number; rampPct?: number; lnsMs?: number };
   onBest?: (best: EngineBest) => void;
   /** Keep every printed board in the outcome's `boards` (false: only the first; see EngineOutputParser). @default true */
   keepBoards?: boolean;
@@ -175,6 +176,7 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
     if (o.score.breaks !== undefined) args.push("--breaks", String(Math.max(0, Math.floor(o.score.breaks))));
     if (o.score.fromPct !== undefined) args.push("--score-from", String(Math.min(100, Math.max(0, Math.round(o.score.fromPct)))));
     if (o.score.rampPct !== undefined) args.push("--score-ramp", String(Math.min(1000, Math.max(10, Math.round(o.score.rampPct)))));
+    if (o.score.lnsMs !== undefined) args.push("--lns", String(Math.max(0, Math.round(o.score.lnsMs))));
   }
   return args;
 }
