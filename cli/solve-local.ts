@@ -115,8 +115,9 @@ export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | 
  * (`--corner` counts the twin-free ones only). Each core gets every corner piece once, half of them mirrored, and
  * starts with the scan (or mirror) of the two-tree default (one core: the two cores' lists interleaved, so the scan
  * and its mirror come first), so boards that one turn decides place the same pieces.
- * Predicted from each tree's placements before its first board (Brendan 8x8 seeds 1-3: 1.95-634 G across the eight
- * trees), the eight in turns need 30-47 G per core where the scan and its mirror need 48-164 G.
+ * Where the first board lies spreads over 300x across the eight trees (Brendan 8x8): in turns, four per core, they
+ * find it after 113, 107 and 29.5 G placements per core on seeds 1-3, where the scan and its mirror needed 88, 67 and
+ * more than 130 G (BENCHMARKS.md "Brendan 8x8 heavy tail"): slower on two seeds, the tail cut.
  */
 export function eightTreeScans(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces"> & Partial<Pick<Puzzle, "hints">>): string[][] | null {
   if (puzzle.rows !== puzzle.cols || (puzzle.hints?.length ?? 0) > 0) return null;
