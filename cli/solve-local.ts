@@ -15,7 +15,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { acceptBoard, acceptModel, arrayValue } from "../core/accept.js";
 import { EncoderBugError } from "../core/errors.js";
 import type { EncodeOptions, Formula } from "../core/encode/index.js";
-import { boardFromPlacements, type Board, type Puzzle } from "../core/puzzle.js";
+import { boardFromPlacements, equivalentPieces, pieceKind, type Board, type Puzzle } from "../core/puzzle.js";
 import { log10ExpectedSolutions, MANY_SOLUTIONS_LOG10 } from "../core/solution-estimate.js";
 import { acceptScored, betterScored, type ScoredBoard } from "../core/score.js";
 import {
@@ -76,22 +76,29 @@ export type LocalSolveResult = (
 };
 
 /**
- * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine", "Frontier 2").
- * Near-unique boards (log10ExpectedSolutions below MANY_SOLUTIONS_LOG10: Brendan's sets, em_7_4_*): complete scans
- * along the short side from two corners, the scan and its mirror, whose trees put the solution in different places
- * (either one needs 1.2-20x the other's placements, neither wins in general): on one core the two take turns
- * (`short:a<ALTERNATE_NODES>`), on two each has a core; from three cores on the long side's scans (then shuffled
- * ones) and the SAT solver on the last core, since it won none of the frontier runs (and the engine refuted the hard UNSAT 7x7 in 0.3 s where
- * Kissat needs 36 s). Boards with many solutions (most of Heule's em-*): restarting searches with shuffled
- * candidates, the spiral first, and the SAT solver after `satDelayMs`.
+ * The default members for `threads` cores, chosen by measurement (BENCHMARKS.md "Conquer engine", "Frontier 2",
+ * "Brendan 8x8 heavy tail"). Near-unique boards (log10ExpectedSolutions below MANY_SOLUTIONS_LOG10: Brendan's sets,
+ * em_7_4_*): complete scans along the short side from two corners, the scan and its mirror, whose trees put the
+ * solution in different places (either one needs 1.2-20x the other's placements, neither wins in general): on one
+ * core the two take turns (`short:a<ALTERNATE_NODES>`), on two each has a core. On a square board without hints
+ * whose four corner pieces all differ, the four pinned corner pieces and the mirror make eight trees
+ * (`eightTreeScans`), and on one or two cores all eight take turns instead. From three cores on the long side's scans
+ * (then shuffled ones) and the SAT solver on the last core, since it won none of the frontier runs (and the engine
+ * refuted the hard UNSAT 7x7 in 0.3 s where Kissat needs 36 s). Boards with many solutions (most of Heule's em-*):
+ * restarting searches with shuffled candidates, the spiral first, and the SAT solver after `satDelayMs`.
  */
-export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | "cols" | "pieces">): MemberSpec[] {
+export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | "cols" | "pieces"> & Partial<Pick<Puzzle, "hints">>): MemberSpec[] {
   const engine = (order: EngineOrder, seed = 0, restartBase = 0): Extract<MemberSpec, { kind: "engine" }> => ({ kind: "engine", order, seed, restartBase, parts: 1 });
   const members: MemberSpec[] = [];
   if (log10ExpectedSolutions(puzzle) >= MANY_SOLUTIONS_LOG10) {
     const orders: EngineOrder[] = ["spiral", "short", "border", "long"];
     for (let i = 0; i < Math.max(1, threads); i++) members.push(engine(orders[i % orders.length], i + 1, RESTART_NODES));
   } else {
+    const eight = eightTreeScans(puzzle);
+    if (eight && threads <= 2) {
+      const lists = threads <= 1 ? [eight[0].flatMap((scan, i) => [scan, eight[1][i]])] : eight; /* one core: 0, 0m, 1m, 1, ... */
+      return lists.map((scans) => ({ ...engine("short"), alternate: ALTERNATE_NODES, scans }));
+    }
     if (threads <= 1) return [{ ...engine("short"), alternate: ALTERNATE_NODES }];
     const scans: MemberSpec[] = [engine("short"), { ...engine("short"), mirror: true }, engine("long"), { ...engine("long"), mirror: true }];
     if (threads <= 2) return scans.slice(0, 2);
@@ -99,6 +106,25 @@ export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | 
   }
   members.push({ kind: "sat" });
   return members;
+}
+
+/**
+ * The eight row-scan trees of a square board, as the scans of two cores (`--scans`: a corner piece pinned at the
+ * start, m for the mirror; the engine's `--symmetry` pins them, engine/symmetry.c), or null where there are not eight:
+ * an oblong board (the half turn pairs its corners up), hints (no symmetry to break), or a corner piece with a twin
+ * (`--corner` counts the twin-free ones only). Each core gets every corner piece once, half of them mirrored, and
+ * starts with the scan (or mirror) of the two-tree default (one core: the two cores' lists interleaved, so the scan
+ * and its mirror come first), so boards that one turn decides place the same pieces.
+ * Where the first board lies spreads over 300x across the eight trees (Brendan 8x8): in turns, four per core, they
+ * find it after 113, 107 and 29.5 G placements per core on seeds 1-3, where the scan and its mirror needed 88, 67 and
+ * more than 130 G (BENCHMARKS.md "Brendan 8x8 heavy tail"): slower on two seeds, the tail cut.
+ */
+export function eightTreeScans(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces"> & Partial<Pick<Puzzle, "hints">>): string[][] | null {
+  if (puzzle.rows !== puzzle.cols || (puzzle.hints?.length ?? 0) > 0) return null;
+  const corners = puzzle.pieces.filter((p) => pieceKind(p) === "corner");
+  const twinFree = corners.filter((p) => puzzle.pieces.filter((q) => equivalentPieces(p.edges, q.edges)).length === 1);
+  if (corners.length !== 4 || twinFree.length !== 4) return null;
+  return [["0", "1m", "2", "3m"], ["0m", "1", "2m", "3"]];
 }
 
 /** Placements per turn when one core alternates a scan and its mirror (about 50 ms). */

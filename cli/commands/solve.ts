@@ -61,8 +61,9 @@ export const spec: CommandSpec = {
   },
   details: `Alone, solve runs a portfolio of native placement-engine searches, one process per core (--threads,
 default every core), and the SAT solver after --sat-delay; the first proof wins and the rest are stopped. Near-unique
-boards get complete scans along the short side from two corners (on one core the two take turns); boards with many
-expected solutions get restarting searches with shuffled candidates (docs/engine.md). --portfolio SPEC picks the
+boards get complete scans along the short side from two corners (on one core the two take turns; on one or two
+cores a square board whose four corner pieces differ gets its eight trees, each corner piece pinned at the start and
+each direction, in turns); boards with many expected solutions get restarting searches with shuffled candidates (docs/engine.md). --portfolio SPEC picks the
 members; --search-ms 0 runs the SAT solver alone. With --workers, --search-ms is how long the engine runs on each cube beside the SAT solver.
 
 --certify proves UNSAT with checked certificates: cube-and-conquer on the embedded cluster (one worker with --threads

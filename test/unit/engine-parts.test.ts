@@ -12,7 +12,9 @@ import type { Placement, Puzzle } from "../../core/puzzle.js";
 import { EngineOutputError, EngineOutputParser, type EngineProgress } from "../../worker/engine/output.js";
 import { engineProblem } from "../../worker/engine/problem.js";
 import { firstProof, memberName, memberThreads, parsePortfolio, type Contender } from "../../worker/engine/portfolio.js";
-import { defaultPortfolio } from "../../cli/solve-local.js";
+import { defaultPortfolio, eightTreeScans } from "../../cli/solve-local.js";
+import { generatePuzzle } from "../../core/generate.js";
+import { log10ExpectedSolutions, MANY_SOLUTIONS_LOG10 } from "../../core/solution-estimate.js";
 import { readBrendan } from "../../core/formats/index.js";
 
 /** A 2x2 bounded puzzle (four corners) with one hint: piece 2 at (1,1) turned twice. */
@@ -269,12 +271,32 @@ test("portfolio race - the caller's abort stops every contender and nobody wins"
   assert.equal(pre.winner, null);
 });
 
-test("default portfolio - near-unique boards: the scan and its mirror alternate on one core, each gets a core on two", () => {
+test("default portfolio - near-unique square boards: the eight trees take turns, all on one core, four on each of two", () => {
   const file = new URL("../fixtures/brendan/pieces_06x06.txt", import.meta.url);
   const board = readBrendan(readFileSync(file, "utf8"), "6x6");
   const names = (threads: number): string[] => defaultPortfolio(threads, board).map(memberName);
-  assert.deepEqual(names(1), ["short:a4194304"]);
-  assert.deepEqual(names(2), ["short", "short:m"]);
+  assert.deepEqual(names(1), ["short:a4194304:t0+0m+1m+1+2+2m+3m+3"]);
+  assert.deepEqual(names(2), ["short:a4194304:t0+1m+2+3m", "short:a4194304:t0m+1+2m+3"]);
   assert.deepEqual(names(3), ["short", "short:m", "sat"]);
   assert.deepEqual(names(6), ["short", "short:m", "long", "long:m", "short:s4", "sat"]);
+});
+
+test("default portfolio - near-unique boards without eight trees: the scan and its mirror alternate on one core, each gets a core on two", () => {
+  const file = new URL("../fixtures/brendan/pieces_06x06.txt", import.meta.url);
+  const square = readBrendan(readFileSync(file, "utf8"), "6x6");
+  const corners = square.pieces.filter((p) => p.edges.filter((c) => c === 0).length === 2);
+  const oblong = generatePuzzle({ rows: 6, cols: 5, borderColors: 3, centerColors: 8, seed: 1 }).puzzle;
+  assert.ok(log10ExpectedSolutions(oblong) < MANY_SOLUTIONS_LOG10);
+  const boards: Record<string, Puzzle> = {
+    oblong,
+    hinted: { ...square, hints: [{ row: 2, col: 2, piece: 20, rot: 0 }] },
+    /* a corner piece's twin: `--corner` pins twin-free corner pieces only, three here */
+    twin: { ...square, pieces: square.pieces.map((p) => (p === corners[1] ? { ...p, edges: corners[0].edges } : p)) },
+  };
+  for (const [what, board] of Object.entries(boards)) {
+    assert.equal(eightTreeScans(board), null, what);
+    const names = (threads: number): string[] => defaultPortfolio(threads, board).map(memberName);
+    assert.deepEqual(names(1), ["short:a4194304"], what);
+    assert.deepEqual(names(2), ["short", "short:m"], what);
+  }
 });
