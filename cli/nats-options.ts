@@ -3,7 +3,7 @@
  */
 import type { OptionSpec, ParsedValues } from "./args.js";
 import { fileProblem, readSmallFile } from "../cluster/read-bounded.js";
-import type { NatsOptions } from "../cluster/nats.js";
+import { DEFAULT_PING_INTERVAL_MS, type NatsOptions } from "../cluster/nats.js";
 import { InvalidOptionError } from "../core/errors.js";
 
 
@@ -17,6 +17,10 @@ export const NATS_OPTIONS: Record<string, OptionSpec> = {
   "nats-tls-ca": { type: "string", arg: "FILE", description: "CA certificate(s) to trust for NATS TLS", env: "CUBIST_NATS_TLS_CA" },
   "nats-tls-cert": { type: "string", arg: "FILE", description: "client certificate for NATS mutual TLS", env: "CUBIST_NATS_TLS_CERT" },
   "nats-tls-key": { type: "string", arg: "FILE", description: "client key for NATS mutual TLS", env: "CUBIST_NATS_TLS_KEY" },
+  "nats-ping-interval": {
+    type: "number", arg: "S", description: "seconds between pings to the NATS server: a silent network cut is noticed after 3 to 4 of them, then the client reconnects",
+    env: "CUBIST_NATS_PING_INTERVAL", min: 0.1, max: 3600, default: DEFAULT_PING_INTERVAL_MS / 1000,
+  },
   prefix: { type: "string", arg: "P", description: "name prefix of the streams, buckets and subjects", env: "CUBIST_PREFIX", default: "cubist" },
 };
 
@@ -32,6 +36,7 @@ export function natsOptionsFrom(values: ParsedValues, name: string): NatsOptions
     tlsCa: s("nats-tls-ca"),
     tlsCert: s("nats-tls-cert"),
     tlsKey: s("nats-tls-key"),
+    pingIntervalMs: typeof values["nats-ping-interval"] === "number" ? Math.round(values["nats-ping-interval"] * 1000) : undefined,
   };
 }
 

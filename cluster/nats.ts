@@ -27,7 +27,15 @@ export interface NatsOptions {
   inboxPrefix?: string;
   /** Fail at start when the first connection does not succeed within this time. @default 5000 */
   connectTimeoutMs?: number;
+  /**
+   * Time between two client pings: a connection is given up as dead (then reconnected) once three pings in a row go
+   * unanswered, so a silent network cut is noticed after about three to four intervals. @default DEFAULT_PING_INTERVAL_MS
+   */
+  pingIntervalMs?: number;
 }
+
+/** Client ping interval: a cut-off process notices its dead connection after 30 to 40 s. */
+export const DEFAULT_PING_INTERVAL_MS = 10_000;
 
 /** NATS could not be reached (or refused us) at start. */
 export class NatsUnavailableError extends CubistError {
@@ -78,7 +86,7 @@ export async function connectNats(options: NatsOptions): Promise<NatsConnection>
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       reconnectJitter: 200,
-      pingInterval: 10_000,
+      pingInterval: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
       maxPingOut: 3,
       waitOnFirstConnect: false,
     });

@@ -15,7 +15,9 @@ npm run --silent build
 if [ "$#" -gt 0 ]; then
   files=("$@")
 else
-  layers=${CUBIST_TEST_ONLY:-unit integration e2e}
+  # The slow layers first: the many short unit files come last and fill both slots to the end, instead of one
+  # slot idling while the other finishes a long e2e or integration file.
+  layers=${CUBIST_TEST_ONLY:-e2e integration unit}
   files=()
   for layer in $layers; do
     while IFS= read -r f; do files+=("$f"); done < <(find "test/$layer" -name '*.test.ts' 2>/dev/null | sort)

@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -56,13 +56,17 @@ async function submit(args: string[]): Promise<string> {
 
 test("dashboard - a counting run in Chromium: the count grows on the run page and the runs list, ends exact, and the metric agrees", () => withDashboard(async ({ t, grpc, base, page, dir, env, procs }) => {
   const runId = await submit([PUZZLE, "--all", "--cubes", "48", "--coordinator", grpc]);
-  const engine = writeFakeSolver(dir, "slow-engine", `sleep 0.3\nexec "${join(REPO_ROOT, "dist/engine/cubist-engine")}" "$@"`);
+  // The engine starts 0.3 s late while the flag file exists: until the page has shown the count growing.
+  const flag = join(dir, "slow");
+  writeFileSync(flag, "");
+  const engine = writeFakeSolver(dir, "slow-engine", `if [ -e ${flag} ]; then sleep 0.3; fi\nexec "${join(REPO_ROOT, "dist/engine/cubist-engine")}" "$@"`);
   procs.push(spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", "count-w1", "--grace", "0",
     "--cache-dir", join(dir, "cache"), "--status-interval", "0.5"], { env: { ...env, CUBIST_ENGINE: engine } }));
   await page.goto(`${base}/runs/${runId}`);
   // While it runs: a lower bound that grows.
   await page.locator("#facts div", { hasText: /^Countat least [1-9][\d,]* solutions? so far/ }).waitFor({ timeout: 30_000 });
   assert.match((await page.locator("#progress .label").textContent()) ?? "", /closed.*; at least [\d,]+ solutions? so far/);
+  rmSync(flag);
   // The end: exact, and the whole space closed.
   await page.locator("#facts div", { hasText: "Countexactly 1820 solutions" }).waitFor({ timeout: 90_000 });
   await page.locator("#run-state.state-sat").waitFor({ timeout: 10_000 });

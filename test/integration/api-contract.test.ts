@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { status as Status, type ServiceError, Metadata } from "@grpc/grpc-js";
@@ -20,7 +20,8 @@ import { parsePuzzle } from "../../core/formats/index.js";
 import { boardFromPlacements } from "../../core/puzzle.js";
 import { verifySolution } from "../../core/verify.js";
 
-const UNSAT = readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8");
+/** Kissat refutes each of its cubes in tens of ms: where a test needs slow cubes, a wrapper sleeps first. */
+const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 const CLUE = readFileSync("test/fixtures/cluster/clue1-shuffled-s11.txt", "utf8");
 /** The SAT solver alone (no placement search first), with the default per-cube budget: for tests that need cubes to take a while. */
 const SOLVER_ONLY = { solver: "kissat", timeLimitSec: 60, searchMs: 0 };
@@ -35,7 +36,7 @@ interface Env {
   coordinator: CubistProcess;
   workers: CubistProcess[];
   marker: ReturnType<typeof newMarker>;
-  worker(id: string, solverPath?: string): CubistProcess;
+  worker(id: string, solverPath?: string, extra?: string[]): CubistProcess;
   close(): Promise<void>;
 }
 
@@ -57,8 +58,8 @@ async function setup(coordinatorArgs: string[] = []): Promise<Env> {
         stream.on("error", reject);
       });
     },
-    worker(id, solverPath) {
-      const args = ["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", id, "--grace", "0", "--log-level", "debug"];
+    worker(id, solverPath, extra = []) {
+      const args = ["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", id, "--grace", "0", "--log-level", "debug", ...extra];
       if (solverPath) args.push("--solver-path", solverPath);
       const w = spawnCubist(args, { env: marker.env });
       workers.push(w);
@@ -189,7 +190,10 @@ test("api - a bearer token guards mutating calls; reads stay open unless --auth-
 test("api - pause stops leasing new cubes, resume continues; the run ends UNSAT with weights summing to 1", async () => {
   const env = await setup();
   try {
-    const slow = writeFakeSolver(env.dir, "slow-kissat", 'sleep 1\nexec kissat "$@"');
+    // Each cube takes a second while the flag file exists (until the resume), so the pause meets a run in progress.
+    const flag = join(env.dir, "slow");
+    writeFileSync(flag, "");
+    const slow = writeFakeSolver(env.dir, "slow-kissat", `if [ -e ${flag} ]; then sleep 1; fi\nexec kissat "$@"`);
     env.worker("w1", slow);
     const { run } = await env.call<unknown, SubmitRunResponse>("submitRun", { puzzleText: UNSAT, cubing: { targetCubes: 10 }, solver: SOLVER_ONLY });
     const id = run!.runId;
@@ -208,6 +212,7 @@ test("api - pause stops leasing new cubes, resume continues; the run ends UNSAT 
     const b = (await env.call<unknown, RunInfo>("getRun", { runId: id })).status!.cubes!;
     assert.equal(b.unsat, a.unsat, "no cube closed while paused");
     assert.ok(b.queued > 0);
+    rmSync(flag);
     await env.call("resumeRun", { runId: id });
     const done = await waitState(env.call, id, [RunState.RUN_STATE_UNSAT], 90_000);
     assert.ok(Math.abs(done.status!.progress - 1) < 1e-9);
@@ -219,11 +224,12 @@ test("api - pause stops leasing new cubes, resume continues; the run ends UNSAT 
 test("api - manual re-split of a running cube and automatic re-split of cubes over budget keep the weights exact", async () => {
   const env = await setup();
   try {
-    // The first three solver calls give up after 2 s without an answer (as a solver at its budget does: unknown, so
-    // the coordinator re-splits those cubes); later calls are plain Kissat.
+    // The first three solver calls give up after 3 s without an answer (as a solver at its budget does: unknown, so
+    // the coordinator re-splits those cubes); later calls are plain Kissat. Heartbeats every 0.5 s show a cube
+    // running well within those 3 s.
     const counter = join(env.dir, "calls");
-    const gated = writeFakeSolver(env.dir, "gated-kissat", `n=$(( $(cat ${counter} 2>/dev/null || echo 0) + 1 ))\necho $n > ${counter}\nif [ "$n" -le 3 ]; then cat > /dev/null; sleep 5; echo "s UNKNOWN"; exit 0; fi\nexec kissat "$@"`);
-    env.worker("w1", gated);
+    const gated = writeFakeSolver(env.dir, "gated-kissat", `n=$(( $(cat ${counter} 2>/dev/null || echo 0) + 1 ))\necho $n > ${counter}\nif [ "$n" -le 3 ]; then cat > /dev/null; sleep 3; echo "s UNKNOWN"; exit 0; fi\nexec kissat "$@"`);
+    env.worker("w1", gated, ["--status-interval", "0.5"]);
     const { run } = await env.call<unknown, SubmitRunResponse>("submitRun", {
       puzzleText: UNSAT, cubing: { targetCubes: 4 }, solver: { solver: "kissat", timeLimitSec: 60, searchMs: 0 }, resplit: { afterBudgets: 1, depth: 1 },
     });

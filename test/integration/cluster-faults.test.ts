@@ -14,7 +14,8 @@ import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import type { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 
-const UNSAT = "test/fixtures/cluster/unsat-6x6.txt";
+/** Kissat refutes each of its cubes in tens of ms: a test that needs a cube to run a while wraps the solver in a sleep. */
+const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
 
 function startWorker(t: TestNats, id: string, solverPath: string | undefined, marker: { env: Record<string, string> }, extra: string[] = []): CubistProcess {
   const args = ["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", id, "--log-level", "debug", "--grace", "0", ...extra];
@@ -186,11 +187,11 @@ test("faults - a worker killed with SIGKILL and started again: its cubes go out 
   try {
     const slow = writeFakeSolver(f.dir, "slow-kissat", 'sleep 3\nexec kissat "$@"');
     const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 4 }));
-    const a = startWorker(f.t, "phoenix", slow, f.marker);
+    const a = startWorker(f.t, "phoenix", slow, f.marker, ["--status-interval", "0.5"]);
     f.workers.push(a);
     await a.waitForLog(/cube started/, 20_000);
-    // Its heartbeat (every 2 s) has told the coordinator what it runs.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Its heartbeats (every 0.5 s) have told the coordinator what it runs.
+    await new Promise((r) => setTimeout(r, 1200));
     a.kill("SIGKILL");
     await a.exited;
     const restartedAt = Date.now();

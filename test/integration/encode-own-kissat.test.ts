@@ -58,8 +58,11 @@ const OPTION_SETS: EncodeOptions[] = [
   { support: false, order: "paper" },
 ];
 
-test("cubist-placement kissat - the brendan 4x4, 5x5, 6x6 puzzles (shuffled) solve and decode under every option set", async () => {
-  for (const size of ["04x04", "05x05", "06x06"]) {
+// Not the 6x6: Kissat needs 5-9 s on it per option set (a tenth of a second on these two), and it has nothing these
+// lack (no identical or symmetric pieces either); that its solution satisfies every clause under every option set is
+// checked without a solver (test/unit/encode-own.test.ts).
+test("cubist-placement kissat - the brendan 4x4 and 5x5 puzzles (shuffled) solve and decode under every option set", async () => {
+  for (const size of ["04x04", "05x05"]) {
     const { puzzle } = shufflePuzzle(brendan(size).puzzle, 2024);
     for (const options of OPTION_SETS) await solveAndCheck(puzzle, options);
   }

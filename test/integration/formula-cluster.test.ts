@@ -134,12 +134,13 @@ test("formula cluster - run submit P.sudoku: SAT with a grid the Sudoku verifier
 }));
 
 test("formula cluster - a small conflict budget: unknown cubes are re-split by a deeper lookahead, and the run ends with Kissat alone's answer", withTempDir("formula-run", async (dir) => {
-  const cnf = FORMULAS.unsat();
+  // Pigeonhole 7 into 6: Kissat alone refutes it in about 0.1 s, yet its cubes need more than 1,000 conflicts each.
+  const cnf = FORMULAS.php7();
   assert.equal(await kissatAlone(cnf), "unsat");
   await withCluster(async ({ coordinator }) => {
-    const file = join(dir, "r200.cnf");
+    const file = join(dir, "php7.cnf");
     writeFileSync(file, dimacsString(cnf));
-    const r = await runCubist(["run", "submit", file, "--coordinator", coordinator.address, "--watch", "--json", "--cubes", "2", "--cube-conflicts", "2000"]);
+    const r = await runCubist(["run", "submit", file, "--coordinator", coordinator.address, "--watch", "--json", "--cubes", "2", "--cube-conflicts", "1000"]);
     assert.equal(r.code, 20, r.stderr);
     const runId = (JSON.parse(r.stdout.split("\n")[0]) as { run: string }).run;
     const api = apiClient(coordinator.address);

@@ -11,6 +11,9 @@ import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { createNetnsLab, netnsUnavailable, type NetnsLab } from "../helpers/netns.js";
+import { apiClient } from "../helpers/api.js";
+import type { RunInfo } from "../../proto/gen/cubist/v1/api.js";
+import { RunState } from "../../proto/gen/cubist/v1/run.js";
 
 const PUZZLE = "test/fixtures/clues/clue1.txt";
 
@@ -22,6 +25,7 @@ test("grpc auth - bound to 0.0.0.0 without a token: a token is generated and log
   let lab: NetnsLab | null = null;
   let nats: TestNats | null = null;
   let coordinator: CubistProcess | null = null;
+  let local: ReturnType<typeof apiClient> | null = null;
   try {
     nats = await startTestNats({ layout: false });
     coordinator = spawnCubist(["coordinator", "--nats", nats.url, "--prefix", "grpcauth", "--grpc", "0.0.0.0:0", "--http", "off"], { env: marker.env });
@@ -59,17 +63,25 @@ test("grpc auth - bound to 0.0.0.0 without a token: a token is generated and log
       assert.equal(r.code, 0, `${args.join(" ")} with the token: exit ${r.code}: ${r.stderr}`);
       return r.stdout;
     };
-    const state = async (run: string): Promise<{ state: string; priority: number }> => {
+    /** The run as `run show --json` prints it, read from the other host without a token. */
+    const shown = async (run: string): Promise<{ state: string; priority: number }> => {
       const r = await call(["run", "show", run, "--json"], false);
       assert.equal(r.code, 0, r.stderr);
       return JSON.parse(r.stdout) as { state: string; priority: number };
+    };
+    // What each refused or accepted call left behind is read through the API on loopback: one process for the test's
+    // dozen reads (that reads need no token from the other host is shown by run list and run show above them).
+    local = apiClient(`127.0.0.1:${port}`);
+    const state = async (run: string): Promise<{ state: string; priority: number }> => {
+      const s = (await local!.call<unknown, RunInfo>("getRun", { runId: run })).status!;
+      return { state: RunState[s.state].replace(/^RUN_STATE_/, "").toLowerCase(), priority: s.priority };
     };
 
     await refused(["run", "submit", PUZZLE, "--cubes", "4", "--id", "forged"]);
     assert.equal((await call(["run", "list", "--json"], false)).stdout.trim(), "[]", "the refused submit made no run");
     const run = (await accepted(["run", "submit", PUZZLE, "--cubes", "4", "--id", "authed"])).trim();
     assert.equal(run, "authed");
-    assert.equal((await state(run)).state, "running", "reads need no token");
+    assert.equal((await shown(run)).state, "running", "reads need no token");
 
     await refused(["run", "pause", run]);
     assert.equal((await state(run)).state, "running");
@@ -92,6 +104,7 @@ test("grpc auth - bound to 0.0.0.0 without a token: a token is generated and log
 
     assert.equal(coordinator.stderr().split(token).length - 1, 1, "the token is printed exactly once");
   } finally {
+    local?.close();
     coordinator?.kill("SIGTERM");
     await coordinator?.exited;
     await lab?.close();

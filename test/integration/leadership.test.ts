@@ -22,7 +22,8 @@ import type { ListRunsResponse, RunInfo, SubmitRunResponse } from "../../proto/g
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { LEADER_METADATA_KEY } from "../../coordinator/serve/api-errors.js";
 
-const UNSAT = readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8");
+/** Kissat refutes each of its cubes in tens of ms; where cubes must take a while, a wrapper sleeps first. */
+const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 
 interface Started {
   readonly proc: CubistProcess;
@@ -128,7 +129,7 @@ test("leadership - two coordinators started together: exactly one leads; the oth
     sb.close();
     ld.close();
     // The CLI pointed at the standby goes to the leader it names.
-    const cli = spawnCubist(["run", "submit", "test/fixtures/cluster/unsat-6x6.txt", "--coordinator", standby.grpc, "--json"]);
+    const cli = spawnCubist(["run", "submit", "test/fixtures/cluster/unsat-5x5.txt", "--coordinator", standby.grpc, "--json"]);
     assert.equal((await cli.exited).code, 0, cli.stderr());
     assert.match(JSON.parse(cli.stdout()).run, /^[A-Za-z0-9_-]+$/);
   } finally {
@@ -144,7 +145,8 @@ for (const how of ["SIGKILL", "SIGSTOP"] as const) {
     const t = await startTestNats();
     const s = setup();
     try {
-      const slow = writeFakeSolver(s.dir, "slow-kissat", 'sleep 0.3\nexec kissat "$@"');
+      // 0.5 s a cube on two slots: the 20 cubes left at the kill outlast the 3 s lease, so the new leader closes some.
+      const slow = writeFakeSolver(s.dir, "slow-kissat", 'sleep 0.5\nexec kissat "$@"');
       s.procs.push(spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "2", "--id", "w1", "--solver-path", slow, "--grace", "0"], { env: s.marker.env }));
       const pair = await Promise.all([coordinator(t, s.marker.env, ["--leader-lease", "3"]), coordinator(t, s.marker.env, ["--leader-lease", "3"])]);
       s.procs.push(...pair.map((c) => c.proc));

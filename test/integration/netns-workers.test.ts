@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
@@ -64,7 +64,11 @@ test("multi-host - a worker whose link is cut mid-cube: its cube is redelivered 
     assert.match(nats.url, new RegExp(`^nats://${lab.hostAddress.replace(/\./g, "\\.")}:\\d+$`));
     c = await startTestCoordinator(nats, { ackWaitMs: 3000, maxDeliver: 5 });
     const coordinator = c.coordinator;
-    const slow = writeFakeSolver(dir, "slow-kissat", 'sleep 3\nexec kissat "$@"');
+    // Slow (3 s a cube) while the flag file exists: host-a is cut mid-cube and cubes are left for it when it is back.
+    // The flag goes once host-a has rejoined, and the rest of the run goes at Kissat's pace.
+    const flag = join(dir, "slow");
+    writeFileSync(flag, "");
+    const slow = writeFakeSolver(dir, "slow-kissat", `if [ -e ${flag} ]; then sleep 3; fi\nexec kissat "$@"`);
     const run = await coordinator.submitRun(requestFor(UNSAT, { targetCubes: 24 }));
     const verdicts: Array<Verdict & { atMs: number }> = [];
     run.on("verdict", (v) => verdicts.push({ ...v, atMs: Date.now() }));
@@ -72,6 +76,8 @@ test("multi-host - a worker whose link is cut mid-cube: its cube is redelivered 
     const workerArgs = (id: string): string[] => [
       "worker", "--nats", nats!.url, "--prefix", nats!.names.prefix, "--concurrency", "1", "--id", id,
       "--log-level", "debug", "--log-format", "json", "--grace", "0", "--solver-path", slow,
+      // Pings every 2 s instead of 10: the cut is noticed after 6 to 8 s, not 30 to 40 (the same three unanswered).
+      "--nats-ping-interval", "2",
     ];
     const hostAProc = lab.spawnCubist(hostA, workerArgs("host-a"), marker.env);
     const b = lab.spawnCubist(hostB, workerArgs("host-b"), marker.env);
@@ -87,14 +93,18 @@ test("multi-host - a worker whose link is cut mid-cube: its cube is redelivered 
       `cube ${held} held by the cut worker was not answered by host-b; verdicts: ${JSON.stringify(verdicts.map((v) => [v.cubeId, v.workerId, v.delivery]))}`,
     );
     const redeliveredMs = Date.now() - cutAt;
-    // A silent partition: host-a finds out from its unanswered pings (every 10 s, 3 outstanding), the coordinator
+    // A silent partition: host-a finds out from its unanswered pings (every 2 s here, 3 outstanding), the coordinator
     // from its missing heartbeats.
     assert.ok(
       await eventually(() => logLines(hostAProc).some((l) => l.msg === "NATS disconnected; reconnecting"), 60_000),
       `host-a never noticed the cut; its log:\n${hostAProc.stderr().slice(-3000)}`,
     );
     const noticedMs = Date.now() - cutAt;
-    assert.ok(!coordinator.liveWorkers().some((w) => w.status.workerId === "host-a"), "the coordinator no longer counts host-a");
+    // The coordinator stops counting it WORKER_SILENCE_MS (10 s) after its last heartbeat, which may be after host-a noticed.
+    assert.ok(
+      await eventually(() => !coordinator.liveWorkers().some((w) => w.status.workerId === "host-a"), 20_000),
+      "the coordinator no longer counts host-a",
+    );
     assert.ok(!verdicts.some((v) => v.workerId === "host-a" && v.atMs > cutAt + 500), "no verdict crosses a cut link");
 
     await lab.restore(hostA);
@@ -113,6 +123,7 @@ test("multi-host - a worker whose link is cut mid-cube: its cube is redelivered 
       await eventually(() => coordinator.liveWorkers().some((w) => w.status.workerId === "host-a" && w.seenMs > restoredAt), 10_000),
       "the coordinator counts host-a again",
     );
+    rmSync(flag);
 
     assert.equal(await waitForRunEnd(run, 180_000), RunState.RUN_STATE_UNSAT, run.status().message);
     const s = run.status();

@@ -119,7 +119,8 @@ test("prometheus - a real Prometheus scraping the coordinator and two workers ev
     // Every target up before the run starts, so its whole life is scraped.
     assert.ok(await eventually(async () => (await query(base, "up == 1")).length === 3, 15_000), `targets not up:\n${promLog}`);
 
-    const run = await coord.coordinator.submitRun(requestFor("test/fixtures/cluster/unsat-6x6.txt", { targetCubes: 12 }));
+    // unsat-5x5: Kissat closes its cubes in tens of ms; the pause below makes sure Prometheus sees them open first.
+    const run = await coord.coordinator.submitRun(requestFor("test/fixtures/cluster/unsat-5x5.txt", { targetCubes: 12 }));
     // Held until Prometheus has scraped it with cubes still open: the run alone can end inside one scrape interval,
     // and a rate needs two samples that differ.
     await run.pause(false);

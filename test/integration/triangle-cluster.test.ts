@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream } from "@nats-io/jetstream";
-import { REPO_ROOT, spawnCubist, runCubist } from "../helpers/processes.js";
+import { REPO_ROOT, spawnCubist, runCubist, writeFakeSolver } from "../helpers/processes.js";
 import { startTestNats } from "../helpers/nats.js";
 import { apiClient, freePort, replaceCoordinator, runMidCount, spawnCoordinator } from "../helpers/api.js";
 import { startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
@@ -36,7 +36,6 @@ import { RunMode, RunState } from "../../proto/gen/cubist/v1/run.js";
 const ANSWERS = {
   small: { file: "test/fixtures/cluster/tri-4-l4-s4.txt", count: 146 },
   framed: { file: "test/fixtures/cluster/tri-6-l3-f0-s1.txt", count: 204 },
-  slow: { file: "test/fixtures/cluster/tri-5-l5-s6.txt", count: 2409 },
 } as const;
 
 function load(file: string): TrianglePuzzle {
@@ -105,10 +104,14 @@ test("triangle count resume - coordinator SIGKILLed mid-count: a new one resumes
   const t = await startTestNats();
   const marker = newMarker();
   const port = await freePort();
-  const worker = spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", "w1", "--grace", "0"], { env: marker.env });
+  // The framed side-6 puzzle (204 solutions) on an engine slowed by 0.15 s a cube: the kill lands while cubes are still
+  // being counted, without the 5 s of engine work of the side-5 puzzle of 2,409 solutions used before.
+  const dir = mkdtempSync(join(tmpdir(), "cubist-tri-resume-"));
+  const engine = writeFakeSolver(dir, "slow-engine", `sleep 0.15\nexec "${join(REPO_ROOT, "dist/engine/cubist-engine")}" "$@"`);
+  const worker = spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", "w1", "--grace", "0"], { env: { ...marker.env, CUBIST_ENGINE: engine } });
   const a = await spawnCoordinator(t, ["--ack-wait", "5"], marker.env, port);
   let b: Awaited<ReturnType<typeof spawnCoordinator>> | undefined;
-  const { file, count } = ANSWERS.slow;
+  const { file, count } = ANSWERS.framed;
   try {
     const api = apiClient(a.address);
     const { run } = await api.call<unknown, SubmitRunResponse>("submitRun", {
@@ -132,12 +135,12 @@ test("triangle count resume - coordinator SIGKILLed mid-count: a new one resumes
     const puzzle = load(file);
     assert.equal(new Set(listed.solutions.map((x, i) => labelsKey(puzzle, x.board, `solution ${i}`))).size, 100);
     const show = await runCubist(["run", "show", id, "--coordinator", b.address]);
-    assert.match(show.stdout, /^puzzle\s+triangle 5, encoding triangle/m);
+    assert.match(show.stdout, /^puzzle\s+triangle 6, encoding triangle/m);
     assert.match(show.stdout, new RegExp(`^count\\s+exactly ${count} solutions`, "m"));
     const one = await runCubist(["solution", "show", id, "--index", "7", "--coordinator", b.address, "--json"]);
     assert.equal(one.code, 0, one.stderr);
     const sol = JSON.parse(one.stdout) as { shape: string; side: number; board: unknown };
-    assert.deepEqual([sol.shape, sol.side], ["triangle", 5]);
+    assert.deepEqual([sol.shape, sol.side], ["triangle", 6]);
     labelsKey(puzzle, sol.board, "solution show");
   } finally {
     worker.kill("SIGTERM");
@@ -145,6 +148,7 @@ test("triangle count resume - coordinator SIGKILLed mid-count: a new one resumes
     b?.proc.kill("SIGTERM");
     await Promise.all([worker.exited, a.proc.exited, b?.proc.exited]);
     await t.close();
+    rmSync(dir, { recursive: true, force: true });
     assert.deepEqual(await waitNoMarked(marker.value), []);
   }
 });
