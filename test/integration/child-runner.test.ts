@@ -35,9 +35,14 @@ test("child runner - a stop is SIGTERM first: a child that traps it exits by its
 
 test("child runner - a child that ignores SIGTERM is SIGKILLed after the grace period, with its whole group, before exited settles", async () => {
   let pid = 0;
+  // The stop comes 200 ms after the spawn (a timer started before it could fire sooner, as the child's clock runs).
+  const stop = new AbortController();
   const end = await runChild(waiter("ignore-term.sh", ""), [], {
-    onSpawn: (p) => void (pid = p),
-    signal: AbortSignal.timeout(200),
+    onSpawn: (p) => {
+      pid = p;
+      setTimeout(() => stop.abort(), 200);
+    },
+    signal: stop.signal,
     killGraceMs: 300,
   });
   assert.deepEqual([end.signal, end.stoppedBy], ["SIGKILL", "aborted"]);
