@@ -14,6 +14,8 @@ const HEIGHT = 220;
 const AXIS = { stroke: "#4b5563", grid: { stroke: "#e5e7eb", width: 1 }, ticks: { stroke: "#cbd5e1", width: 1 }, font: "12px system-ui, sans-serif", labelFont: "12px system-ui, sans-serif" };
 
 const pad = (n) => String(n).padStart(2, "0");
+/** Tick steps for axes of whole numbers (scores, cube counts): never a tick between two integers. */
+const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7];
 
 /** A time tick: "14:05" within a day, "11-26 14:05" beyond, ":05" seconds when the span is under 5 minutes. */
 function timeLabel(sec, spanSec) {
@@ -64,7 +66,7 @@ export function cubesChart(box) {
     scales: { x: { time: false }, cubes: { range: (u, lo, hi) => [0, Math.max(1, hi)] }, pct: { range: [0, 100] } },
     axes: [
       timeAxis(box),
-      { ...AXIS, scale: "cubes", label: "cubes", size: 60, values: ticks(box, "yTicks", (v) => fmtNumber(v)) },
+      { ...AXIS, scale: "cubes", label: "cubes", size: 60, incrs: WHOLE_STEPS, values: ticks(box, "yTicks", (v) => fmtNumber(v)) },
       { ...AXIS, scale: "pct", side: 1, label: "closed %", grid: { show: false }, values: ticks(box, "y2Ticks", (v) => `${v}%`) },
     ],
     series: [
@@ -91,7 +93,7 @@ export function bestChart(box) {
   const set = keptChart(box, (data) => new uPlot({
     width: widthOf(box), height: 160,
     scales: { x: { time: false }, y: { range: (u, lo, hi) => [Math.max(0, Math.floor(lo - 1)), Math.ceil(hi + 1)] } },
-    axes: [timeAxis(box), { ...AXIS, label: "score", size: 50, values: ticks(box, "yTicks", (v) => fmtNumber(v)) }],
+    axes: [timeAxis(box), { ...AXIS, label: "score", size: 50, incrs: WHOLE_STEPS, values: ticks(box, "yTicks", (v) => fmtNumber(v)) }],
     series: [
       { label: "time", value: (u, v) => (v === null ? "" : timeLabel(v, 0)) },
       { label: "best score", stroke: "#1f2a37", width: 2, paths: uPlot.paths.stepped({ align: 1 }), points: { show: true, size: 5 } },
