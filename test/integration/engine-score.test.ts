@@ -153,7 +153,7 @@ test("cubist solve --objective score --json: the best board, re-scored, with its
   const puzzle = broken(5, 5, 2);
   const file = join(dir, "broken.txt");
   writeFileSync(file, writeCanonical(puzzle));
-  const r = cubist(["solve", file, "--objective", "score", "--json", "--time", "2", "--threads", "1"]);
+  const r = cubist(["solve", file, "--objective", "score", "--json", "--time", "4", "--threads", "1"]);
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout) as { status: string; best: { score: number; maxScore: number; placed: number; mismatches: number; board: Array<Array<[number, number]>> }; history: Array<{ score: number }> };
   assert.equal(out.status, "unknown");
