@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { generatePuzzle } from "../../core/generate.js";
 import type { Edges, Puzzle } from "../../core/puzzle.js";
-import { acceptScored } from "../../core/score.js";
 import { innerEdgeCount } from "../../core/verify.js";
 import { engineProblem, runEngine, type EngineBest } from "../../worker/engine/index.js";
+import { checkScoredBoards } from "../helpers/engine.js";
 
 /** A generated 8x8 board with two hints from its solution, one inner piece given a colour nobody else has. */
 function hintedBroken(seed: number): Puzzle {
@@ -35,17 +35,7 @@ test("--lns: every board it prints is valid (hints kept, grey on the rim), score
     });
     assert.equal(outcome.kind, "unknown", `seed ${seed}: no perfect board exists`);
     assert.ok(bests.length > 1, `seed ${seed}: the first board and improvements on it`);
-    let last = -1;
-    for (const b of bests) {
-      const a = acceptScored(puzzle, b.board);
-      assert.ok(a.ok, `seed ${seed}: ${a.ok ? "" : a.reason}`);
-      assert.equal(a.scored.placed, 64);
-      assert.equal(a.scored.score, b.score, `seed ${seed}: the engine's score agrees with the checker's`);
-      assert.equal(a.scored.mismatches.length, b.breaks);
-      for (const h of puzzle.hints) assert.deepEqual(a.scored.board.cells[h.row * 8 + h.col], { piece: h.piece, rot: h.rot });
-      assert.ok(a.scored.score > last, "each reported board improves on the last");
-      last = a.scored.score;
-    }
+    const last = checkScoredBoards(puzzle, bests, `seed ${seed}`);
     assert.ok(last < innerEdgeCount(puzzle), "no board can be perfect");
     // --lns 0: the branch and bound hands over at its first check point (every 16384 placements) after a board.
     assert.ok(bests.some((b) => b.nodes > 16_384), `seed ${seed}: the neighbourhood search improved the board`);

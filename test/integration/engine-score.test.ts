@@ -17,6 +17,7 @@ import { boardFromPlacements, type Edges, type Puzzle } from "../../core/puzzle.
 import { acceptScored } from "../../core/score.js";
 import { innerEdgeCount, verifySolution } from "../../core/verify.js";
 import { engineProblem, runEngine, type EngineBest } from "../../worker/engine/index.js";
+import { checkScoredBoards } from "../helpers/engine.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cubist-score-test-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,17 +46,7 @@ test("score mode: every improvement passes the checker, scores what the engine c
     });
     assert.equal(outcome.kind, "unknown", `seed ${seed}: no perfect board exists`);
     assert.ok(bests.length > 0, `seed ${seed}: a complete board was reported`);
-    let last = -1;
-    for (const b of bests) {
-      const a = acceptScored(puzzle, b.board);
-      assert.ok(a.ok, `seed ${seed}: ${a.ok ? "" : a.reason}`);
-      assert.equal(a.scored.placed, 36);
-      assert.equal(a.scored.score, b.score, `seed ${seed}: the engine's score agrees with the checker's`);
-      assert.equal(a.scored.mismatches.length, b.breaks);
-      assert.equal(a.scored.maxScore, b.max);
-      assert.ok(a.scored.score > last, "each reported board improves on the last");
-      last = a.scored.score;
-    }
+    const last = checkScoredBoards(puzzle, bests, `seed ${seed}`);
     assert.ok(last < innerEdgeCount(puzzle), "no board can be perfect");
     assert.ok(last >= innerEdgeCount(puzzle) - 4, `seed ${seed}: 3 M placements get within 4 edges of perfect (got ${last})`);
     assert.deepEqual(outcome.best?.board, bests[bests.length - 1].board, "the outcome carries the last best board");
