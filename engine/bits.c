@@ -21,19 +21,13 @@
 
 #define BITS_TABLE_BYTES (64u << 20) /* all masks together; beyond this the bucket scan is used */
 
-static int placed_colour(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
-
 /* The distinct placed tuples of class c that fit `rim` (grey exactly there), as keys of the sides in `keyed`. */
 static int class_keys(const ctx_t *x, int c, int rim, int keyed, int *key, uint8_t (*col)[4], int *rot) {
   const puzzle_t *p = x->p;
   int q = p->class_rep[c], n = 0;
   for (int r = 0; r < 4; r++) {
     uint8_t e[4];
-    bool fits = true, dup = false;
-    for (int d = 0; d < 4; d++) e[d] = (uint8_t)placed_colour(p, q, r, d);
-    if (p->bounded) for (int d = 0; d < 4; d++) fits = fits && ((e[d] == 0) == ((rim >> d & 1) != 0));
-    for (int j = 0; j < n && !dup; j++) dup = !memcmp(col[j], e, 4);
-    if (!fits || dup) continue;
+    if (!distinct_fitting(p, q, r, rim, e)) continue;
     int k = 0, m = 1;
     for (int d = 0; d < 4; d++) if (keyed >> d & 1) { k += e[d] * m; m *= p->ncolours; }
     memcpy(col[n], e, 4);

@@ -110,6 +110,11 @@ typedef struct {
 /* puzzle.c */
 const char *puzzle_read(puzzle_t *p, const char *text);
 const char *puzzle_check_fixed(const puzzle_t *p);
+/* The colour that `piece` turned by `rot` quarter turns shows on side d (0 N, 1 E, 2 S, 3 W). */
+static inline int shown_colour(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
+/* Fills e with the colours piece q shows turned by rot; true when no smaller turn shows the same four and, on a
+ * bounded puzzle, grey lies exactly on the rim sides `rim` (bit d: side d faces the rim). */
+bool distinct_fitting(const puzzle_t *p, int q, int rot, int rim, uint8_t e[4]);
 void puzzle_classes(puzzle_t *p);
 int cell_rim(const puzzle_t *p, int cell);
 /* What the fixed cells leave: copies left per class (`avail`), the fixed cells' placed colours (`colour`, cell*4+d),

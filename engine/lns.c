@@ -56,18 +56,17 @@ static uint64_t rnd(uint64_t *s) { /* splitmix64 */
 
 static int pick(lctx_t *x, int n) { return (int)(rnd(&x->rng) % (uint64_t)n); }
 
-static inline int colour(const puzzle_t *p, int q, int r, int d) { return p->edges[q][(d - r + 8) & 3]; }
 
 /* Grey exactly on the rim: piece q at rotation r fits the cell's rim. */
 static bool fits(const puzzle_t *p, int cell, int q, int r) {
   if (!p->bounded) return true;
-  for (int d = 0; d < 4; d++) if ((colour(p, q, r, d) == 0) != (p->nb[cell * 4 + d] < 0)) return false;
+  for (int d = 0; d < 4; d++) if ((shown_colour(p, q, r, d) == 0) != (p->nb[cell * 4 + d] < 0)) return false;
   return true;
 }
 
 static void put(lctx_t *x, int cell, int q, int r) {
   x->piece[cell] = q; x->rot[cell] = r;
-  for (int d = 0; d < 4; d++) x->col[cell * 4 + d] = (uint8_t)colour(x->p, q, r, d);
+  for (int d = 0; d < 4; d++) x->col[cell * 4 + d] = (uint8_t)shown_colour(x->p, q, r, d);
 }
 
 static int board_score(const lctx_t *x) {
@@ -111,7 +110,7 @@ static int window_gain(const lctx_t *x, int k, int q, int r) {
   for (int d = 0; d < 4; d++) {
     int y = p->nb[cell * 4 + d];
     if (y < 0 || (x->inwin[y] >= 0 && x->inwin[y] > k)) continue;
-    g += colour(p, q, r, d) == x->col[y * 4 + (d ^ 2)];
+    g += shown_colour(p, q, r, d) == x->col[y * 4 + (d ^ 2)];
   }
   return g;
 }
@@ -247,7 +246,7 @@ static int cell_gain(const lctx_t *x, int cell, int q, int r) {
   int g = 0;
   for (int d = 0; d < 4; d++) {
     int y = p->nb[cell * 4 + d];
-    if (y >= 0) g += colour(p, q, r, d) == x->col[y * 4 + (d ^ 2)];
+    if (y >= 0) g += shown_colour(p, q, r, d) == x->col[y * 4 + (d ^ 2)];
   }
   return g;
 }

@@ -133,7 +133,16 @@ int cell_rim(const puzzle_t *p, int cell) {
   return m;
 }
 
-static inline int placed(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
+bool distinct_fitting(const puzzle_t *p, int q, int rot, int rim, uint8_t e[4]) {
+  for (int d = 0; d < 4; d++) e[d] = (uint8_t)shown_colour(p, q, rot, d);
+  for (int r2 = 0; r2 < rot; r2++) {
+    bool same = true;
+    for (int d = 0; d < 4; d++) same = same && shown_colour(p, q, r2, d) == e[d];
+    if (same) return false;
+  }
+  if (p->bounded) for (int d = 0; d < 4; d++) if ((e[d] == 0) != ((rim >> d & 1) != 0)) return false;
+  return true;
+}
 
 void puzzle_classes(puzzle_t *p) {
   p->piece_class = malloc(sizeof(int) * (size_t)p->npieces);
@@ -169,13 +178,13 @@ const char *puzzle_check_fixed(const puzzle_t *p) {
     if (piece < 0) continue;
     int rot = p->fixed_rot[cell], rim = cell_rim(p, cell);
     for (int d = 0; d < 4; d++) {
-      int c = placed(p, piece, rot, d);
+      int c = shown_colour(p, piece, rot, d);
       if (p->bounded && ((c == 0) != ((rim >> d & 1) != 0))) {
         snprintf(err_buf, sizeof err_buf, "fixed piece %d at cell %d does not fit the rim", piece, cell);
         return err_buf;
       }
       int y = p->nb[cell * 4 + d];
-      if (y >= 0 && p->fixed_piece[y] >= 0 && placed(p, p->fixed_piece[y], p->fixed_rot[y], d ^ 2) != c) {
+      if (y >= 0 && p->fixed_piece[y] >= 0 && shown_colour(p, p->fixed_piece[y], p->fixed_rot[y], d ^ 2) != c) {
         snprintf(err_buf, sizeof err_buf, "fixed pieces at cells %d and %d do not match", cell, y);
         return err_buf;
       }
@@ -191,7 +200,7 @@ int **puzzle_fixed_state(const puzzle_t *p, int *avail, uint8_t *colour) {
     int piece = p->fixed_piece[cell];
     if (piece < 0) continue;
     avail[p->piece_class[piece]]--;
-    for (int d = 0; d < 4; d++) colour[cell * 4 + d] = (uint8_t)placed(p, piece, p->fixed_rot[cell], d);
+    for (int d = 0; d < 4; d++) colour[cell * 4 + d] = (uint8_t)shown_colour(p, piece, p->fixed_rot[cell], d);
   }
   int **free_pieces = calloc((size_t)p->nclasses, sizeof(int *));
   int *fill = calloc((size_t)p->nclasses, sizeof(int));

@@ -73,7 +73,6 @@ static uint64_t rnd(uint64_t *s) { /* splitmix64 */
   return z ^ (z >> 31);
 }
 
-static int colour_of(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
 
 static void ramp(sctx_t *x) {
   for (int i = 0; i < x->n; i++) {
@@ -183,15 +182,7 @@ static void setup_score(sctx_t *x, const puzzle_t *p, const options_t *o) {
       int q = p->class_rep[c];
       for (int rot = 0; rot < 4; rot++) {
         ocand_t e = { (uint16_t)c, (uint8_t)rot, { 0 } };
-        for (int d = 0; d < 4; d++) e.c[d] = (uint8_t)colour_of(p, q, rot, d);
-        bool dup = false, fits = true;
-        for (int r2 = 0; r2 < rot && !dup; r2++) {
-          bool same = true;
-          for (int d = 0; d < 4; d++) same = same && colour_of(p, q, r2, d) == e.c[d];
-          dup = same;
-        }
-        if (p->bounded) for (int d = 0; d < 4; d++) fits = fits && ((e.c[d] == 0) == ((rim >> d & 1) != 0));
-        if (!dup && fits) l[len++] = e;
+        if (distinct_fitting(p, q, rot, rim, e.c)) l[len++] = e;
       }
     }
     x->rim_list[rim] = l;

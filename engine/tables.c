@@ -7,7 +7,6 @@
 #include "engine.h"
 #include "search.h"
 
-static int placed(const puzzle_t *p, int piece, int rot, int d) { return p->edges[piece][(d - rot + 8) & 3]; }
 
 void tables_build_one(ctx_t *x, int rim, int keyed, table_t *t) {
   const puzzle_t *p = x->p;
@@ -24,16 +23,7 @@ void tables_build_one(ctx_t *x, int rim, int keyed, table_t *t) {
     int q = p->class_rep[c];
     for (int rot = 0; rot < 4; rot++) {
       cand_t e = { (uint16_t)c, (uint8_t)rot, 0, { 0 } };
-      for (int d = 0; d < 4; d++) e.c[d] = (uint8_t)placed(p, q, rot, d);
-      bool dup = false, fits = true;
-      for (int r2 = 0; r2 < rot && !dup; r2++) {
-        bool same = true;
-        for (int d = 0; d < 4; d++) same = same && placed(p, q, r2, d) == e.c[d];
-        dup = same;
-      }
-      if (dup) continue;
-      if (p->bounded) for (int d = 0; d < 4; d++) fits = fits && ((e.c[d] == 0) == ((rim >> d & 1) != 0));
-      if (!fits) continue;
+      if (!distinct_fitting(p, q, rot, rim, e.c)) continue;
       int k = 0, m = 1;
       for (int j = 0; j < ns; j++) { k += e.c[sides[j]] * m; m *= K; }
       all[n] = e;
