@@ -115,9 +115,11 @@ export function defaultPortfolio(threads: number, puzzle: Pick<Puzzle, "rows" | 
  * (`--corner` counts the twin-free ones only). Each core gets every corner piece once, half of them mirrored, and
  * starts with the scan (or mirror) of the two-tree default (one core: the two cores' lists interleaved, so the scan
  * and its mirror come first), so boards that one turn decides place the same pieces.
- * Where the first board lies spreads over 300x across the eight trees (Brendan 8x8): in turns, four per core, they
- * find it after 113, 107 and 29.5 G placements per core on seeds 1-3, where the scan and its mirror needed 88, 67 and
- * more than 130 G (BENCHMARKS.md "Brendan 8x8 heavy tail"): slower on two seeds, the tail cut.
+ * Where the first board lies spreads over 300x across the eight trees (Brendan 8x8): in turns, four per core, the
+ * known boards lie 113, 107 and 29.5 G placements per core into seeds 1-3, where the scan and its mirror needed 88, 67
+ * and more than 130 G; measured on two cores, seeds 3 and 2 in 388 and 474 s (seed 2 met a board the estimates did
+ * not know), seed 1 not in 900 s, where the old default took 30+, 15.5 and 26.3 min (BENCHMARKS.md "Brendan 8x8
+ * heavy tail").
  */
 export function eightTreeScans(puzzle: Pick<Puzzle, "rows" | "cols" | "pieces"> & Partial<Pick<Puzzle, "hints">>): string[][] | null {
   if (puzzle.rows !== puzzle.cols || (puzzle.hints?.length ?? 0) > 0) return null;
