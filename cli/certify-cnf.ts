@@ -89,7 +89,7 @@ export async function certifyCnfLocal(cnf: Cnf, o: CnfCertifyOptions): Promise<C
           if (!check.ok) throw new WrongModelError(check.clause, check.literals);
           answer = { model: r.model, cube: leaf.units };
           stop.abort();
-        } else answer = r;
+        } else answer ??= r; // an "aborted" after another process's model must not replace it
       }
     };
     // The first answer, error or stop ends every other solver and checker before the directory is touched again.
