@@ -1,8 +1,8 @@
 /**
  * The control-plane CLI against a real cluster: a private nats-server, a `cubist coordinator` process (gRPC on a
  * free port), one `cubist worker` process running real Kissat, and every `cubist run ...`, `cubes list`,
- * `cube resplit`, `solution show` invocation as its own process. A second coordinator (another prefix on the same
- * NATS) requires a bearer token. Boards are checked with the verifier; nothing may be left running afterwards.
+ * `cube resplit`, `solution show` invocation as its own process (cli-auth.test.ts: a coordinator that requires a
+ * bearer token). Boards are checked with the verifier; nothing may be left running afterwards.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,51 +16,27 @@ import { cubistCommand, REPO_ROOT, spawnCubist, trackChild, type CubistProcess, 
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
 import { parsePuzzle, readBoardJSON } from "../../core/formats/index.js";
 import { scoreBoard, verifySolution } from "../../core/verify.js";
+import { until } from "../helpers/poll.js";
+import { startCliCoordinator } from "../helpers/cli-coordinator.js";
 
-const TOKEN = "ctl-test-token-1234";
 const marker = newMarker();
 let nats: TestNats;
 let temp: string;
 let coordinator: CubistProcess;
-let authCoordinator: CubistProcess;
 let worker: CubistProcess;
 let address: string;
 /** The open coordinator's dashboard and /metrics. */
 let httpBase: string;
-let authAddress: string;
 let stopping = false;
 
-/** Runs one `cubist` command against `coord` (the open coordinator unless named) without a token. */
-async function cubist(args: string[], env: Record<string, string> = {}, coord?: string): Promise<CubistResult> {
-  return runCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: coord ?? address, CUBIST_AUTH_TOKEN: "", ...env } });
+/** Runs one `cubist` command against the coordinator without a token. */
+async function cubist(args: string[], env: Record<string, string> = {}): Promise<CubistResult> {
+  return runCubist(args, { env: { ...marker.env, CUBIST_COORDINATOR: address, CUBIST_AUTH_TOKEN: "", ...env } });
 }
 
 function json<T = Record<string, unknown>>(r: CubistResult): T {
   assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
-}
-
-async function startCoordinator(extra: string[], http = "off"): Promise<{ proc: CubistProcess; address: string; http: string }> {
-  const proc = spawnCubist(["coordinator", "--nats", nats.url, "--grpc", "127.0.0.1:0", "--http", http, "--ack-wait", "10", ...extra], { env: marker.env });
-  void proc.exited.then(({ code, signal }) => {
-    if (!stopping) process.stderr.write(`coordinator ${extra.join(" ")} exited early (${code ?? signal}):\n${proc.stderr()}\n`);
-  });
-  const line = await proc.waitForLog(/gRPC API listening/, 20_000);
-  const m = /address=(\S+:\d+)/.exec(line);
-  assert.ok(m, line);
-  const web = http === "off" ? null : /address=(\S+:\d+)/.exec(await proc.waitForLog(/HTTP \(metrics, dashboard\) listening/, 20_000));
-  return { proc, address: m[1], http: web ? `http://${web[1]}` : "" };
-}
-
-/** Polls `fn` every 300 ms until it returns a value, or fails after `ms`. */
-async function until<T>(what: string, ms: number, fn: () => Promise<T | undefined>): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(300);
-  }
 }
 
 function stop(p: CubistProcess | undefined): Promise<void> {
@@ -70,8 +46,7 @@ function stop(p: CubistProcess | undefined): Promise<void> {
 before(async () => {
   temp = mkdtempSync(join(tmpdir(), "cubist-cli-control-"));
   nats = await startTestNats({ layout: false });
-  ({ proc: coordinator, address, http: httpBase } = await startCoordinator([], "127.0.0.1:0"));
-  ({ proc: authCoordinator, address: authAddress } = await startCoordinator(["--prefix", "ctlauth", "--auth-token", TOKEN]));
+  ({ proc: coordinator, address, http: httpBase } = await startCliCoordinator(nats.url, [], { http: "127.0.0.1:0", env: marker.env, expected: () => stopping }));
   worker = spawnCubist([
     "worker", "--nats", nats.url, "--id", "cw1", "--concurrency", "1", "--cache-dir", join(temp, "cache"),
     "--status-interval", "0.5", "--grace", "0", "--log-level", "warn",
@@ -82,7 +57,6 @@ after(async () => {
   stopping = true;
   await stop(worker);
   await stop(coordinator);
-  await stop(authCoordinator);
   await nats?.close();
   rmSync(temp, { recursive: true, force: true });
   assert.deepEqual(await waitNoMarked(marker.value), []);
@@ -395,31 +369,6 @@ test("cli control - a score run's best board comes out: run best (text, --json r
   const none = await cubist(["run", "best", "nosuch"]);
   assert.equal(none.code, 1);
   assert.match(none.stderr, /NOT_FOUND/);
-});
-
-test("cli control - with --auth-token: mutating calls without the token are UNAUTHENTICATED (exit 1); reads need none", async () => {
-  const bare = await cubist(["run", "submit", "examples/clue1.txt", "--cubes", "2"], {}, authAddress);
-  assert.equal(bare.code, 1);
-  assert.match(bare.stderr, /^cubist run submit: UNAUTHENTICATED: .*; pass --token TOKEN or set CUBIST_AUTH_TOKEN\n$/);
-  const wrong = await cubist(["run", "submit", "examples/clue1.txt", "--token", "not-the-token"], {}, authAddress);
-  assert.equal(wrong.code, 1);
-  assert.match(wrong.stderr, /UNAUTHENTICATED/);
-  assert.deepEqual(json(await cubist(["run", "list", "--json"], {}, authAddress)), [], "nothing was submitted");
-
-  const ok = await cubist(["run", "submit", "examples/clue1.txt", "--cubes", "2", "--id", "authed", "--name", "clue one"], { CUBIST_AUTH_TOKEN: TOKEN }, authAddress);
-  assert.equal(ok.code, 0, ok.stderr);
-  assert.equal(ok.stdout, "authed\n");
-  // Reads without a token.
-  assert.deepEqual(json<Array<{ run: string }>>(await cubist(["run", "list", "--json"], {}, authAddress)).map((r) => r.run), ["authed"]);
-  const shown = json<{ state: string; name: string }>(await cubist(["run", "show", "authed", "--json"], {}, authAddress));
-  assert.deepEqual([shown.state, shown.name], ["running", "clue one"], "no worker serves this prefix");
-  assert.ok(json<{ total: number }>(await cubist(["cubes", "list", "authed", "--json"], {}, authAddress)).total >= 1);
-
-  const cancelBare = await cubist(["run", "cancel", "authed"], {}, authAddress);
-  assert.equal(cancelBare.code, 1);
-  assert.match(cancelBare.stderr, /^cubist run cancel: UNAUTHENTICATED: .*CUBIST_AUTH_TOKEN\n$/);
-  const cancel = await cubist(["run", "cancel", "authed", "--token", TOKEN], {}, authAddress);
-  assert.equal(cancel.code, 0, cancel.stderr);
 });
 
 test("cli control - bad input: a malformed puzzle is INVALID_ARGUMENT naming file:line; the coordinator keeps serving", async () => {

@@ -17,16 +17,9 @@ import { RunRecord, RunState } from "../../proto/gen/cubist/v1/run.js";
 import { acceptScored } from "../../core/score.js";
 import { parsePuzzle } from "../../core/formats/index.js";
 import { spawnCubist } from "../helpers/processes.js";
+import { until } from "../helpers/poll.js";
 
 const BOARD = "test/fixtures/brendan/pieces_08x08.txt";
-
-async function until(what: string, ms: number, ok: () => boolean): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test("score run - slots instead of cubes, one per live solver slot; improvements stream in while the slots go on, re-scored", async () => {
   await withNats(async (t) => {

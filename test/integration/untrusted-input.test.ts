@@ -5,7 +5,6 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawnCubist, type CubistProcess, runCubist, type CubistResult } from "../helpers/processes.js";
 import { newMarker, waitNoMarked } from "../helpers/leftovers.js";
@@ -25,6 +24,7 @@ import { COORDINATOR_LIMIT_FLAGS } from "../../coordinator/config.js";
 import { releaseProofs } from "../../coordinator/shell/formula-upload.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { uploadProof } from "../../certify/proof-store.js";
+import { until } from "../helpers/poll.js";
 
 const marker = newMarker();
 const PUZZLE = "test/fixtures/clues/clue1.txt";
@@ -40,15 +40,6 @@ async function cubist(args: string[]): Promise<CubistResult> {
 function ok(r: CubistResult): string {
   assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
   return r.stdout;
-}
-
-/** Polls `check` every 250 ms until it is true, or fails naming `what` after `ms`. */
-async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
 }
 
 async function metric(name: string, labels: string): Promise<number> {
