@@ -6,7 +6,7 @@
 
 import { terminalSafe } from "../cluster/terminal-text.js";
 import type { ParsedValues } from "./args.js";
-import { certificationJSON, formatCertification } from "./certification-format.js";
+import { certificationJSON, formatCertification, proofChecksJSON } from "./certification-format.js";
 import { EXIT } from "./exit-codes.js";
 import { onInterrupt } from "./interrupt.js";
 import { writeLines } from "./io.js";
@@ -69,6 +69,7 @@ function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: Par
         phasesMs: r.phases,
       },
       certified: certificationJSON(r.status.certification),
+      proofChecks: proofChecksJSON(r.status.certification),
       certificate: r.certificate,
       ...(status === "unknown" && r.status.best
         ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId, board: view.boardJSON(r.status.best.cells) } }

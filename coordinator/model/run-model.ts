@@ -42,9 +42,11 @@ import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
 import { distrustFromElsewhere, giveUpCheck, RunTrust } from "./run-trust.js";
+import { recordCertifiedVerdicts, recordOwnCheck, type OwnCheck, type ProofChecksRun } from "./proof-checks.js";
+import { DEFAULT_SPOT_CHECK_PERCENT } from "./run-defaults.js";
 import { growSlots, isScoreRun, isScoreSlot, openSlots, republishSlot, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
 
-export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
+export class RunModel implements VerdictsRun, SplitRun, CertifiedRun, ProofChecksRun {
   readonly life: RunLife;
   readonly cubes = new RunCubes();
   readonly solutions = new RunSolutions();
@@ -170,7 +172,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
       case "solution": case "rejectedModel":
         this.solutions.apply(b);
         break;
-      case "rejectedProof": case "coverage":
+      case "rejectedProof": case "coverage": case "proofCheck":
         this.certification.apply(b);
         break;
       case "best":
@@ -200,6 +202,11 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
     const objective = this.spec.solver?.objective ?? "";
     if (this.spec.certify || this.counting || (objective !== "" && objective !== "sat")) return 0;
     return this.spec.spotCheckPercent ?? 0;
+  }
+
+  /** Certified run: the share of workers' verified proofs the coordinator checks again, percent (the run's spot-check percent). */
+  get proofSamplePercent(): number {
+    return this.spec.certify ? this.spec.spotCheckPercent ?? DEFAULT_SPOT_CHECK_PERCENT : 0;
   }
 
   // ---- decisions -------------------------------------------------------------------------------------------------
@@ -239,7 +246,12 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
    * When it is done, everything they caused is published and recorded; the caller acks the messages afterwards.
    */
   recordVerdicts(verdicts: readonly Verdict[]): RunSteps {
-    return recordVerdicts(this, verdicts);
+    return this.spec.certify ? recordCertifiedVerdicts(this, verdicts) : recordVerdicts(this, verdicts);
+  }
+
+  /** Certified run: the coordinator's own check of a held proof (coordinator/model/proof-checks.ts). */
+  recordOwnCheck(cube: string, proofSha256: string, r: OwnCheck): RunSteps {
+    return recordOwnCheck(this, cube, proofSha256, r);
   }
 
   /** Replaces a cube by its children (a manual re-split, or the API's); returns how many there are. */
@@ -256,6 +268,11 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   *giveUpCube(cubeId: string): RunSteps {
     const e = this.cubes.table.get(cubeId);
     if (!e || e.state !== "queued") return;
+    // A proof check its producer kept handing back while no other worker took it: the coordinator checks it.
+    if (this.certification.pending.has(cubeId)) {
+      yield { type: "check-proof", cube: cubeId };
+      return;
+    }
     // A spot check its refuter kept handing back is sent again (coordinator/model/run-trust.ts), never failed.
     if ((yield* giveUpCheck(this, e)) === "not-a-check") yield* failCube(this, e, `not answered after ${this.opts.maxDeliver} deliveries`);
     yield* checkComplete(this);
