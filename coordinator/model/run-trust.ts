@@ -131,8 +131,9 @@ function note(kind: string, worker: string, cubeId: string, message: string): { 
  * to its own check, or an UNSAT that starts a check), "record" when it is recorded as usual.
  */
 export function* screenVerdict(run: TrustRun, v: Verdict, e: CubeEntry): RunSteps<"taken" | "record"> {
-  // A verified solution is a proof whoever sends it.
-  if (v.kind === VerdictKind.VERDICT_KIND_SAT) return "record";
+  // A verified solution is a proof whoever sends it; so is a certified run's UNSAT, which arrives here only once a
+  // checker other than its producer verified its proof (coordinator/model/proof-checks.ts).
+  if (v.kind === VerdictKind.VERDICT_KIND_SAT || (run.spec.certify && v.kind === VerdictKind.VERDICT_KIND_UNSAT)) return "record";
   const worker = v.workerId;
   const elsewhere = run.opts.distrustedElsewhere?.(worker);
   if (elsewhere !== undefined) yield* distrustFromElsewhere(run, worker, elsewhere);

@@ -34,6 +34,7 @@ import { NotLeaderError } from "../errors.js";
 import { LedgerFencedError } from "./ledger.js";
 import { DISTRUSTED_NOTE } from "../model/run-trust.js";
 import { runModelOf, type RunDeps } from "./run-deps.js";
+import type { RunCertification } from "../model/run-certification.js";
 import type { FormulaPuzzle } from "../../core/cnf/run-formula.js";
 
 /** Ledger entries applied between two turns of the event loop on a replay (an entry holds up to 1000 cubes). */
@@ -93,6 +94,8 @@ export class RunController extends EventEmitter<RunEvents> {
   get spec(): RunSpec { return this.model.spec; }
   /** Spot checks sent, agreed and disproved (coordinator/model/run-trust.ts). */
   get spotChecks(): Readonly<{ sent: number; agreed: number; disproved: number }> { return this.model.trust.counts; }
+  /** Certified run: proof checks and their checkers' time, workers' apart from the coordinator's (model/run-certification.ts). */
+  get proofCheckers(): RunCertification["checkers"] { return this.model.certification.checkers; }
   /** The run's puzzle, square or triangle, as the coordinator handles it (coordinator/model/shape.ts). */
   get shape(): RunShape { return this.model.shape; }
   get table(): CubeTableView { return this.model.table; }

@@ -91,6 +91,12 @@ test("proof checks - a worker that rejects a valid proof is distrusted, and the 
   assert.deepEqual(notes.map((n) => [n.worker, n.actor]), [["liar", PROOF_CHECK_ACTOR]]);
   assert.ok(h.replay().trust.distrusted.has("liar"));
   assert.equal(h.model.certification.rejectedProofs, 0);
+  // A proof is a proof whoever produced it: the liar's own refutation, verified by another worker, closes its cube.
+  const next = openCubes(h.model).find((id) => id !== cube)!;
+  await h.run(h.model.recordVerdicts([verdict(next, UNSAT, { workerId: "liar", proofSha256: PROOF })]));
+  await h.run(h.model.recordVerdicts([finding(next, "w1", true)]));
+  assert.equal(h.model.table.get(next)!.state, "unsat");
+  assert.equal(h.model.table.get(next)!.worker, "liar");
 });
 
 test("proof checks - a proof both reject is a rejected proof (the cube runs again), and nobody is distrusted", async () => {
