@@ -105,7 +105,7 @@ test("certify - drat-trim verifies Kissat's proof, and rejects a missing, empty,
 
     const solved = await runSolver(join(dir, "f.cnf"), 2, { proofPath: join(dir, "f.drat") });
     assert.equal(solved.kind, "unsat");
-    assert.deepEqual({ ...(await checkProof(join(dir, "f.cnf"), join(dir, "f.drat"))), wallMs: 0 }, { verified: true, detail: "", wallMs: 0 });
+    assert.deepEqual({ ...(await checkProof(join(dir, "f.cnf"), join(dir, "f.drat"))), wallMs: 0, cpuMs: 0 }, { verified: true, detail: "", wallMs: 0, cpuMs: 0 });
 
     const missing = await checkProof(join(dir, "f.cnf"), join(dir, "nope.drat"));
     assert.equal(missing.verified, false);
@@ -141,6 +141,7 @@ test("certify - a lying solver never yields a certified UNSAT: without a proof, 
     assert.equal(none.state, "failed", none.message);
     assert.deepEqual(none.status.certification, {
       enabled: true, cubeProofsChecked: 0, cubeProofsRejected: 0, cubeProofsPending: 0, coverage: "", coverageProofSha256: "",
+      checksByWorkers: 0, checksByCoordinator: 0, workerCheckCpuSeconds: 0, coordinatorCheckCpuSeconds: 0, workerCheckWallSeconds: 0, coordinatorCheckWallSeconds: 0,
     });
     assert.equal(none.status.cubes!.failed, 4);
     // A bogus proof (the empty clause alone) is uploaded, and drat-trim in the coordinator rejects it every time.
