@@ -175,11 +175,17 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
     assert.equal(r.out.certificate, bundle);
 
     const files = (await readdir(bundle)).sort();
-    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "lrat_guard.py", "proofs", "puzzle.txt"]);
+    assert.deepEqual(files, ["README.md", "check.sh", "checks.txt", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "lrat_guard.py", "proofs", "puzzle.txt"]);
     assert.equal(await readFile(join(bundle, "encoding.txt"), "utf8"), "encoding cubist-placement\norder paper\n");
     const lines = (await readFile(join(bundle, "cubes.txt"), "utf8")).trim().split("\n");
     assert.equal(lines.length, cubes);
     assert.equal((await readdir(join(bundle, "proofs"))).length, cubes);
+    // Who checked each proof: a checker other than its producer verified every one (checks.txt, for the record).
+    const checks = (await readFile(join(bundle, "checks.txt"), "utf8")).trim().split("\n").slice(1).map((l) => l.split(" "));
+    for (const line of lines) {
+      const id = line.split(" ")[0];
+      assert.ok(checks.some(([cube, producer, checker, outcome]) => cube === id && outcome === "verified" && checker !== producer), `cube ${id}: ${JSON.stringify(checks)}`);
+    }
     assert.match(await readFile(join(bundle, "README.md"), "utf8"), /drat-trim cube-17\.cnf proofs\/17\.drat/);
     // The same formula `cubist encode` writes.
     const encoded = spawnSync(process.execPath, ["dist/cli/main.js", "encode", UNSAT, "-o", join(dir, "enc.cnf")], { encoding: "utf8" });
