@@ -7,7 +7,7 @@
  *   what its verdict said) while the cube stays open.
  * - **Sent to a checker.** With another live, trusted worker (`opts.checkers`, as spot checks, run-trust.ts), the cube
  *   goes out again as a check task (CubeTask.check: the proof's SHA-256; the units come from the run's own table)
- *   with `not_worker` naming the producer, whose worker hands it back. Without one (a one-worker cluster), the
+ *   with `not_worker` naming the producer, whose worker hands it back; on the front queue, which workers take first. Without one (a one-worker cluster), the
  *   coordinator checks the proof itself (the "check-proof" effect), so every run still ends.
  * - **Verified by a worker.** The finding is recorded under the checker's identity, with its CPU and wall time, and
  *   the cube closes as the producer's refutation, certified; unless the proof is in the coordinator's sample
@@ -82,7 +82,8 @@ function* sendCheck(run: ProofChecksRun, e: CubeEntry, sent: ProofCheck): RunSte
   const task = run.recorder.task(e, attempt);
   task.task.notWorker = sent.producer;
   task.task.check = { proofSha256: sent.proofSha256, producer: sent.producer };
-  const publish: PublishEffect = { type: "publish", tasks: [task], seqs: [] };
+  // To the front queue: a check is short and closes a cube already refuted, so workers take it before new cubes.
+  const publish: PublishEffect = { type: "publish", tasks: [task], seqs: [], front: true };
   yield* run.recorder.publishAndRecord(publish, () => ({ $case: "requeued", value: { id: e.id, attempt, seq: publish.seqs[0] ?? 0, lease: publish.tasks[0].task.lease } }));
 }
 

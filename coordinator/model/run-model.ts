@@ -231,10 +231,13 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun, ProofCheck
   }
 
   /**
-   * After a replay: follow up the cubes waiting in state unknown, end the run if nothing is open, and send the
+   * After a replay: check the held proofs, follow up the cubes waiting in state unknown, end the run if nothing is open, and send the
    * portfolio member on if it had stopped (this coordinator has no worker time of its own to weigh it against yet).
    */
   *recover(): RunSteps {
+    // Held proofs (coordinator/model/proof-checks.ts): a check this coordinator's predecessor ran itself is lost with
+    // it, so this one checks them all (a worker's answer to a check task still out is taken as well).
+    for (const cube of this.certification.pending.keys()) yield { type: "check-proof", cube };
     yield* followUpUnknowns(this, [...this.cubes.table.unknowns()]);
     yield* checkComplete(this);
     yield* continueMember(this);

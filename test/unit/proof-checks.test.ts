@@ -11,6 +11,7 @@ import { generatePuzzle } from "../../core/generate.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import { DISTRUSTED_NOTE } from "../../coordinator/model/run-trust.js";
 import { PROOF_CHECK_ACTOR } from "../../coordinator/model/proof-checks.js";
+import { runSteps } from "../../coordinator/model/run-effects.js";
 import { modelHarness, openCubes, published, verdict, type ModelHarness } from "../helpers/run-model.js";
 
 const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 });
@@ -63,8 +64,19 @@ test("proof checks - an UNSAT is held and its check task goes away from the prod
   assert.deepEqual(ownChecks(h), [], "not in the sample: the coordinator did not check it");
   const again = h.replay();
   assert.equal(again.table.get(cube)!.state, "unsat");
+  assert.deepEqual(ownChecks(h), [], "nothing held: a recovery checks nothing");
   assert.deepEqual(again.certification.checks.get(cube), h.model.certification.checks.get(cube));
   assert.equal(again.certification.pending.size, 0);
+});
+
+test("proof checks - a held proof survives a restart: the replayed run holds it, and its recovery has the coordinator check it", async () => {
+  const { h, cube } = await certified(0);
+  await h.run(h.model.recordVerdicts([verdict(cube, UNSAT, { workerId: "w1", proofSha256: PROOF })]));
+  const again = h.replay();
+  assert.equal(again.certification.pending.get(cube)?.sent.producer, "w1");
+  const effects: string[] = [];
+  await runSteps(again.recover(), (e) => void (e.type === "check-proof" && effects.push(e.cube)));
+  assert.deepEqual(effects, [cube]);
 });
 
 test("proof checks - without another worker the coordinator checks the proof itself, and the cube closes on its verification", async () => {
