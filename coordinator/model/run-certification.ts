@@ -1,9 +1,10 @@
 /**
  * Certification, a part of the run model (coordinator/model/run-model.ts; a run with --certify, docs/operations.md
- * "Certificates"): the checked DRAT proof of every refuted cube, the UNSAT answers whose proof was missing or not
- * verified, and the coverage proof. Changed only by `apply` ("closed", "rejectedProof" and "coverage" entries), but
+ * "Certificates"): the checked proof of every refuted cube, the UNSAT answers held while their proofs are checked and
+ * what each checker found (proof-checks.ts decides), the UNSAT answers whose proof was missing or not verified, and
+ * the coverage proof. Changed only by `apply` ("closed", "proofCheck", "rejectedProof" and "coverage" entries), but
  * for one live mark: the coverage check in progress, which a coordinator that takes the run over starts again. The
- * shell checks the proofs (coordinator/shell/certify.ts); the decisions that record what it found are here.
+ * shell runs the coordinator's checks (coordinator/shell/certify.ts); the decisions that record what it found are here.
  */
 
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";

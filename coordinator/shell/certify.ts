@@ -1,6 +1,7 @@
 /**
  * Certified UNSAT, the coordinator's side (docs/operations.md "Certificates"). The coordinator never trusts a
- * worker: for every UNSAT verdict of a certified run it downloads the proof the worker uploaded (checking its
+ * worker: a proof is checked by another worker (coordinator/model/proof-checks.ts) or here, when the model asks
+ * (no other worker, a sample, a dispute): it downloads the proof the worker uploaded (checking its
  * hash), builds the cube's formula itself (the run's base formula + the cube's units, from its own ledger, never
  * from the verdict) and runs the proof's checker on it: lrat-check for the prover's LRAT, drat-trim for a solver's
  * DRAT (certify/lrat-check.ts). Once every cube is closed, it proves the coverage (base formula +
