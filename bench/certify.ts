@@ -14,6 +14,8 @@
  *   certifyKissat `cubist solve FILE --certify --threads T --search-ms 0`          certified, Kissat's proofs alone (no
  *                                                                                  engine, so no prover: the old path)
  *   certify256 `cubist solve FILE --certify --threads T --cubes 256`               certified, smaller cubes
+ *   certifyW2  `cubist solve FILE --certify --workers 2 --concurrency 1`           certified on two workers, which check
+ *                                                                                  each other's proofs (checker slots)
  * Every run must end UNSAT (exit 20); the certified ones must print their "certified:" line.
  *
  * `--baseline DIR` adds a `base:` form of every configuration (`base:certify`): the same command run by the build in
@@ -48,6 +50,7 @@ const CONFIGS: Record<string, string[]> = {
   certify: ["--certify", "--threads", T],
   certifyKissat: ["--certify", "--threads", T, "--search-ms", "0"],
   certify256: ["--certify", "--threads", T, "--cubes", "256"],
+  certifyW2: ["--certify", "--workers", "2", "--concurrency", "1"],
 };
 const configs = values.configs!.split(",").flatMap((c) => (values.baseline ? [`base:${c}`, c] : [c]));
 const flags = (c: string): string[] | undefined => CONFIGS[c.replace(/^base:/, "")];

@@ -35,6 +35,26 @@ export function cubesText(cubes: ReadonlyArray<{ id: string; units: readonly num
   return cubes.map((c) => `${c.id} ${[...c.units, 0].join(" ")}\n`).join("");
 }
 
+/** One finding of a checker on a cube's proof during the run (a ProofCheck ledger entry that is not "sent"). */
+export interface CheckFinding {
+  readonly cubeId: string;
+  readonly producer: string;
+  readonly checker: string;
+  readonly outcome: string;
+  readonly cpuMs: number;
+  readonly wallMs: number;
+}
+
+/**
+ * checks.txt: who checked each cube's proof during the run, one finding a line,
+ * `<cube-id> <producer> <checker> <verified|rejected> <cpu-ms> <wall-ms>` ("coordinator" as checker: the coordinator).
+ * For the record only: check.sh checks every proof again itself.
+ */
+export function checksText(findings: readonly CheckFinding[]): string {
+  const head = "# cube producer checker outcome cpu-ms wall-ms\n";
+  return head + findings.map((f) => `${f.cubeId} ${f.producer} ${f.checker} ${f.outcome} ${Math.round(f.cpuMs)} ${Math.round(f.wallMs)}\n`).join("");
+}
+
 export const CHECK_SCRIPT = `#!/bin/sh
 # Re-checks this certificate: that formula.cnf is puzzle.txt encoded (encode.py), then every cube's proof (LRAT with
 # lrat-check, DRAT with drat-trim) and the coverage proof with drat-trim. Needs: sh, awk, grep, python3, drat-trim
@@ -93,6 +113,9 @@ The proof is cube-and-conquer, as in Heule, Kullmann and Marek's certified cube-
 
 Together: any model of formula.cnf satisfies some cube (by 2) and no cube (by 1), so there is none; and a solution
 of the puzzle would be one (by 0).
+
+\`checks.txt\` records who checked each cube's proof while the run went on (a worker other than the one that wrote
+the proof, or the coordinator), with the checker's CPU and wall time; it is not needed to re-check anything.
 
 ## Re-checking without Cubist
 

@@ -6,7 +6,8 @@
  * abort sends SIGTERM to the group, then SIGKILL after a second.
  */
 
-import { runChild, TailBuffer, type StopReason } from "../host/child.js";
+import { runChild, TailBuffer, type RunChildOptions, type StopReason } from "../host/child.js";
+import { ProcSampler } from "../host/solver/proc-sample.js";
 
 /** What the checker said about one proof. */
 export interface ProofCheck {
@@ -14,6 +15,28 @@ export interface ProofCheck {
   /** Why not (the checker's last lines, a time-out, a crash); "" when verified. */
   detail: string;
   wallMs: number;
+  /** The checker process's CPU time (user + system) as /proc last saw it, 0 where unknown (off Linux). */
+  cpuMs: number;
+}
+
+/**
+ * Watches a checker process's CPU time from /proc (host/solver/proc-sample.ts): sampled when it writes output (its
+ * verdict line comes last) and before a kill, so the figure misses only its last moments.
+ */
+export function checkerCpu(): { hooks: Pick<RunChildOptions, "onSpawn" | "onExit" | "beforeKill">; sample(): void; cpuMs(): number } {
+  let sampler: ProcSampler | null = null;
+  return {
+    hooks: {
+      onSpawn: (pid) => { sampler = new ProcSampler(pid); },
+      onExit: () => sampler?.stop(),
+      beforeKill: () => sampler?.sampleNow(),
+    },
+    sample: () => sampler?.sampleSoon(),
+    cpuMs: () => {
+      sampler?.stop();
+      return Math.round(sampler?.last.cpuMs ?? 0);
+    },
+  };
 }
 
 export interface CheckOptions {
@@ -33,9 +56,12 @@ export async function checkProof(cnfPath: string, proofPath: string, options: Ch
   const out = new TailBuffer(64 * 1024);
   let verified = false;
   let carry = "";
+  const cpu = checkerCpu();
   // -w: warnings (e.g. about deleted unit clauses) are not verdicts; -t: the time limit.
   const run = await runChild(binary, [cnfPath, proofPath, "-w", "-t", String(limit)], {
+    ...cpu.hooks,
     onStdout: (chunk) => {
+      cpu.sample();
       out.push(chunk);
       const text = carry + chunk.toString("latin1");
       // Progress output ends in carriage returns: "\rs VERIFIED\n".
@@ -49,14 +75,15 @@ export async function checkProof(cnfPath: string, proofPath: string, options: Ch
   });
   if (carry.trim() === "s VERIFIED") verified = true;
   const wallMs = Math.round(run.wallMs);
+  const cpuMs = cpu.cpuMs();
   const why = run.spawnError !== null
     ? `cannot run ${binary}: ${run.spawnError.message} (scripts/setup.sh installs drat-trim)`
     : stopReason(run.stoppedBy, limit);
   // A verdict line from a checker that was then stopped or crashed does not count.
-  if (verified && run.code === 0 && run.signal === null && why === "") return { verified: true, detail: "", wallMs };
+  if (verified && run.code === 0 && run.signal === null && why === "") return { verified: true, detail: "", wallMs, cpuMs };
   const tail = out.text().split(/[\r\n]/).filter((l) => l.startsWith("s ") || /error|WARNING|timeout/i.test(l)).slice(-3).join("; ");
   const exit = run.signal !== null ? `killed by ${run.signal}` : `exit ${run.code}`;
-  return { verified: false, detail: why || `drat-trim did not verify the proof (${exit}${tail ? `: ${tail}` : ""})`, wallMs };
+  return { verified: false, detail: why || `drat-trim did not verify the proof (${exit}${tail ? `: ${tail}` : ""})`, wallMs, cpuMs };
 }
 
 function stopReason(reason: StopReason | null, limit: number): string {

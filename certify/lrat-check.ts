@@ -13,7 +13,7 @@
 
 import { open } from "node:fs/promises";
 import { runChild, TailBuffer } from "../host/child.js";
-import { checkProof, type CheckOptions, type ProofCheck } from "./drat-trim.js";
+import { checkerCpu, checkProof, type CheckOptions, type ProofCheck } from "./drat-trim.js";
 import { checkEmptyClauses } from "./lrat-guard.js";
 
 export const DEFAULT_LRAT_CHECK = "lrat-check";
@@ -43,25 +43,31 @@ export async function checkLratProof(cnfPath: string, proofPath: string, options
   const binary = options.binary ?? DEFAULT_LRAT_CHECK;
   const out = new TailBuffer(64 * 1024);
   const started = performance.now();
+  const cpu = checkerCpu();
   const run = await runChild(binary, [cnfPath, proofPath], {
-    onStdout: (chunk) => out.push(chunk),
+    ...cpu.hooks,
+    onStdout: (chunk) => {
+      cpu.sample();
+      out.push(chunk);
+    },
     onStderr: (chunk) => out.push(chunk),
     signal: options.signal,
     timeLimitMs: limit * 1000,
   });
   const wallMs = Math.round(run.wallMs);
+  const cpuMs = cpu.cpuMs();
   const text = out.text();
   const verified = /^c VERIFIED$/m.test(text) && !/^c NOT VERIFIED$/m.test(text);
-  if (run.spawnError !== null) return { verified: false, detail: `cannot run ${binary}: ${run.spawnError.message} (scripts/setup.sh installs drat-trim, which brings lrat-check)`, wallMs };
-  if (run.stoppedBy !== null) return { verified: false, detail: run.stoppedBy === "time-limit" ? `no answer within ${limit} s` : run.stoppedBy, wallMs };
+  if (run.spawnError !== null) return { verified: false, detail: `cannot run ${binary}: ${run.spawnError.message} (scripts/setup.sh installs drat-trim, which brings lrat-check)`, wallMs, cpuMs };
+  if (run.stoppedBy !== null) return { verified: false, detail: run.stoppedBy === "time-limit" ? `no answer within ${limit} s` : run.stoppedBy, wallMs, cpuMs };
   if (verified && run.code === 0 && run.signal === null) {
     const problem = await checkEmptyClauses(cnfPath, proofPath).catch((err: Error) => `the proof's empty clauses could not be read: ${err.message}`);
     const total = Math.round(performance.now() - started);
-    return problem === null ? { verified: true, detail: "", wallMs: total } : { verified: false, detail: `lrat-check verified the proof, but ${problem}`, wallMs: total };
+    return problem === null ? { verified: true, detail: "", wallMs: total, cpuMs } : { verified: false, detail: `lrat-check verified the proof, but ${problem}`, wallMs: total, cpuMs };
   }
   const tail = text.split("\n").filter((l) => /FAILED|failed|WARNING|NOT VERIFIED|error/i.test(l)).slice(-3).join("; ");
   const exit = run.signal !== null ? `killed by ${run.signal}` : `exit ${run.code}`;
-  return { verified: false, detail: `lrat-check did not verify the proof (${exit}${tail ? `: ${tail}` : ""})`, wallMs };
+  return { verified: false, detail: `lrat-check did not verify the proof (${exit}${tail ? `: ${tail}` : ""})`, wallMs, cpuMs };
 }
 
 export interface CubeCheckOptions {

@@ -25,3 +25,23 @@ export function certificationJSON(c: Certification | undefined): Record<string, 
     coverage: c.coverage,
   };
 }
+
+/** Who checked the cube proofs and their checkers' CPU ("12 by workers (0.8 s CPU), 2 by the coordinator (0.1 s CPU)"), or null. */
+export function formatProofChecks(c: Certification | undefined): string | null {
+  if (!c?.enabled || c.checksByWorkers + c.checksByCoordinator === 0) return null;
+  const s = (x: number): string => x.toFixed(x < 10 ? 2 : 1);
+  return `${c.checksByWorkers} by workers (${s(c.workerCheckCpuSeconds)} s CPU), ${c.checksByCoordinator} by the coordinator (${s(c.coordinatorCheckCpuSeconds)} s CPU)`;
+}
+
+/** The `--json` shape of who checked the proofs (null for a run without --certify). */
+export function proofChecksJSON(c: Certification | undefined): Record<string, unknown> | null {
+  if (!c?.enabled) return null;
+  return {
+    byWorkers: c.checksByWorkers,
+    byCoordinator: c.checksByCoordinator,
+    workerCpuSeconds: c.workerCheckCpuSeconds,
+    coordinatorCpuSeconds: c.coordinatorCheckCpuSeconds,
+    workerWallSeconds: c.workerCheckWallSeconds,
+    coordinatorWallSeconds: c.coordinatorCheckWallSeconds,
+  };
+}

@@ -4,7 +4,7 @@
  * plain-text tables, and the JSON shapes printed by `--json`. No I/O, no clock (callers pass `now`).
  */
 
-import { certificationJSON } from "./certification-format.js";
+import { certificationJSON, proofChecksJSON } from "./certification-format.js";
 import { InvalidOptionError } from "../core/errors.js";
 import { RunState, type CubeCounts, type RunStatus } from "../proto/gen/cubist/v1/run.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
@@ -144,6 +144,7 @@ export function statusJSON(s: RunStatus | undefined): Record<string, unknown> {
     runningSeconds: st.runningSeconds ?? 0,
     updatedUnixMs: st.updatedUnixMs ?? 0,
     certified: certificationJSON(st.certification),
+    proofChecks: proofChecksJSON(st.certification),
     // The best board so far (a score run's incumbent, else the deepest partial board); its cells: `run best --json`.
     best: st.best ? { score: st.best.score, maxScore: st.best.maxScore, placed: st.best.placed, cube: st.best.cubeId, worker: st.best.workerId, foundUnixMs: st.best.foundUnixMs } : null,
   };

@@ -7,7 +7,7 @@ import { RunState } from "../proto/gen/cubist/v1/run.js";
 import {
   boardCells, emptyCounts, formatBoardSize, formatCount, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatTime, isTerminal, runStateName,
 } from "./control-format.js";
-import { formatCertification } from "./certification-format.js";
+import { formatCertification, formatProofChecks } from "./certification-format.js";
 
 function age(now: number, unixMs: number): string {
   return unixMs ? `${formatDuration(Math.max(0, now - unixMs) / 1000)} ago` : "-";
@@ -121,6 +121,8 @@ export function renderRunDetails(r: RunInfo, now: number): string {
   ];
   const certified = formatCertification(s?.certification, c.unsat);
   if (certified) rows.push(["certified", certified]);
+  const checks = formatProofChecks(s?.certification);
+  if (checks) rows.push(["proof checks", checks]);
   if (s?.finishedUnixMs) rows.push(["finished", `${formatTime(s.finishedUnixMs)} (${age(now, s.finishedUnixMs)})`]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${terminalSafe(v)}`).join("\n") + "\n";

@@ -25,8 +25,8 @@ export const RUN_OPTIONS: Record<string, OptionSpec> = {
   priority: { type: "integer", arg: "P", description: "run priority (higher first)", min: -1000, max: 1000, default: 0 },
   name: { type: "string", arg: "NAME", description: "run name (default: the puzzle's)" },
   objective: { type: "string", arg: "GOAL", description: "sat (a solution or a proof there is none) or score (complete boards with the fewest mismatched edges: the best board improves until you stop the run)", choices: ["sat", "score"], default: "sat" },
-  "spot-check": { type: "integer", arg: "P", description: `re-solve this percent of refuted cubes on another worker; a worker caught refuting a satisfiable cube is distrusted and its refutations redone (default: ${DEFAULT_SPOT_CHECK_PERCENT}; 0: none; docs/operations.md "Spot checks")`, min: 0, max: 100 },
-  certify: { type: "boolean", description: "certified UNSAT: every refuted cube's proof checked (DRAT by drat-trim; LRAT, from workers with --proof-format lrat, by lrat-check), plus a coverage proof (docs/operations.md \"Certificates\")" },
+  "spot-check": { type: "integer", arg: "P", description: `re-solve this percent of refuted cubes on another worker; a worker caught refuting a satisfiable cube is distrusted and its refutations redone (default: ${DEFAULT_SPOT_CHECK_PERCENT}; 0: none; docs/operations.md "Spot checks"). With --certify: the percent of proofs workers verified that the coordinator checks again`, min: 0, max: 100 },
+  certify: { type: "boolean", description: "certified UNSAT: every refuted cube's proof checked by another worker than its producer, or by the coordinator (DRAT by drat-trim; LRAT, from workers with --proof-format lrat, by lrat-check), plus a coverage proof (docs/operations.md \"Certificates\")" },
 };
 
 export function runRequestFrom(values: ParsedValues, puzzleText: string, label: string): RunRequest {

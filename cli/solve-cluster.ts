@@ -6,7 +6,7 @@
 
 import { terminalSafe } from "../cluster/terminal-text.js";
 import type { ParsedValues } from "./args.js";
-import { certificationJSON, formatCertification } from "./certification-format.js";
+import { certificationJSON, formatCertification, formatProofChecks, proofChecksJSON } from "./certification-format.js";
 import { EXIT } from "./exit-codes.js";
 import { onInterrupt } from "./interrupt.js";
 import { writeLines } from "./io.js";
@@ -69,6 +69,7 @@ function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: Par
         phasesMs: r.phases,
       },
       certified: certificationJSON(r.status.certification),
+      proofChecks: proofChecksJSON(r.status.certification),
       certificate: r.certificate,
       ...(status === "unknown" && r.status.best
         ? { best: { score: r.status.best.score, maxScore: r.status.best.maxScore, placed: r.status.best.placed, cubeId: r.status.best.cubeId, board: view.boardJSON(r.status.best.cells) } }
@@ -91,6 +92,8 @@ function printClusterResult(view: PuzzleView, r: LocalClusterResult, values: Par
     process.stdout.write(`unsat: ${terminalSafe(view.name ?? "the puzzle")} has no solution (proved in ${secs} s on ${r.workers} worker(s): ${summary})\n`);
     const certified = certifiedText(r);
     if (certified) process.stdout.write(`${certified}\n`);
+    const checks = formatProofChecks(r.status.certification);
+    if (checks) process.stdout.write(`proof checks: ${checks}\n`);
   } else {
     process.stdout.write(`unknown: ${r.state}: ${terminalSafe(r.message)} after ${secs} s\n`);
     const best = r.status.best;

@@ -6,10 +6,11 @@
  * - Each worker has its own user, allowed only what a worker does: pull tasks from the runs' consumers and ack,
  *   nak or extend the ones it pulled; publish its own verdicts (`<p>.verdicts.*.<worker>`), heartbeats
  *   (`<p>.workers.<worker>`) and proofs (`<p>.proofs.*.<worker>`); watch the runs bucket and download formulas
- *   (read-only JetStream calls on those two). It may subscribe only to cancels and to its own inbox prefix
+ *   (read-only JetStream calls on those two), and read proofs through consumers of its own (a check task's proof). It may subscribe only to cancels and to its own inbox prefix
  *   (`_INBOX_<worker>`, which `cubist worker` uses), so it sees no other worker's tasks and no lease it was not
  *   given. It has no JetStream call on the cube, verdict, ledger or proofs streams that reads a message directly
- *   (STREAM.MSG.GET, DIRECT.GET), creates a consumer, deletes or purges; it cannot publish tasks or cancels.
+ *   (STREAM.MSG.GET, DIRECT.GET), deletes or purges, nor one that creates a consumer on the first three; it cannot
+ *   publish tasks or cancels.
  *
  * Used by `cubist nats users` (cli/commands/nats-users.ts), the embedded local cluster (cli/local-cluster.ts), the
  * deploy files and the identity tests, so all of them stay the same.
@@ -67,6 +68,14 @@ export function workerPermissions(names: Names, workerId: string): Permissions {
       `$JS.ACK.${cubes}.>`,
       ...readOnlyStream(`KV_${names.runsBucket}`),
       ...readOnlyStream(`OBJ_${names.formulasBucket}`),
+      // Check tasks (certified runs): reading a proof through a consumer of its own (cluster/proof-stream.ts), and
+      // how many messages a proof has; no direct read of a message, no delete or purge.
+      `$JS.API.STREAM.INFO.${names.proofsStream}`,
+      `$JS.API.CONSUMER.CREATE.${names.proofsStream}`,
+      `$JS.API.CONSUMER.CREATE.${names.proofsStream}.>`,
+      `$JS.API.CONSUMER.INFO.${names.proofsStream}.*`,
+      `$JS.API.CONSUMER.MSG.NEXT.${names.proofsStream}.*`,
+      `$JS.API.CONSUMER.DELETE.${names.proofsStream}.*`,
     ],
     subscribe: [names.cancelWildcard(), `${workerInboxPrefix(workerId)}.>`],
   };

@@ -62,6 +62,10 @@ export interface WorkerConfig {
    * (cli/local-cluster.ts). @default null
    */
   readonly proofHandoffDir: string | null;
+  /** drat-trim, which this worker runs on check tasks of DRAT proofs (CubeTask.check). @default "drat-trim" on PATH */
+  readonly dratTrimPath: string;
+  /** lrat-check, which this worker runs on check tasks of LRAT proofs. @default "lrat-check" on PATH */
+  readonly lratCheckPath: string;
 }
 
 export const PROOF_FORMATS = ["drat", "lrat"] as const;
@@ -104,6 +108,8 @@ export interface WorkerConfigInput {
   http?: string | null;
   proofFormat?: string;
   proofHandoffDir?: string | null;
+  dratTrimPath?: string;
+  lratCheckPath?: string;
 }
 
 /** `<hostname>-<pid>` made into a worker id: anything outside [A-Za-z0-9_-] becomes "-", no leading _ or -, at most 64 chars. */
@@ -124,6 +130,12 @@ function integerIn(option: string, value: number | undefined, fallback: number, 
   const v = value ?? fallback;
   if (!Number.isInteger(v) || v < min || v > max) throw new InvalidOptionError(option, `must be an integer in ${min}..${max}, got ${v}`);
   return v;
+}
+
+/** A proof checker's path (made absolute when it names a file) or its name on PATH. */
+function checkerPath(value: string | undefined, name: string): string {
+  if (value === undefined || value === "") return name;
+  return value.includes("/") ? resolve(value) : value;
 }
 
 /**
@@ -185,5 +197,7 @@ export function loadWorkerConfig(input: WorkerConfigInput, env: NodeJS.ProcessEn
     http: httpListenOption(input.http),
     proofFormat,
     proofHandoffDir: input.proofHandoffDir ?? null,
+    dratTrimPath: checkerPath(input.dratTrimPath, "drat-trim"),
+    lratCheckPath: checkerPath(input.lratCheckPath, "lrat-check"),
   });
 }

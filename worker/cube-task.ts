@@ -18,6 +18,7 @@ import { ActiveCube } from "./active.js";
 import { PAUSE_NOW } from "./cancels.js";
 import type { PulledTask } from "./pull.js";
 import { solveCube } from "./solve-cube.js";
+import { checkProofTask } from "./check-proof.js";
 import { solveTriangleCube } from "./triangle/cube.js";
 import { isTrianglePuzzle } from "../core/triangle/puzzle.js";
 import { validateTask } from "./validate-task.js";
@@ -54,6 +55,8 @@ function round1(ms: number): number {
 function countResult(ctx: WorkerContext, kind: Exclude<CubeResult["kind"], "stopped">): void {
   const c = ctx.counters;
   c.cubesDone++;
+  // A check task's answer is a task done, neither a refutation nor an error of this worker's.
+  if (kind === "checked") return;
   if (kind === "sat" || kind === "sat-board") c.sat++;
   else if (kind === "unsat") c.unsat++;
   else if (kind === "unknown") c.unknown++;
@@ -123,7 +126,7 @@ export async function handleTask(
   try {
     log.debug("cube started", { ...fields, units: task.units.length, searchMs: limits.searchMs });
     const job = { task, run, limits, active, improved: interimReporter(ctx, run.id, task, msg) };
-    const result = await (isTrianglePuzzle(run.puzzle) ? solveTriangleCube(ctx, job) : solveCube(ctx, job));
+    const result = await (task.check ? checkProofTask(ctx, job) : isTrianglePuzzle(run.puzzle) ? solveTriangleCube(ctx, job) : solveCube(ctx, job));
     if (result.kind === "stopped") {
       if (active.handBack) {
         msg.nak(active.stopReason === PAUSE_NOW ? config.retryDelayMs : 0);
@@ -166,6 +169,10 @@ export async function handleTask(
     await ackWithRetry(ctx, msg, fields);
     if (result.kind === "error") {
       log.warn("cube failed; error verdict sent (the coordinator sends the cube again)", { ...summary, fault: result.fault, why: verdict.reason });
+      return;
+    }
+    if (result.kind === "checked") {
+      log.info("proof checked", { ...summary, producer: task.check?.producer, verified: result.verified, format: result.format, cpuMs: Math.round(stats.cpuMs), why: result.detail || undefined });
       return;
     }
     // From receipt to the confirmed ack; overhead = that minus the search and solver time.

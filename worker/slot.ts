@@ -9,6 +9,8 @@
  * (`expires`); with several it asks each in order with `no_wait` (answered at once) and, when all are empty,
  * long-polls the top run's main consumer for a second before asking again.
  * A pull nobody answers (NATS away, consumer missing) is retried with backoff after re-reading the consumer.
+ * A check task (another worker's proof to check: worker/check-proof.ts) runs beside the slot's solving, one at a
+ * time per slot (its checker slot): the slot goes on pulling while it runs; a second one meanwhile runs in the slot.
  * While the worker is quarantined (worker/quarantine.ts) slots do not pull at all.
  */
 
@@ -18,6 +20,16 @@ import { handleTask } from "./cube-task.js";
 import { Puller, type PullResult, type PulledTask } from "./pull.js";
 import { workerInboxPrefix } from "../cluster/nats-users.js";
 import { runOfConsumer } from "./validate-task.js";
+import { CubeTask } from "../proto/gen/cubist/v1/cube.js";
+
+/** Whether a pulled message is a check task (a malformed one is not: the slot terminates it as usual). */
+function isCheckTask(message: PulledTask): boolean {
+  try {
+    return CubeTask.decode(message.data).check !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 export type SlotState = "idle" | "quarantined" | "pulling" | "working" | "stopped";
 
@@ -38,6 +50,8 @@ export class Slot {
   private readonly puller: Puller;
   private loopDone: Promise<void> = Promise.resolve();
   private failures = 0;
+  /** The check task running beside the slot's solving (its checker slot), if any. */
+  private check: Promise<void> | null = null;
 
   constructor(
     readonly index: number,
@@ -115,16 +129,26 @@ export class Slot {
           got.message.nak();
           break;
         }
-        this.setState("working");
-        try {
-          await handleTask(ctx, this, got.message, got.ackWaitMs);
-        } catch (err) {
-          ctx.log.error("unexpected failure handling a task; handing it back", { slot: this.index, err: (err as Error).stack ?? String(err) });
-          if (!got.message.done) got.message.nak(ctx.config.retryDelayMs);
+        if (this.check === null && isCheckTask(got.message)) {
+          this.check = this.work(got.message, got.ackWaitMs).finally(() => { this.check = null; });
+          continue;
         }
+        this.setState("working");
+        await this.work(got.message, got.ackWaitMs);
       }
     } finally {
+      // The check beside it is part of the slot: done() waits for it, and a hard stop stops it (it is an active cube).
+      await this.check;
       this.setState("stopped");
+    }
+  }
+
+  private async work(message: PulledTask, ackWaitMs: number): Promise<void> {
+    try {
+      await handleTask(this.ctx, this, message, ackWaitMs);
+    } catch (err) {
+      this.ctx.log.error("unexpected failure handling a task; handing it back", { slot: this.index, err: (err as Error).stack ?? String(err) });
+      if (!message.done) message.nak(this.ctx.config.retryDelayMs);
     }
   }
 

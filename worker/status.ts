@@ -12,7 +12,8 @@ export function buildStatus(ctx: WorkerContext, startedMs: number, slots: number
     workerId: ctx.config.workerId,
     host: ctx.config.host,
     slots,
-    busy: ctx.active.size,
+    // Solver slots in use: a check task beside a slot's solving (worker/slot.ts) takes none, but is among `running`.
+    busy: Math.min(ctx.active.size, slots),
     running: ctx.active.running(ctx.config.workerId),
     cubesDone: ctx.counters.cubesDone,
     uptimeSec: Math.round((Date.now() - startedMs) / 100) / 10,

@@ -208,7 +208,8 @@ function admitted(ctx: ValidateContext, run: WorkerRun, task: CubeTask, limits: 
   if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   // Handed back at once but for a moment (SPOT_CHECK_NAK_MS), so that another worker's pull takes it soon.
   if (task.notWorker !== "" && task.notWorker === ctx.workerId) {
-    return { action: "nak", reason: "a spot check of this worker's own refutation: for another worker", run: runId, cube, delayMs: SPOT_CHECK_NAK_MS };
+    const why = task.check ? "a check of this worker's own proof: for another worker" : "a spot check of this worker's own refutation: for another worker";
+    return { action: "nak", reason: why, run: runId, cube, delayMs: SPOT_CHECK_NAK_MS };
   }
   return { action: "run", task, run, limits };
 }

@@ -43,6 +43,8 @@ export type CubeResult =
   | { kind: "error"; fault: Fault; reason: string; stats: CubeStats }
   /** Objective "count": the cube exhausted, its exact count and its first boards (worker/count-cube.ts). */
   | { kind: "counted"; solutions: number; boards: Placement[][]; stats: CubeStats }
+  /** A check task's answer (worker/check-proof.ts): what the checker found about the proof. */
+  | { kind: "checked"; proofSha256: string; verified: boolean; detail: string; format: string; stats: CubeStats }
   | { kind: "stopped"; stats: CubeStats };
 
 export interface VerdictContext {
@@ -64,10 +66,12 @@ const KIND: Record<Exclude<CubeResult["kind"], "stopped">, VerdictKind> = {
   unknown: VerdictKind.VERDICT_KIND_UNKNOWN,
   error: VerdictKind.VERDICT_KIND_ERROR,
   counted: VerdictKind.VERDICT_KIND_UNSAT,
+  checked: VerdictKind.VERDICT_KIND_UNSAT,
 };
 
 function kindOf(result: Exclude<CubeResult, { kind: "stopped" }>): VerdictKind {
   if (result.kind === "counted") return result.solutions > 0 ? VerdictKind.VERDICT_KIND_SAT : VerdictKind.VERDICT_KIND_UNSAT;
+  if (result.kind === "checked") return result.verified ? VerdictKind.VERDICT_KIND_UNSAT : VerdictKind.VERDICT_KIND_ERROR;
   return KIND[result.kind];
 }
 
@@ -108,8 +112,8 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     workerId: ctx.workerId,
     host: ctx.host,
     delivery: ctx.delivery,
-    reason: result.kind === "unknown" || result.kind === "error" ? result.reason.slice(0, 1000) : "",
-    fault: result.kind === "error" ? faultKindOf(result.fault) : FaultKind.FAULT_KIND_UNSPECIFIED,
+    reason: result.kind === "unknown" || result.kind === "error" ? result.reason.slice(0, 1000) : result.kind === "checked" && !result.verified ? `proof not verified: ${result.detail}`.slice(0, 1000) : "",
+    fault: result.kind === "error" ? faultKindOf(result.fault) : result.kind === "checked" && !result.verified ? FaultKind.FAULT_KIND_TASK : FaultKind.FAULT_KIND_UNSPECIFIED,
     generation: 0,
     board: result.kind === "sat-board" ? result.board.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     taskSeq: ctx.taskSeq,
@@ -119,6 +123,9 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     ...(result.kind === "unknown" && result.partNext ? { partNext: { next: result.partNext.next, depth: result.partNext.depth } } : {}),
     ...(result.kind === "counted"
       ? { counted: { solutions: count(result.solutions), boards: result.boards.map((b) => ({ cells: b.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) })) } }
+      : {}),
+    ...(result.kind === "checked"
+      ? { checked: { proofSha256: result.proofSha256, verified: result.verified, detail: result.detail.slice(0, 1000), format: result.format } }
       : {}),
   };
 }

@@ -32,6 +32,8 @@ export const spec: CommandSpec = {
     "layout-wait": { type: "number", arg: "S", description: "give up when the coordinator has not created the streams within S seconds (0 = wait forever)", env: "CUBIST_LAYOUT_WAIT", min: 0, default: DEFAULT_LAYOUT_WAIT_MS / 1000 },
     http: { type: "string", arg: "HOST:PORT", description: "serve /metrics and /healthz here, e.g. 127.0.0.1:9465 or 0.0.0.0:9465 (default: off)", env: "CUBIST_WORKER_HTTP" },
     "proof-format": { type: "string", arg: "F", description: "certified cubes of cubist-placement runs: the placement prover writes binary DRAT (drat-trim) or LRAT (lrat-check; about 27x larger, cheaper to check)", choices: PROOF_FORMATS, env: "CUBIST_PROOF_FORMAT", default: "drat" },
+    "drat-trim-path": { type: "string", arg: "PATH", description: "drat-trim this worker runs on check tasks of DRAT proofs, as a checker of other workers' proofs in certified runs (default: drat-trim on PATH)", env: "CUBIST_DRAT_TRIM" },
+    "lrat-check-path": { type: "string", arg: "PATH", description: "lrat-check this worker runs on check tasks of LRAT proofs (default: lrat-check on PATH)", env: "CUBIST_LRAT_CHECK" },
     ...LOG_OPTIONS,
   },
   details: `Environment: every option with an "env:" note reads that variable when the flag is absent.
@@ -61,6 +63,8 @@ export async function run(values: ParsedValues): Promise<number> {
     logFormat: values["log-format"] as string,
     http: values.http as string | undefined,
     proofFormat: values["proof-format"] as string,
+    dratTrimPath: values["drat-trim-path"] as string | undefined,
+    lratCheckPath: values["lrat-check-path"] as string | undefined,
   });
 
   // Signals: the first stops gracefully (also while waiting for the layout), a second one at once.

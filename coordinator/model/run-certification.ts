@@ -1,13 +1,14 @@
 /**
  * Certification, a part of the run model (coordinator/model/run-model.ts; a run with --certify, docs/operations.md
- * "Certificates"): the checked DRAT proof of every refuted cube, the UNSAT answers whose proof was missing or not
- * verified, and the coverage proof. Changed only by `apply` ("closed", "rejectedProof" and "coverage" entries), but
+ * "Certificates"): the checked proof of every refuted cube, the UNSAT answers held while their proofs are checked and
+ * what each checker found (proof-checks.ts decides), the UNSAT answers whose proof was missing or not verified, and
+ * the coverage proof. Changed only by `apply` ("closed", "proofCheck", "rejectedProof" and "coverage" entries), but
  * for one live mark: the coverage check in progress, which a coordinator that takes the run over starts again. The
- * shell checks the proofs (coordinator/shell/certify.ts); the decisions that record what it found are here.
+ * shell runs the coordinator's checks (coordinator/shell/certify.ts); the decisions that record what it found are here.
  */
 
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
-import type { CubeClosed } from "../../proto/gen/cubist/v1/ledger.js";
+import type { CubeClosed, ProofCheck } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunState, type Certification, type RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import { isOpen } from "./cube-entry.js";
 import type { CubeTableView } from "./cube-table.js";
@@ -18,7 +19,24 @@ import type { RunEnd } from "./run-life.js";
 import { checkComplete, type OutcomeRun } from "./run-outcome.js";
 import type { RunShape } from "./shape.js";
 
-type CertificationEntry = Extract<LedgerBody, { $case: "rejectedProof" | "coverage" }>;
+type CertificationEntry = Extract<LedgerBody, { $case: "rejectedProof" | "coverage" | "proofCheck" }>;
+
+/** Who checked proofs (ProofCheck.checker): the coordinator, or a worker (any other name). */
+export const COORDINATOR_CHECKER = "coordinator";
+
+/** A producer's UNSAT held while its proof is checked (a "sent" ProofCheck), and what checkers said of it since. */
+export interface PendingProof {
+  readonly sent: ProofCheck;
+  /** The checkers' findings on this proof so far, in ledger order. */
+  readonly reports: ProofCheck[];
+}
+
+/** Proof checks done, and the checkers' time, by who checked: workers or the coordinator. */
+export interface CheckerTotals {
+  checks: number;
+  cpuMs: number;
+  wallMs: number;
+}
 
 /** The coverage proof's state: "" until it is started, "checking" while the shell proves it, then checked or failed. */
 export type CoverageState = "" | "checking" | "checked" | "failed";
@@ -30,6 +48,20 @@ export class RunCertification {
   private proofName = "";
   private why = "";
   private readonly cubeProofs = new Map<string, string>();
+  private readonly pendingProofs = new Map<string, PendingProof>();
+  private readonly checksOf = new Map<string, ProofCheck[]>();
+  /** Proof checks and their checkers' time, workers' apart from the coordinator's. */
+  readonly checkers: Record<"worker" | "coordinator", CheckerTotals> = { worker: { checks: 0, cpuMs: 0, wallMs: 0 }, coordinator: { checks: 0, cpuMs: 0, wallMs: 0 } };
+
+  /** Cube id -> its producer's UNSAT held while its proof is checked. */
+  get pending(): ReadonlyMap<string, PendingProof> {
+    return this.pendingProofs;
+  }
+
+  /** Cube id -> every finding of a checker on its proofs ("verified" or "rejected", who and how long), ledger order. */
+  get checks(): ReadonlyMap<string, readonly ProofCheck[]> {
+    return this.checksOf;
+  }
 
   /** UNSAT answers whose proof was missing or not verified. */
   get rejectedProofs(): number {
@@ -53,6 +85,24 @@ export class RunCertification {
   /** One cube of a "closed" entry: an UNSAT with a proof (checked before it was recorded) keeps the proof's name. */
   applyClosed(c: CubeClosed): void {
     if (c.proofSha256 !== "" && c.kind === VerdictKind.VERDICT_KIND_UNSAT) this.cubeProofs.set(c.id, c.proofSha256);
+    // Closed either way (certified, or its proof rejected): the held UNSAT is no longer waiting.
+    this.pendingProofs.delete(c.id);
+  }
+
+  private applyCheck(p: ProofCheck): void {
+    if (p.outcome === "sent") {
+      this.pendingProofs.set(p.cubeId, { sent: p, reports: [] });
+      return;
+    }
+    const pending = this.pendingProofs.get(p.cubeId);
+    if (pending && pending.sent.proofSha256 === p.proofSha256) pending.reports.push(p);
+    const list = this.checksOf.get(p.cubeId) ?? [];
+    list.push(p);
+    this.checksOf.set(p.cubeId, list);
+    const totals = this.checkers[p.checker === COORDINATOR_CHECKER ? "coordinator" : "worker"];
+    totals.checks++;
+    totals.cpuMs += p.cpuMs;
+    totals.wallMs += p.wallMs;
   }
 
   apply(b: CertificationEntry): void {
@@ -64,6 +114,9 @@ export class RunCertification {
         this.recorded = b.value.ok ? "checked" : "failed";
         this.proofName = b.value.proofSha256;
         this.why = b.value.message;
+        break;
+      case "proofCheck":
+        this.applyCheck(b.value);
         break;
     }
   }
@@ -98,6 +151,12 @@ export function certificationOf(spec: Pick<RunSpec, "certify">, c: RunCertificat
     cubeProofsPending: pending,
     coverage: c.coverage,
     coverageProofSha256: c.coverageProof,
+    checksByWorkers: c.checkers.worker.checks,
+    checksByCoordinator: c.checkers.coordinator.checks,
+    workerCheckCpuSeconds: c.checkers.worker.cpuMs / 1000,
+    coordinatorCheckCpuSeconds: c.checkers.coordinator.cpuMs / 1000,
+    workerCheckWallSeconds: c.checkers.worker.wallMs / 1000,
+    coordinatorCheckWallSeconds: c.checkers.coordinator.wallMs / 1000,
   };
 }
 

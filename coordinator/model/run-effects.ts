@@ -36,6 +36,8 @@ export type RunEffect =
   | { type: "write-record" }
   /** Certified run, every cube refuted: prove and check the coverage in the background, then `recordCoverage`. */
   | { type: "check-coverage" }
+  /** Certified run: the coordinator checks a held proof of this cube itself in the background, then `recordOwnCheck`. */
+  | { type: "check-proof"; cube: string }
   /** A long decision (a large split) lets the shell's other work run (API calls, heartbeats) before it goes on. */
   | { type: "breathe" }
   /** A verified solution, for watchers. */

@@ -42,9 +42,11 @@ import { continueMember, ScanMember } from "./scan-member.js";
 import type { RunShape } from "./shape.js";
 import { splitRun, type SplitRun } from "./split-run.js";
 import { distrustFromElsewhere, giveUpCheck, RunTrust } from "./run-trust.js";
+import { recordCertifiedVerdicts, recordOwnCheck, type OwnCheck, type ProofChecksRun } from "./proof-checks.js";
+import { DEFAULT_SPOT_CHECK_PERCENT } from "./run-defaults.js";
 import { growSlots, isScoreRun, isScoreSlot, openSlots, republishSlot, republishSlots, resendSlots, ScoreSlots, startScore } from "./score-slots.js";
 
-export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
+export class RunModel implements VerdictsRun, SplitRun, CertifiedRun, ProofChecksRun {
   readonly life: RunLife;
   readonly cubes = new RunCubes();
   readonly solutions = new RunSolutions();
@@ -170,7 +172,7 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
       case "solution": case "rejectedModel":
         this.solutions.apply(b);
         break;
-      case "rejectedProof": case "coverage":
+      case "rejectedProof": case "coverage": case "proofCheck":
         this.certification.apply(b);
         break;
       case "best":
@@ -202,6 +204,11 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
     return this.spec.spotCheckPercent ?? 0;
   }
 
+  /** Certified run: the share of workers' verified proofs the coordinator checks again, percent (the run's spot-check percent). */
+  get proofSamplePercent(): number {
+    return this.spec.certify ? this.spec.spotCheckPercent ?? DEFAULT_SPOT_CHECK_PERCENT : 0;
+  }
+
   // ---- decisions -------------------------------------------------------------------------------------------------
 
   /** A new run: records its spec and starts it. */
@@ -224,10 +231,13 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   }
 
   /**
-   * After a replay: follow up the cubes waiting in state unknown, end the run if nothing is open, and send the
+   * After a replay: check the held proofs, follow up the cubes waiting in state unknown, end the run if nothing is open, and send the
    * portfolio member on if it had stopped (this coordinator has no worker time of its own to weigh it against yet).
    */
   *recover(): RunSteps {
+    // Held proofs (coordinator/model/proof-checks.ts): a check this coordinator's predecessor ran itself is lost with
+    // it, so this one checks them all (a worker's answer to a check task still out is taken as well).
+    for (const cube of this.certification.pending.keys()) yield { type: "check-proof", cube };
     yield* followUpUnknowns(this, [...this.cubes.table.unknowns()]);
     yield* checkComplete(this);
     yield* continueMember(this);
@@ -239,7 +249,12 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
    * When it is done, everything they caused is published and recorded; the caller acks the messages afterwards.
    */
   recordVerdicts(verdicts: readonly Verdict[]): RunSteps {
-    return recordVerdicts(this, verdicts);
+    return this.spec.certify ? recordCertifiedVerdicts(this, verdicts) : recordVerdicts(this, verdicts);
+  }
+
+  /** Certified run: the coordinator's own check of a held proof (coordinator/model/proof-checks.ts). */
+  recordOwnCheck(cube: string, proofSha256: string, r: OwnCheck): RunSteps {
+    return recordOwnCheck(this, cube, proofSha256, r);
   }
 
   /** Replaces a cube by its children (a manual re-split, or the API's); returns how many there are. */
@@ -256,6 +271,11 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun {
   *giveUpCube(cubeId: string): RunSteps {
     const e = this.cubes.table.get(cubeId);
     if (!e || e.state !== "queued") return;
+    // A proof check its producer kept handing back while no other worker took it: the coordinator checks it.
+    if (this.certification.pending.has(cubeId)) {
+      yield { type: "check-proof", cube: cubeId };
+      return;
+    }
     // A spot check its refuter kept handing back is sent again (coordinator/model/run-trust.ts), never failed.
     if ((yield* giveUpCheck(this, e)) === "not-a-check") yield* failCube(this, e, `not answered after ${this.opts.maxDeliver} deliveries`);
     yield* checkComplete(this);

@@ -72,7 +72,8 @@ export class RunTrust {
   reasonOf(worker: string, runId: string): string | undefined {
     const cube = this.distrustedWorkers.get(worker);
     if (cube === undefined) return undefined;
-    return cube !== "" ? `refuted cube ${cube} of run ${runId}, which another worker solved` : this.distrustedElsewhere.get(worker);
+    const why = this.distrustedElsewhere.get(worker);
+    return cube !== "" && why === undefined ? `refuted cube ${cube} of run ${runId}, which another worker solved` : why;
   }
 
   /** The refuter of a cube whose check is pending. */
@@ -87,7 +88,8 @@ export class RunTrust {
     } else if (n.kind === DISTRUSTED_NOTE && !this.distrustedWorkers.has(n.worker)) {
       this.distrustedWorkers.set(n.worker, n.cubeId);
       if (n.cubeId !== "") this.counts.disproved++;
-      else this.distrustedElsewhere.set(n.worker, n.message);
+      // A proof checker's lie (coordinator/model/proof-checks.ts) and another run's check say why in their message.
+      if (n.cubeId === "" || n.actor === "proof-check") this.distrustedElsewhere.set(n.worker, n.message);
     }
   }
 
@@ -129,8 +131,9 @@ function note(kind: string, worker: string, cubeId: string, message: string): { 
  * to its own check, or an UNSAT that starts a check), "record" when it is recorded as usual.
  */
 export function* screenVerdict(run: TrustRun, v: Verdict, e: CubeEntry): RunSteps<"taken" | "record"> {
-  // A verified solution is a proof whoever sends it.
-  if (v.kind === VerdictKind.VERDICT_KIND_SAT) return "record";
+  // A verified solution is a proof whoever sends it; so is a certified run's UNSAT, which arrives here only once a
+  // checker other than its producer verified its proof (coordinator/model/proof-checks.ts).
+  if (v.kind === VerdictKind.VERDICT_KIND_SAT || (run.spec.certify && v.kind === VerdictKind.VERDICT_KIND_UNSAT)) return "record";
   const worker = v.workerId;
   const elsewhere = run.opts.distrustedElsewhere?.(worker);
   if (elsewhere !== undefined) yield* distrustFromElsewhere(run, worker, elsewhere);

@@ -17,7 +17,7 @@ import type { WorkerInfo } from "../shell/worker-table.js";
 /** A run as the views and metrics read it: its spec, shape, state, cubes, answers and status. */
 export type RunView = Pick<RunController,
   "id" | "spec" | "shape" | "state" | "table" | "running" | "solutions" | "best" | "bestHistory" | "coveredWeight" | "counted" |
-  "rejected" | "startedAt" | "finishedAt" | "status" | "record" | "timeline" | "cubeHistory" | "spotChecks">;
+  "rejected" | "startedAt" | "finishedAt" | "status" | "record" | "timeline" | "cubeHistory" | "spotChecks" | "proofCheckers">;
 
 /** What the views, the metrics and the HTTP server read of the coordinator. */
 export interface CoordinatorView {

@@ -99,6 +99,21 @@ function registerSpotChecks(registers: Registry[], c: Pick<CoordinatorView, "run
   });
 }
 
+/** Certified runs' cube proof checks in memory (coordinator/model/proof-checks.ts), by who checked: workers or the coordinator. */
+function registerProofChecks(registers: Registry[], c: Pick<CoordinatorView, "runs">): void {
+  const byChecker = (name: string, help: string, pick: (t: { checks: number; cpuMs: number }) => number): Gauge =>
+    new Gauge({
+      name, help, labelNames: ["checker"], registers,
+      collect() {
+        const sum = { worker: 0, coordinator: 0 };
+        for (const r of c.runs()) for (const k of ["worker", "coordinator"] as const) sum[k] += pick(r.proofCheckers[k]);
+        for (const k of ["worker", "coordinator"] as const) this.set({ checker: k }, sum[k]);
+      },
+    });
+  byChecker("cubist_coordinator_proof_checks", "Cube proof checks of the certified runs in memory, by who checked: a worker other than the producer, or the coordinator.", (t) => t.checks);
+  byChecker("cubist_coordinator_proof_check_cpu_seconds", "CPU seconds of the proof checker processes (drat-trim, lrat-check) of the certified runs in memory, by who ran them: workers or the coordinator.", (t) => t.cpuMs / 1000);
+}
+
 /** The lag families: each open run's two consumers (the main queue and the front queue), and the verdict consumer's. */
 function registerLag(registers: Registry[], c: Pick<CoordinatorView, "runs" | "verdictConsumerName">, names: Names, lag: LagCache): void {
   const consumers = (r: RunView): string[] => [names.runConsumer(r.id), names.frontConsumer(r.id)];
@@ -152,6 +167,7 @@ function registerLeadership(registers: Registry[], c: Pick<CoordinatorView, "rol
 export function registerClusterMetrics(registers: Registry[], c: CoordinatorView, names: Names, lag: LagCache): void {
   registerWorkers(registers, c);
   registerSpotChecks(registers, c);
+  registerProofChecks(registers, c);
   registerLag(registers, c, names, lag);
   registerLeadership(registers, c);
 }

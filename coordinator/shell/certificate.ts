@@ -9,7 +9,7 @@ import { createReadStream } from "node:fs";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { readProof } from "../../certify/proof-store.js";
 import { proofFormatOf } from "../../certify/lrat-check.js";
-import { CHECK_SCRIPT, cubesText, formulaTieFiles, readmeText, textFile, type BundleFile } from "../../certify/bundle.js";
+import { CHECK_SCRIPT, checksText, cubesText, formulaTieFiles, readmeText, textFile, type BundleFile } from "../../certify/bundle.js";
 import { cnfBundleTexts } from "../../certify/cnf-bundle.js";
 import { isFormulaEncoding } from "../../core/cnf/run-formula.js";
 import { FailedPreconditionError } from "../errors.js";
@@ -50,6 +50,8 @@ export async function certificateFiles(run: RunController): Promise<BundleFile[]
     textFile("puzzle.txt", run.spec.puzzleText),
     textFile("cubes.txt", cubesText(cubes)),
   ];
+  // Who checked what during the run (coordinator/model/proof-checks.ts), for the record.
+  files.push(textFile("checks.txt", checksText(cubes.flatMap((c) => certification.checks.get(c.id) ?? []))));
   files.push(formula, proofFile(run, "coverage.drat", certification.coverageProof));
   for (const c of cubes) {
     const name = certification.proofs.get(c.id)!;

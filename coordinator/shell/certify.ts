@@ -1,6 +1,7 @@
 /**
  * Certified UNSAT, the coordinator's side (docs/operations.md "Certificates"). The coordinator never trusts a
- * worker: for every UNSAT verdict of a certified run it downloads the proof the worker uploaded (checking its
+ * worker: a proof is checked by another worker (coordinator/model/proof-checks.ts) or here, when the model asks
+ * (no other worker, a sample, a dispute): it downloads the proof the worker uploaded (checking its
  * hash), builds the cube's formula itself (the run's base formula + the cube's units, from its own ledger, never
  * from the verdict) and runs the proof's checker on it: lrat-check for the prover's LRAT, drat-trim for a solver's
  * DRAT (certify/lrat-check.ts). Once every cube is closed, it proves the coverage (base formula +
@@ -37,7 +38,16 @@ export interface CertifySettings {
   concurrency?: number;
 }
 
-export type CheckResult = { ok: true } | { ok: false; reason: string };
+/** What the coordinator's check of a cube's proof found, and the checker's time (CPU: certify/drat-trim.ts checkerCpu). */
+export interface CheckResult {
+  verified: boolean;
+  /** Why not verified; "" when verified. */
+  detail: string;
+  cpuMs: number;
+  wallMs: number;
+  /** The proof could not be checked at all (not downloaded, no checker to run): no finding about it. */
+  unchecked?: boolean;
+}
 export interface CoverageResult {
   ok: boolean;
   proofSha256: string;
@@ -101,8 +111,9 @@ export class RunCertifier {
 
   /** Checks the proof a worker sent for cube `cube`, whose units come from the coordinator's own ledger. */
   async checkCube(cube: string, units: readonly number[], proofSha256: string): Promise<CheckResult> {
-    if (proofSha256 === "") return { ok: false, reason: "UNSAT without a proof" };
-    if (!SHA256_NAME_RE.test(proofSha256)) return { ok: false, reason: "the proof name is not a SHA-256" };
+    const refused = (detail: string): CheckResult => ({ verified: false, detail, cpuMs: 0, wallMs: 0 });
+    if (proofSha256 === "") return refused("UNSAT without a proof");
+    if (!SHA256_NAME_RE.test(proofSha256)) return refused("the proof name is not a SHA-256");
     this.checking.add(cube);
     try {
       return await this.slot(async () => {
@@ -116,13 +127,13 @@ export class RunCertifier {
           const { dratTrim, lratCheck } = this.settings;
           const r = await checkCubeProof(cnf, proof, { dratTrim, lratCheck, timeLimitSec: this.settings.checkTimeSec ?? 3600 });
           this.log.debug("cube proof checked", { cube, format: r.format, verified: r.verified, ms: r.wallMs });
-          return r.verified ? { ok: true as const } : { ok: false as const, reason: r.detail };
+          return { verified: r.verified, detail: r.detail, cpuMs: r.cpuMs, wallMs: r.wallMs, ...(r.detail.startsWith("cannot run ") ? { unchecked: true } : {}) };
         } finally {
           await rm(dir, { recursive: true, force: true });
         }
       });
     } catch (err) {
-      return { ok: false, reason: `proof not checked: ${(err as Error).message}` };
+      return { ...refused(`proof not checked: ${(err as Error).message}`), unchecked: true };
     } finally {
       this.checking.delete(cube);
     }

@@ -5,7 +5,7 @@
  * - the whole heartbeat is dropped when it does not decode, its worker id does not match WORKER_ID_RE, the subject
  *   is not that worker's own subject (with per-worker NATS users the subject is what binds the id to an identity),
  *   or a number is impossible (non-finite or negative uptime, more busy slots than slots, more running entries
- *   than slots);
+ *   than twice the slots: each solver slot may run a check task beside it, worker/slot.ts);
  * - one running entry is dropped when its run is unknown, its cube is not a cube of that run, or its start time is
  *   impossible: in the future, before the worker started (now - uptime), or before the run was created, each with
  *   CLOCK_SKEW_MS of tolerance for the worker's clock;
@@ -105,7 +105,7 @@ export function checkHeartbeat(
     rejections.add("heartbeat_wrong_subject", { subject: quote(subject), worker: s.workerId });
     return null;
   }
-  if (!Number.isFinite(s.uptimeSec) || s.uptimeSec < 0 || s.slots > MAX_SLOTS || s.busy > s.slots || s.running.length > Math.max(s.slots, 1)) {
+  if (!Number.isFinite(s.uptimeSec) || s.uptimeSec < 0 || s.slots > MAX_SLOTS || s.busy > s.slots || s.running.length > Math.max(2 * s.slots, 1)) {
     rejections.add("heartbeat_bad_numbers", { worker: s.workerId, slots: s.slots, busy: s.busy, running: s.running.length, uptimeSec: s.uptimeSec });
     return null;
   }

@@ -33,6 +33,8 @@ export interface EffectHost {
   solution(solution: Solution): void;
   /** Starts the coverage check in the background; its result goes back to the model. */
   checkCoverage(): void;
+  /** Checks a held proof of the cube in the background (certified run); its result goes back to the model. */
+  checkProof(cube: string): void;
 }
 
 /** Effects that write nothing to NATS and so need no fence. */
@@ -77,6 +79,9 @@ export async function performEffect(host: EffectHost, effect: RunEffect): Promis
       return;
     case "check-coverage":
       host.checkCoverage();
+      return;
+    case "check-proof":
+      host.checkProof(effect.cube);
       return;
   }
 }

@@ -10,7 +10,7 @@ import type { Puzzle } from "../../core/puzzle.js";
 import type { TrianglePuzzle } from "../../core/triangle/puzzle.js";
 import { ensureRunConsumer, type Layout } from "../../cluster/layout.js";
 import type { Logger } from "../../cluster/log.js";
-import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
+import type { Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunRecord, RunState, type RunSpec, type RunStatus, type Solution } from "../../proto/gen/cubist/v1/run.js";
 import { runStateName } from "../../proto/vocabulary.js";
@@ -34,6 +34,7 @@ import { NotLeaderError } from "../errors.js";
 import { LedgerFencedError } from "./ledger.js";
 import { DISTRUSTED_NOTE } from "../model/run-trust.js";
 import { runModelOf, type RunDeps } from "./run-deps.js";
+import type { RunCertification } from "../model/run-certification.js";
 import type { FormulaPuzzle } from "../../core/cnf/run-formula.js";
 
 /** Ledger entries applied between two turns of the event loop on a replay (an entry holds up to 1000 cubes). */
@@ -93,6 +94,8 @@ export class RunController extends EventEmitter<RunEvents> {
   get spec(): RunSpec { return this.model.spec; }
   /** Spot checks sent, agreed and disproved (coordinator/model/run-trust.ts). */
   get spotChecks(): Readonly<{ sent: number; agreed: number; disproved: number }> { return this.model.trust.counts; }
+  /** Certified run: proof checks and their checkers' time, workers' apart from the coordinator's (model/run-certification.ts). */
+  get proofCheckers(): RunCertification["checkers"] { return this.model.certification.checkers; }
   /** The run's puzzle, square or triangle, as the coordinator handles it (coordinator/model/shape.ts). */
   get shape(): RunShape { return this.model.shape; }
   get table(): CubeTableView { return this.model.table; }
@@ -230,6 +233,7 @@ export class RunController extends EventEmitter<RunEvents> {
         return this.publishRecord();
       },
       solution: (solution) => this.emit("solution", solution),
+      checkProof: (cube) => this.checkProof(cube),
       checkCoverage: () => {
         void this.certifier!.proveCoverage(this.model.refutedCubes().map((c) => c.units))
           .then((r) => this.carryOut(this.model.recordCoverage(r)))
@@ -247,26 +251,21 @@ export class RunController extends EventEmitter<RunEvents> {
   async handleVerdicts(verdicts: readonly Verdict[]): Promise<void> {
     if (this.model.ended) return;
     for (const v of verdicts) this.emit("verdict", v);
-    const certifier = this.certifier;
-    if (certifier === null) {
-      await this.carryOut(this.model.recordVerdicts(verdicts));
-      return;
-    }
-    // Certified: an UNSAT is recorded only once its proof checked; until then the cube stays open.
-    const unsat = (v: Verdict): boolean => v.kind === VerdictKind.VERDICT_KIND_UNSAT;
-    for (const v of verdicts) if (unsat(v)) this.checkProof(certifier, v);
-    await this.carryOut(this.model.recordVerdicts(verdicts.filter((v) => !unsat(v))));
+    // Certified: an UNSAT is held until a checker other than its producer verified its proof (model/proof-checks.ts).
+    await this.carryOut(this.model.recordVerdicts(verdicts));
   }
 
-  /** Checks an UNSAT verdict's proof in the background, then records it, or rejects it (the cube runs again). */
-  private checkProof(certifier: RunCertifier, v: Verdict): void {
-    const units = this.model.unitsOf(v.cubeId);
-    const entry = this.table.get(v.cubeId);
-    if (units === null || !entry || (entry.state !== "queued" && entry.state !== "unknown") || certifier.isChecking(v.cubeId)) return;
+  /** The coordinator checks a held proof itself in the background, then the model decides (model/proof-checks.ts). */
+  private checkProof(cube: string): void {
+    const certifier = this.certifier;
+    const pending = this.model.certification.pending.get(cube);
+    const units = this.model.unitsOf(cube);
+    if (certifier === null || !pending || units === null || certifier.isChecking(cube)) return;
+    const sha = pending.sent.proofSha256;
     this.markDirty();
-    void certifier.checkCube(v.cubeId, units, v.proofSha256)
-      .then((r) => this.carryOut(r.ok ? this.model.recordVerdicts([v]) : this.model.rejectProof(v, r.reason)))
-      .catch((err) => this.log.error("recording a proof check failed", { cube: v.cubeId, err: (err as Error).message }));
+    void certifier.checkCube(cube, units, sha)
+      .then((r) => this.carryOut(this.model.recordOwnCheck(cube, sha, r)))
+      .catch((err) => this.log.error("recording a proof check failed", { cube, err: (err as Error).message }));
   }
 
   /** Replaces a cube by its children; returns how many there are. */
@@ -342,7 +341,7 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- status ----------------------------------------------------------------------------------------------
 
   status(now = Date.now()): RunStatus {
-    return runStatus(this.model, { running: this.running, rate: this.rate, eta: this.eta, waiting: this.waitingFor, proofsPending: this.certifier?.pending ?? 0 }, now);
+    return runStatus(this.model, { running: this.running, rate: this.rate, eta: this.eta, waiting: this.waitingFor, proofsPending: this.model.certification.pending.size }, now);
   }
 
   record(): RunRecord {

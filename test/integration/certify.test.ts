@@ -105,7 +105,7 @@ test("certify - drat-trim verifies Kissat's proof, and rejects a missing, empty,
 
     const solved = await runSolver(join(dir, "f.cnf"), 2, { proofPath: join(dir, "f.drat") });
     assert.equal(solved.kind, "unsat");
-    assert.deepEqual({ ...(await checkProof(join(dir, "f.cnf"), join(dir, "f.drat"))), wallMs: 0 }, { verified: true, detail: "", wallMs: 0 });
+    assert.deepEqual({ ...(await checkProof(join(dir, "f.cnf"), join(dir, "f.drat"))), wallMs: 0, cpuMs: 0 }, { verified: true, detail: "", wallMs: 0, cpuMs: 0 });
 
     const missing = await checkProof(join(dir, "f.cnf"), join(dir, "nope.drat"));
     assert.equal(missing.verified, false);
@@ -141,6 +141,7 @@ test("certify - a lying solver never yields a certified UNSAT: without a proof, 
     assert.equal(none.state, "failed", none.message);
     assert.deepEqual(none.status.certification, {
       enabled: true, cubeProofsChecked: 0, cubeProofsRejected: 0, cubeProofsPending: 0, coverage: "", coverageProofSha256: "",
+      checksByWorkers: 0, checksByCoordinator: 0, workerCheckCpuSeconds: 0, coordinatorCheckCpuSeconds: 0, workerCheckWallSeconds: 0, coordinatorCheckWallSeconds: 0,
     });
     assert.equal(none.status.cubes!.failed, 4);
     // A bogus proof (the empty clause alone) is uploaded, and drat-trim in the coordinator rejects it every time.
@@ -174,11 +175,17 @@ test("certify - a genuine UNSAT puzzle is certified end to end, and its bundle r
     assert.equal(r.out.certificate, bundle);
 
     const files = (await readdir(bundle)).sort();
-    assert.deepEqual(files, ["README.md", "check.sh", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "lrat_guard.py", "proofs", "puzzle.txt"]);
+    assert.deepEqual(files, ["README.md", "check.sh", "checks.txt", "coverage.drat", "cubes.txt", "encode.py", "encoding.txt", "formula.cnf", "lrat_guard.py", "proofs", "puzzle.txt"]);
     assert.equal(await readFile(join(bundle, "encoding.txt"), "utf8"), "encoding cubist-placement\norder paper\n");
     const lines = (await readFile(join(bundle, "cubes.txt"), "utf8")).trim().split("\n");
     assert.equal(lines.length, cubes);
     assert.equal((await readdir(join(bundle, "proofs"))).length, cubes);
+    // Who checked each proof: a checker other than its producer verified every one (checks.txt, for the record).
+    const checks = (await readFile(join(bundle, "checks.txt"), "utf8")).trim().split("\n").slice(1).map((l) => l.split(" "));
+    for (const line of lines) {
+      const id = line.split(" ")[0];
+      assert.ok(checks.some(([cube, producer, checker, outcome]) => cube === id && outcome === "verified" && checker !== producer), `cube ${id}: ${JSON.stringify(checks)}`);
+    }
     assert.match(await readFile(join(bundle, "README.md"), "utf8"), /drat-trim cube-17\.cnf proofs\/17\.drat/);
     // The same formula `cubist encode` writes.
     const encoded = spawnSync(process.execPath, ["dist/cli/main.js", "encode", UNSAT, "-o", join(dir, "enc.cnf")], { encoding: "utf8" });

@@ -222,7 +222,7 @@ test("formula certify - run submit F.cnf --certify, re-split cubes and a coordin
 
     const bundle = join(dir, "bundle");
     assert.equal(await exportCertificate(address, "php7-cert", bundle), n);
-    assert.deepEqual(readdirSync(bundle).sort(), ["README.md", "check.sh", "coverage.drat", "cubes.txt", "formula.cnf", "proofs"]);
+    assert.deepEqual(readdirSync(bundle).sort(), ["README.md", "check.sh", "checks.txt", "coverage.drat", "cubes.txt", "formula.cnf", "proofs"]);
     assert.equal(readFileSync(join(bundle, "formula.cnf"), "utf8"), readFileSync(file, "utf8").replace(/^c .*\n/gm, ""));
     const good = checkBundle(bundle);
     assert.equal(good.code, 0, good.out);

@@ -31,6 +31,7 @@ import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { requestFor, startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { startTestWorker } from "../helpers/worker.js";
+import { eventually } from "../helpers/runs.js";
 
 const names = createNames();
 const SAT = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 3 });
@@ -40,14 +41,14 @@ const STREAMS = [names.cubesStream, names.verdictsStream, names.ledgerStream, na
 interface DefaultCluster {
   readonly t: TestNats;
   /** The NATS options of worker `id`'s user. */
-  worker(id: "good" | "junk"): { user: string; pass: string; inboxPrefix: string };
+  worker(id: "good" | "junk" | "checker"): { user: string; pass: string; inboxPrefix: string };
   close(): Promise<void>;
 }
 
-/** The embedded cluster's nats-server, with workers "good" and "junk", and the layout made by the coordinator's user. */
+/** The embedded cluster's nats-server, with workers "good", "junk" and "checker", and the layout made by the coordinator's user. */
 async function startDefaultCluster(): Promise<DefaultCluster> {
   const dir = mkdtempSync(join(tmpdir(), "cubist-identities-"));
-  const local = await startLocalNats(join(dir, "jetstream"), ["good", "junk"]);
+  const local = await startLocalNats(join(dir, "jetstream"), ["good", "junk", "checker"]);
   const t = await startTestNats({ running: local.server, auth: local.coordinator });
   return {
     t,
@@ -132,7 +133,7 @@ test("identities - the default clusters' nats-server refuses a client without cr
   }
 });
 
-test("identities - a worker reads no task, verdict, ledger entry or proof directly, makes no consumer on them, and publishes only as itself", async () => {
+test("identities - a worker reads no task, verdict, ledger entry or proof directly, makes no consumer on the first three (nor a durable one on proofs), and publishes only as itself", async () => {
   const d = await startDefaultCluster();
   const c = await startTestCoordinator(d.t, { ackWaitMs: 5000 });
   try {
@@ -143,8 +144,11 @@ test("identities - a worker reads no task, verdict, ledger entry or proof direct
       await refused(`MSG.GET ${stream}`, () => api(junk, `$JS.API.STREAM.MSG.GET.${stream}`, { seq: 1 }));
       await refused(`DIRECT.GET ${stream}`, () => api(junk, `$JS.API.DIRECT.GET.${stream}`, { seq: 1 }));
       await refused(`DIRECT.GET by subject ${stream}`, () => api(junk, `$JS.API.DIRECT.GET.${stream}.${names.prefix}.x`));
-      await refused(`ephemeral consumer on ${stream}`, () => api(junk, `$JS.API.CONSUMER.CREATE.${stream}`, { stream_name: stream, config: {} }));
-      await refused(`named consumer on ${stream}`, () => api(junk, `$JS.API.CONSUMER.CREATE.${stream}.peek`, { stream_name: stream, config: { name: "peek" } }));
+      // A proof is read through a consumer of the reader's own (a check task's proof): it holds no lease.
+      if (stream !== names.proofsStream) {
+        await refused(`ephemeral consumer on ${stream}`, () => api(junk, `$JS.API.CONSUMER.CREATE.${stream}`, { stream_name: stream, config: {} }));
+        await refused(`named consumer on ${stream}`, () => api(junk, `$JS.API.CONSUMER.CREATE.${stream}.peek`, { stream_name: stream, config: { name: "peek" } }));
+      }
       await refused(`durable consumer on ${stream}`, () => api(junk, `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.peek`, { stream_name: stream, config: { durable_name: "peek" } }));
       for (const call of ["STREAM.PURGE", "STREAM.MSG.DELETE", "STREAM.DELETE", "STREAM.UPDATE"]) await refused(`${call} ${stream}`, () => api(junk, `$JS.API.${call}.${stream}`, { seq: 1 }));
     }
@@ -210,18 +214,26 @@ test("identities - forged verdicts from a junk publisher do not close cubes; the
   }
 });
 
-test("identities - a worker cannot delete or replace a certified run's proofs (finding 3): its certificate still exports and re-checks", async () => {
+test("identities - workers check each other's proofs as their own users; a worker cannot delete or replace a certified run's proofs (finding 3): its certificate still exports and re-checks", async () => {
   const d = await startDefaultCluster();
   const c = await startTestCoordinator(d.t);
   const dir = mkdtempSync(join(tmpdir(), "cubist-identities-bundle-"));
   try {
-    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 4, certify: true }));
-    const w = await startTestWorker(d.t, { workerId: "good" }, d.worker("good"));
+    const w = await startTestWorker(d.t, { workerId: "good", concurrency: 1 }, d.worker("good"));
+    const checker = await startTestWorker(d.t, { workerId: "checker", concurrency: 1 }, d.worker("checker"));
+    let run: RunController;
     try {
+      assert.ok(await eventually(() => ["good", "checker"].every((id) => c.coordinator.liveWorkers().some((x) => x.status.workerId === id)), 30_000), "both workers live");
+      run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 8, certify: true, spotCheckPercent: 0 }));
       assert.equal(await waitForRunEnd(run, 120_000), RunState.RUN_STATE_UNSAT, run.message);
-      assert.equal(w.logged(/permissions violation/i).length, 0, "the worker needed nothing its user may not do");
+      for (const x of [w, checker]) assert.equal(x.logged(/permissions violation/i).length, 0, "the workers needed nothing their users may not do");
+      // Checker slots (coordinator/model/proof-checks.ts): the proofs were read and checked by the workers' users.
+      const cert = run.status().certification!;
+      assert.ok(cert.checksByWorkers > 0, JSON.stringify(cert));
+      assert.equal(cert.checksByCoordinator, 0, JSON.stringify(cert));
     } finally {
       await w.close();
+      await checker.close();
     }
     const proofs = [...new Set(run.model.certification.proofs.values())];
     assert.ok(proofs.length > 0);

@@ -230,6 +230,9 @@ test("run model - certified: a rejected proof sends the cube again and fails it 
   const proofs = new Map(rest.map((id, i) => [id, String(i).repeat(64)]));
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts(rest.map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT, { proofSha256: proofs.get(id)! }))));
+  // Held until checked: no other worker here, so the coordinator checks each proof itself.
+  assert.deepEqual(h.effects.flatMap((e) => (e.type === "check-proof" ? [e.cube] : [])).sort(), [...rest].sort());
+  for (const id of rest) await h.run(h.model.recordOwnCheck(id, proofs.get(id)!, { verified: true, detail: "", cpuMs: 1, wallMs: 2 }));
   assert.deepEqual([...h.model.certification.proofs], [...proofs]);
   // One cube failed: the run is FAILED without a coverage check.
   assert.equal(h.model.state, RunState.RUN_STATE_FAILED);
@@ -246,6 +249,8 @@ test("run model - certified: every cube refuted with a proof, then UNSAT only on
     const cubes = openCubes(h.model);
     h.effects.length = 0;
     await h.run(h.model.recordVerdicts(cubes.map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT, { proofSha256: "a".repeat(64) }))));
+    assert.equal(h.model.certification.coverage, "", "no coverage before the proofs are checked");
+    for (const id of cubes) await h.run(h.model.recordOwnCheck(id, "a".repeat(64), { verified: true, detail: "", cpuMs: 1, wallMs: 2 }));
     assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
     assert.equal(h.model.certification.coverage, "checking");
     assert.equal(h.effects.filter((e) => e.type === "check-coverage").length, 1);

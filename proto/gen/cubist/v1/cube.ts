@@ -247,7 +247,35 @@ export interface CubeTask {
    */
   engineOrder: string;
   /** Search only this part of the cube (unset: the whole cube). Sent only by runs of scan cubes searched in parts. */
-  part?: CubePart | undefined;
+  part?:
+    | CubePart
+    | undefined;
+  /**
+   * Certified run (docs/operations.md "Certificates"): check this proof of the cube instead of solving it. The
+   * producer (not_worker) hands the task back; the checker builds the cube's formula (base formula + `units`, which
+   * come from the coordinator's ledger), downloads the proof and runs its checker (the format is read from the
+   * proof's first byte), then answers with a Verdict whose `checked` says what the checker found.
+   */
+  check?: ProofCheckTask | undefined;
+}
+
+/** A check task's proof: its object name in the proofs stream, and the worker whose UNSAT it backs. */
+export interface ProofCheckTask {
+  proofSha256: string;
+  producer: string;
+}
+
+/**
+ * What a checker found about a check task's proof. The verdict's kind is UNSAT when verified, ERROR otherwise; its
+ * stats carry the checker's wall and CPU time (engine "lrat-check" or "drat-trim").
+ */
+export interface ProofCheckReport {
+  proofSha256: string;
+  verified: boolean;
+  /** why not verified: the checker's last lines */
+  detail: string;
+  /** "lrat" | "drat": the proof's format as read from its first byte */
+  format: string;
 }
 
 /** Statistics reported with every verdict: the SAT solver's counters and the placement search's, whoever decided. */
@@ -314,7 +342,11 @@ export interface Verdict {
     | PartProgress
     | undefined;
   /** Objective "count": the cube exhausted and counted (SAT when its count is > 0, UNSAT when 0). */
-  counted?: CubeCount | undefined;
+  counted?:
+    | CubeCount
+    | undefined;
+  /** Answer to a check task (CubeTask.check): the checker ran to a decision. Unset when it could not check (an error). */
+  checked?: ProofCheckReport | undefined;
 }
 
 /**
@@ -893,6 +925,7 @@ function createBaseCubeTask(): CubeTask {
     notWorker: "",
     engineOrder: "",
     part: undefined,
+    check: undefined,
   };
 }
 
@@ -943,6 +976,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.part !== undefined) {
       CubePart.encode(message.part, writer.uint32(570).fork()).join();
+    }
+    if (message.check !== undefined) {
+      ProofCheckTask.encode(message.check, writer.uint32(578).fork()).join();
     }
     return writer;
   },
@@ -1082,6 +1118,14 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.part = CubePart.decode(reader, reader.uint32());
             continue;
           }
+          case 72: {
+            if (tag !== 578) {
+              break;
+            }
+
+            message.check = ProofCheckTask.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1142,6 +1186,7 @@ export const CubeTask: MessageFns<CubeTask> = {
         ? globalThis.String(object.engine_order)
         : "",
       part: isSet(object.part) ? CubePart.fromJSON(object.part) : undefined,
+      check: isSet(object.check) ? ProofCheckTask.fromJSON(object.check) : undefined,
     };
   },
 
@@ -1189,6 +1234,9 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.part !== undefined) {
       obj.part = CubePart.toJSON(message.part);
     }
+    if (message.check !== undefined) {
+      obj.check = ProofCheckTask.toJSON(message.check);
+    }
     return obj;
   },
 
@@ -1213,6 +1261,219 @@ export const CubeTask: MessageFns<CubeTask> = {
     message.notWorker = object.notWorker ?? "";
     message.engineOrder = object.engineOrder ?? "";
     message.part = (object.part !== undefined && object.part !== null) ? CubePart.fromPartial(object.part) : undefined;
+    message.check = (object.check !== undefined && object.check !== null)
+      ? ProofCheckTask.fromPartial(object.check)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProofCheckTask(): ProofCheckTask {
+  return { proofSha256: "", producer: "" };
+}
+
+export const ProofCheckTask: MessageFns<ProofCheckTask> = {
+  encode(message: ProofCheckTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.proofSha256 !== "") {
+      writer.uint32(10).string(message.proofSha256);
+    }
+    if (message.producer !== "") {
+      writer.uint32(18).string(message.producer);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProofCheckTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProofCheckTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.proofSha256 = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.producer = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProofCheckTask {
+    return {
+      proofSha256: isSet(object.proofSha256)
+        ? globalThis.String(object.proofSha256)
+        : isSet(object.proof_sha256)
+        ? globalThis.String(object.proof_sha256)
+        : "",
+      producer: isSet(object.producer) ? globalThis.String(object.producer) : "",
+    };
+  },
+
+  toJSON(message: ProofCheckTask): unknown {
+    const obj: any = {};
+    if (message.proofSha256 !== "") {
+      obj.proofSha256 = message.proofSha256;
+    }
+    if (message.producer !== "") {
+      obj.producer = message.producer;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProofCheckTask>, I>>(base?: I): ProofCheckTask {
+    return ProofCheckTask.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProofCheckTask>, I>>(object: I): ProofCheckTask {
+    const message = createBaseProofCheckTask();
+    message.proofSha256 = object.proofSha256 ?? "";
+    message.producer = object.producer ?? "";
+    return message;
+  },
+};
+
+function createBaseProofCheckReport(): ProofCheckReport {
+  return { proofSha256: "", verified: false, detail: "", format: "" };
+}
+
+export const ProofCheckReport: MessageFns<ProofCheckReport> = {
+  encode(message: ProofCheckReport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.proofSha256 !== "") {
+      writer.uint32(10).string(message.proofSha256);
+    }
+    if (message.verified !== false) {
+      writer.uint32(16).bool(message.verified);
+    }
+    if (message.detail !== "") {
+      writer.uint32(26).string(message.detail);
+    }
+    if (message.format !== "") {
+      writer.uint32(34).string(message.format);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProofCheckReport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProofCheckReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.proofSha256 = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.verified = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProofCheckReport {
+    return {
+      proofSha256: isSet(object.proofSha256)
+        ? globalThis.String(object.proofSha256)
+        : isSet(object.proof_sha256)
+        ? globalThis.String(object.proof_sha256)
+        : "",
+      verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
+      detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+    };
+  },
+
+  toJSON(message: ProofCheckReport): unknown {
+    const obj: any = {};
+    if (message.proofSha256 !== "") {
+      obj.proofSha256 = message.proofSha256;
+    }
+    if (message.verified !== false) {
+      obj.verified = message.verified;
+    }
+    if (message.detail !== "") {
+      obj.detail = message.detail;
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProofCheckReport>, I>>(base?: I): ProofCheckReport {
+    return ProofCheckReport.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProofCheckReport>, I>>(object: I): ProofCheckReport {
+    const message = createBaseProofCheckReport();
+    message.proofSha256 = object.proofSha256 ?? "";
+    message.verified = object.verified ?? false;
+    message.detail = object.detail ?? "";
+    message.format = object.format ?? "";
     return message;
   },
 };
@@ -1507,6 +1768,7 @@ function createBaseVerdict(): Verdict {
     best: [],
     partNext: undefined,
     counted: undefined,
+    checked: undefined,
   };
 }
 
@@ -1568,6 +1830,9 @@ export const Verdict: MessageFns<Verdict> = {
     }
     if (message.counted !== undefined) {
       CubeCount.encode(message.counted, writer.uint32(482).fork()).join();
+    }
+    if (message.checked !== undefined) {
+      ProofCheckReport.encode(message.checked, writer.uint32(562).fork()).join();
     }
     return writer;
   },
@@ -1737,6 +2002,14 @@ export const Verdict: MessageFns<Verdict> = {
             message.counted = CubeCount.decode(reader, reader.uint32());
             continue;
           }
+          case 70: {
+            if (tag !== 562) {
+              break;
+            }
+
+            message.checked = ProofCheckReport.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1802,6 +2075,7 @@ export const Verdict: MessageFns<Verdict> = {
         ? PartProgress.fromJSON(object.part_next)
         : undefined,
       counted: isSet(object.counted) ? CubeCount.fromJSON(object.counted) : undefined,
+      checked: isSet(object.checked) ? ProofCheckReport.fromJSON(object.checked) : undefined,
     };
   },
 
@@ -1864,6 +2138,9 @@ export const Verdict: MessageFns<Verdict> = {
     if (message.counted !== undefined) {
       obj.counted = CubeCount.toJSON(message.counted);
     }
+    if (message.checked !== undefined) {
+      obj.checked = ProofCheckReport.toJSON(message.checked);
+    }
     return obj;
   },
 
@@ -1896,6 +2173,9 @@ export const Verdict: MessageFns<Verdict> = {
       : undefined;
     message.counted = (object.counted !== undefined && object.counted !== null)
       ? CubeCount.fromPartial(object.counted)
+      : undefined;
+    message.checked = (object.checked !== undefined && object.checked !== null)
+      ? ProofCheckReport.fromPartial(object.checked)
       : undefined;
     return message;
   },

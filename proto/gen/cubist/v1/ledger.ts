@@ -134,6 +134,9 @@ export interface LedgerEntry {
     | //
     /** score run: a score slot's attempt sent, or back (docs/cluster.md "Score runs") */
     { $case: "slot"; value: ScoreSlot }
+    | //
+    /** certified run: a cube's proof sent to a checker, or what a checker found */
+    { $case: "proofCheck"; value: ProofCheck }
     | undefined;
 }
 
@@ -203,6 +206,32 @@ export interface CoverageChecked {
   /** name (SHA-256) of the coverage proof in the proofs stream */
   proofSha256: string;
   message: string;
+}
+
+/**
+ * Certified run (docs/operations.md "Certificates"): a cube's proof check. "sent": the producer's UNSAT waits while
+ * a check task goes to another worker (the cube's current attempt); "verified" or "rejected": what a checker found,
+ * a worker or the coordinator. The cube closes certified once a checker other than the producer verified the proof.
+ */
+export interface ProofCheck {
+  cubeId: string;
+  /** "sent" | "verified" | "rejected" */
+  outcome: string;
+  proofSha256: string;
+  /** the worker whose UNSAT the proof backs */
+  producer: string;
+  /** who checked: a worker id, or "coordinator"; "" on "sent" */
+  checker: string;
+  /** rejected: the checker's detail */
+  detail: string;
+  /** the checker process's CPU time */
+  cpuMs: number;
+  /** its wall time */
+  wallMs: number;
+  /** "sent": what the producer's verdict said, to close the cube as its refutation once the proof is verified. */
+  producerWallMs: number;
+  producerConflicts: number;
+  producerSearchNodes: number;
 }
 
 function createBaseCubeDef(): CubeDef {
@@ -1280,6 +1309,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "slot":
         ScoreSlot.encode(message.entry.value, writer.uint32(562).fork()).join();
         break;
+      case "proofCheck":
+        ProofCheck.encode(message.entry.value, writer.uint32(642).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1433,6 +1465,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.entry = { $case: "slot", value: ScoreSlot.decode(reader, reader.uint32()) };
             continue;
           }
+          case 80: {
+            if (tag !== 642) {
+              break;
+            }
+
+            message.entry = { $case: "proofCheck", value: ProofCheck.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1487,6 +1527,10 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         ? { $case: "note", value: RunNote.fromJSON(object.note) }
         : isSet(object.slot)
         ? { $case: "slot", value: ScoreSlot.fromJSON(object.slot) }
+        : isSet(object.proofCheck)
+        ? { $case: "proofCheck", value: ProofCheck.fromJSON(object.proofCheck) }
+        : isSet(object.proof_check)
+        ? { $case: "proofCheck", value: ProofCheck.fromJSON(object.proof_check) }
         : undefined,
     };
   },
@@ -1529,6 +1573,8 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       obj.note = RunNote.toJSON(message.entry.value);
     } else if (message.entry?.$case === "slot") {
       obj.slot = ScoreSlot.toJSON(message.entry.value);
+    } else if (message.entry?.$case === "proofCheck") {
+      obj.proofCheck = ProofCheck.toJSON(message.entry.value);
     }
     return obj;
   },
@@ -1628,6 +1674,12 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
       case "slot": {
         if (object.entry?.value !== undefined && object.entry?.value !== null) {
           message.entry = { $case: "slot", value: ScoreSlot.fromPartial(object.entry.value) };
+        }
+        break;
+      }
+      case "proofCheck": {
+        if (object.entry?.value !== undefined && object.entry?.value !== null) {
+          message.entry = { $case: "proofCheck", value: ProofCheck.fromPartial(object.entry.value) };
         }
         break;
       }
@@ -2174,6 +2226,275 @@ export const CoverageChecked: MessageFns<CoverageChecked> = {
     message.ok = object.ok ?? false;
     message.proofSha256 = object.proofSha256 ?? "";
     message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseProofCheck(): ProofCheck {
+  return {
+    cubeId: "",
+    outcome: "",
+    proofSha256: "",
+    producer: "",
+    checker: "",
+    detail: "",
+    cpuMs: 0,
+    wallMs: 0,
+    producerWallMs: 0,
+    producerConflicts: 0,
+    producerSearchNodes: 0,
+  };
+}
+
+export const ProofCheck: MessageFns<ProofCheck> = {
+  encode(message: ProofCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cubeId !== "") {
+      writer.uint32(10).string(message.cubeId);
+    }
+    if (message.outcome !== "") {
+      writer.uint32(18).string(message.outcome);
+    }
+    if (message.proofSha256 !== "") {
+      writer.uint32(26).string(message.proofSha256);
+    }
+    if (message.producer !== "") {
+      writer.uint32(34).string(message.producer);
+    }
+    if (message.checker !== "") {
+      writer.uint32(42).string(message.checker);
+    }
+    if (message.detail !== "") {
+      writer.uint32(50).string(message.detail);
+    }
+    if (message.cpuMs !== 0) {
+      writer.uint32(57).double(message.cpuMs);
+    }
+    if (message.wallMs !== 0) {
+      writer.uint32(65).double(message.wallMs);
+    }
+    if (message.producerWallMs !== 0) {
+      writer.uint32(73).double(message.producerWallMs);
+    }
+    if (message.producerConflicts !== 0) {
+      writer.uint32(80).uint64(message.producerConflicts);
+    }
+    if (message.producerSearchNodes !== 0) {
+      writer.uint32(88).uint64(message.producerSearchNodes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProofCheck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProofCheck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cubeId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.proofSha256 = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.producer = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.checker = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.cpuMs = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.wallMs = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.producerWallMs = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.producerConflicts = longToNumber(reader.uint64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.producerSearchNodes = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProofCheck {
+    return {
+      cubeId: isSet(object.cubeId)
+        ? globalThis.String(object.cubeId)
+        : isSet(object.cube_id)
+        ? globalThis.String(object.cube_id)
+        : "",
+      outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "",
+      proofSha256: isSet(object.proofSha256)
+        ? globalThis.String(object.proofSha256)
+        : isSet(object.proof_sha256)
+        ? globalThis.String(object.proof_sha256)
+        : "",
+      producer: isSet(object.producer) ? globalThis.String(object.producer) : "",
+      checker: isSet(object.checker) ? globalThis.String(object.checker) : "",
+      detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
+      cpuMs: isSet(object.cpuMs)
+        ? globalThis.Number(object.cpuMs)
+        : isSet(object.cpu_ms)
+        ? globalThis.Number(object.cpu_ms)
+        : 0,
+      wallMs: isSet(object.wallMs)
+        ? globalThis.Number(object.wallMs)
+        : isSet(object.wall_ms)
+        ? globalThis.Number(object.wall_ms)
+        : 0,
+      producerWallMs: isSet(object.producerWallMs)
+        ? globalThis.Number(object.producerWallMs)
+        : isSet(object.producer_wall_ms)
+        ? globalThis.Number(object.producer_wall_ms)
+        : 0,
+      producerConflicts: isSet(object.producerConflicts)
+        ? globalThis.Number(object.producerConflicts)
+        : isSet(object.producer_conflicts)
+        ? globalThis.Number(object.producer_conflicts)
+        : 0,
+      producerSearchNodes: isSet(object.producerSearchNodes)
+        ? globalThis.Number(object.producerSearchNodes)
+        : isSet(object.producer_search_nodes)
+        ? globalThis.Number(object.producer_search_nodes)
+        : 0,
+    };
+  },
+
+  toJSON(message: ProofCheck): unknown {
+    const obj: any = {};
+    if (message.cubeId !== "") {
+      obj.cubeId = message.cubeId;
+    }
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    if (message.proofSha256 !== "") {
+      obj.proofSha256 = message.proofSha256;
+    }
+    if (message.producer !== "") {
+      obj.producer = message.producer;
+    }
+    if (message.checker !== "") {
+      obj.checker = message.checker;
+    }
+    if (message.detail !== "") {
+      obj.detail = message.detail;
+    }
+    if (message.cpuMs !== 0) {
+      obj.cpuMs = floatToJson(message.cpuMs);
+    }
+    if (message.wallMs !== 0) {
+      obj.wallMs = floatToJson(message.wallMs);
+    }
+    if (message.producerWallMs !== 0) {
+      obj.producerWallMs = floatToJson(message.producerWallMs);
+    }
+    if (message.producerConflicts !== 0) {
+      obj.producerConflicts = Math.round(message.producerConflicts);
+    }
+    if (message.producerSearchNodes !== 0) {
+      obj.producerSearchNodes = Math.round(message.producerSearchNodes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProofCheck>, I>>(base?: I): ProofCheck {
+    return ProofCheck.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProofCheck>, I>>(object: I): ProofCheck {
+    const message = createBaseProofCheck();
+    message.cubeId = object.cubeId ?? "";
+    message.outcome = object.outcome ?? "";
+    message.proofSha256 = object.proofSha256 ?? "";
+    message.producer = object.producer ?? "";
+    message.checker = object.checker ?? "";
+    message.detail = object.detail ?? "";
+    message.cpuMs = object.cpuMs ?? 0;
+    message.wallMs = object.wallMs ?? 0;
+    message.producerWallMs = object.producerWallMs ?? 0;
+    message.producerConflicts = object.producerConflicts ?? 0;
+    message.producerSearchNodes = object.producerSearchNodes ?? 0;
     return message;
   },
 };

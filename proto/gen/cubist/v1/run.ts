@@ -311,6 +311,16 @@ export interface Certification {
   coverage: string;
   /** name (SHA-256) of the coverage proof in the proofs stream */
   coverageProofSha256: string;
+  /**
+   * Cube proof checks by who checked (docs/operations.md "Certificates"): workers as checkers of other workers'
+   * proofs, and the coordinator (no other worker, a sample, a dispute); the checker processes' CPU and wall seconds.
+   */
+  checksByWorkers: number;
+  checksByCoordinator: number;
+  workerCheckCpuSeconds: number;
+  coordinatorCheckCpuSeconds: number;
+  workerCheckWallSeconds: number;
+  coordinatorCheckWallSeconds: number;
 }
 
 export interface Solution {
@@ -1989,6 +1999,12 @@ function createBaseCertification(): Certification {
     cubeProofsPending: 0,
     coverage: "",
     coverageProofSha256: "",
+    checksByWorkers: 0,
+    checksByCoordinator: 0,
+    workerCheckCpuSeconds: 0,
+    coordinatorCheckCpuSeconds: 0,
+    workerCheckWallSeconds: 0,
+    coordinatorCheckWallSeconds: 0,
   };
 }
 
@@ -2011,6 +2027,24 @@ export const Certification: MessageFns<Certification> = {
     }
     if (message.coverageProofSha256 !== "") {
       writer.uint32(50).string(message.coverageProofSha256);
+    }
+    if (message.checksByWorkers !== 0) {
+      writer.uint32(56).uint64(message.checksByWorkers);
+    }
+    if (message.checksByCoordinator !== 0) {
+      writer.uint32(64).uint64(message.checksByCoordinator);
+    }
+    if (message.workerCheckCpuSeconds !== 0) {
+      writer.uint32(73).double(message.workerCheckCpuSeconds);
+    }
+    if (message.coordinatorCheckCpuSeconds !== 0) {
+      writer.uint32(81).double(message.coordinatorCheckCpuSeconds);
+    }
+    if (message.workerCheckWallSeconds !== 0) {
+      writer.uint32(89).double(message.workerCheckWallSeconds);
+    }
+    if (message.coordinatorCheckWallSeconds !== 0) {
+      writer.uint32(97).double(message.coordinatorCheckWallSeconds);
     }
     return writer;
   },
@@ -2076,6 +2110,54 @@ export const Certification: MessageFns<Certification> = {
             message.coverageProofSha256 = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.checksByWorkers = longToNumber(reader.uint64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.checksByCoordinator = longToNumber(reader.uint64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.workerCheckCpuSeconds = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.coordinatorCheckCpuSeconds = reader.double();
+            continue;
+          }
+          case 11: {
+            if (tag !== 89) {
+              break;
+            }
+
+            message.workerCheckWallSeconds = reader.double();
+            continue;
+          }
+          case 12: {
+            if (tag !== 97) {
+              break;
+            }
+
+            message.coordinatorCheckWallSeconds = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2112,6 +2194,36 @@ export const Certification: MessageFns<Certification> = {
         : isSet(object.coverage_proof_sha256)
         ? globalThis.String(object.coverage_proof_sha256)
         : "",
+      checksByWorkers: isSet(object.checksByWorkers)
+        ? globalThis.Number(object.checksByWorkers)
+        : isSet(object.checks_by_workers)
+        ? globalThis.Number(object.checks_by_workers)
+        : 0,
+      checksByCoordinator: isSet(object.checksByCoordinator)
+        ? globalThis.Number(object.checksByCoordinator)
+        : isSet(object.checks_by_coordinator)
+        ? globalThis.Number(object.checks_by_coordinator)
+        : 0,
+      workerCheckCpuSeconds: isSet(object.workerCheckCpuSeconds)
+        ? globalThis.Number(object.workerCheckCpuSeconds)
+        : isSet(object.worker_check_cpu_seconds)
+        ? globalThis.Number(object.worker_check_cpu_seconds)
+        : 0,
+      coordinatorCheckCpuSeconds: isSet(object.coordinatorCheckCpuSeconds)
+        ? globalThis.Number(object.coordinatorCheckCpuSeconds)
+        : isSet(object.coordinator_check_cpu_seconds)
+        ? globalThis.Number(object.coordinator_check_cpu_seconds)
+        : 0,
+      workerCheckWallSeconds: isSet(object.workerCheckWallSeconds)
+        ? globalThis.Number(object.workerCheckWallSeconds)
+        : isSet(object.worker_check_wall_seconds)
+        ? globalThis.Number(object.worker_check_wall_seconds)
+        : 0,
+      coordinatorCheckWallSeconds: isSet(object.coordinatorCheckWallSeconds)
+        ? globalThis.Number(object.coordinatorCheckWallSeconds)
+        : isSet(object.coordinator_check_wall_seconds)
+        ? globalThis.Number(object.coordinator_check_wall_seconds)
+        : 0,
     };
   },
 
@@ -2135,6 +2247,24 @@ export const Certification: MessageFns<Certification> = {
     if (message.coverageProofSha256 !== "") {
       obj.coverageProofSha256 = message.coverageProofSha256;
     }
+    if (message.checksByWorkers !== 0) {
+      obj.checksByWorkers = Math.round(message.checksByWorkers);
+    }
+    if (message.checksByCoordinator !== 0) {
+      obj.checksByCoordinator = Math.round(message.checksByCoordinator);
+    }
+    if (message.workerCheckCpuSeconds !== 0) {
+      obj.workerCheckCpuSeconds = floatToJson(message.workerCheckCpuSeconds);
+    }
+    if (message.coordinatorCheckCpuSeconds !== 0) {
+      obj.coordinatorCheckCpuSeconds = floatToJson(message.coordinatorCheckCpuSeconds);
+    }
+    if (message.workerCheckWallSeconds !== 0) {
+      obj.workerCheckWallSeconds = floatToJson(message.workerCheckWallSeconds);
+    }
+    if (message.coordinatorCheckWallSeconds !== 0) {
+      obj.coordinatorCheckWallSeconds = floatToJson(message.coordinatorCheckWallSeconds);
+    }
     return obj;
   },
 
@@ -2149,6 +2279,12 @@ export const Certification: MessageFns<Certification> = {
     message.cubeProofsPending = object.cubeProofsPending ?? 0;
     message.coverage = object.coverage ?? "";
     message.coverageProofSha256 = object.coverageProofSha256 ?? "";
+    message.checksByWorkers = object.checksByWorkers ?? 0;
+    message.checksByCoordinator = object.checksByCoordinator ?? 0;
+    message.workerCheckCpuSeconds = object.workerCheckCpuSeconds ?? 0;
+    message.coordinatorCheckCpuSeconds = object.coordinatorCheckCpuSeconds ?? 0;
+    message.workerCheckWallSeconds = object.workerCheckWallSeconds ?? 0;
+    message.coordinatorCheckWallSeconds = object.coordinatorCheckWallSeconds ?? 0;
     return message;
   },
 };
