@@ -247,7 +247,15 @@ export interface CubeTask {
    */
   engineOrder: string;
   /** Search only this part of the cube (unset: the whole cube). Sent only by runs of scan cubes searched in parts. */
-  part?: CubePart | undefined;
+  part?:
+    | CubePart
+    | undefined;
+  /**
+   * A whole-board task's tree (engine_order set; docs/cubing.md "Scan cubes"): the scan mirrored left to right (the
+   * engine's --mirror), and the pinned corner piece (--corner K, 0-3, with the board's symmetry broken; 0: the first).
+   */
+  engineMirror: boolean;
+  engineCorner: number;
 }
 
 /** Statistics reported with every verdict: the SAT solver's counters and the placement search's, whoever decided. */
@@ -893,6 +901,8 @@ function createBaseCubeTask(): CubeTask {
     notWorker: "",
     engineOrder: "",
     part: undefined,
+    engineMirror: false,
+    engineCorner: 0,
   };
 }
 
@@ -943,6 +953,12 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.part !== undefined) {
       CubePart.encode(message.part, writer.uint32(570).fork()).join();
+    }
+    if (message.engineMirror !== false) {
+      writer.uint32(576).bool(message.engineMirror);
+    }
+    if (message.engineCorner !== 0) {
+      writer.uint32(584).uint32(message.engineCorner);
     }
     return writer;
   },
@@ -1082,6 +1098,22 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.part = CubePart.decode(reader, reader.uint32());
             continue;
           }
+          case 72: {
+            if (tag !== 576) {
+              break;
+            }
+
+            message.engineMirror = reader.bool();
+            continue;
+          }
+          case 73: {
+            if (tag !== 584) {
+              break;
+            }
+
+            message.engineCorner = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1142,6 +1174,16 @@ export const CubeTask: MessageFns<CubeTask> = {
         ? globalThis.String(object.engine_order)
         : "",
       part: isSet(object.part) ? CubePart.fromJSON(object.part) : undefined,
+      engineMirror: isSet(object.engineMirror)
+        ? globalThis.Boolean(object.engineMirror)
+        : isSet(object.engine_mirror)
+        ? globalThis.Boolean(object.engine_mirror)
+        : false,
+      engineCorner: isSet(object.engineCorner)
+        ? globalThis.Number(object.engineCorner)
+        : isSet(object.engine_corner)
+        ? globalThis.Number(object.engine_corner)
+        : 0,
     };
   },
 
@@ -1189,6 +1231,12 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.part !== undefined) {
       obj.part = CubePart.toJSON(message.part);
     }
+    if (message.engineMirror !== false) {
+      obj.engineMirror = message.engineMirror;
+    }
+    if (message.engineCorner !== 0) {
+      obj.engineCorner = Math.round(message.engineCorner);
+    }
     return obj;
   },
 
@@ -1213,6 +1261,8 @@ export const CubeTask: MessageFns<CubeTask> = {
     message.notWorker = object.notWorker ?? "";
     message.engineOrder = object.engineOrder ?? "";
     message.part = (object.part !== undefined && object.part !== null) ? CubePart.fromPartial(object.part) : undefined;
+    message.engineMirror = object.engineMirror ?? false;
+    message.engineCorner = object.engineCorner ?? 0;
     return message;
   },
 };
