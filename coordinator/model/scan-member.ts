@@ -194,6 +194,8 @@ function memberProgress(run: MemberRun, v: Verdict): PartProgress | undefined {
 
 /** A member exhausted the whole board in its tree: every open cube is refuted with its own weight, and the workers stop. */
 export function* closeAllByMember(run: MemberRun, v: Verdict): RunSteps {
+  // Another member (answered in the same batch) or the cubes closed them all already: its placements still count.
+  if (![...run.cubes.table.entries()].some(isOpen)) return yield* memberEnded(run, v);
   const closed: CubeClosed[] = [];
   const tree = treeOfMember(v.cubeId);
   const reason = `refuted by ${v.cubeId}: the whole board's ${tree ? treeLabel(tree) : "member"} scan exhausted`;

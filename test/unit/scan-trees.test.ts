@@ -88,11 +88,18 @@ test("scan trees - each stopped member goes on in its own tree from where it sto
     [["member-short-c3-m", 3, true, 5, 20]]);
 });
 
-test("scan trees - any member's exhausted tree refutes every open cube (UNSAT, weights 1); another member's later answer is dropped", async () => {
+test("scan trees - any member's exhausted tree refutes every open cube (UNSAT, weights 1); a second one in the same batch closes nothing, its placements count", async () => {
   const h = await split(EIGHT);
   const lease = (id: string) => published(h.effects).find((t) => t.task.cubeId === id)!.task.lease;
   const open = openCubes(h.model);
-  await h.run(h.model.recordVerdicts([verdict("member-short-c1-m", VerdictKind.VERDICT_KIND_UNSAT, { lease: lease("member-short-c1-m") })]));
+  const nodes = (searchNodes: number) => ({ stats: { wallMs: 5, searchNodes } as never });
+  await h.run(h.model.recordVerdicts([
+    verdict("member-short-c1-m", VerdictKind.VERDICT_KIND_UNSAT, { lease: lease("member-short-c1-m"), ...nodes(1_000) }),
+    verdict("member-short-c2", VerdictKind.VERDICT_KIND_UNSAT, { lease: lease("member-short-c2"), ...nodes(20) }),
+  ]));
+  assert.equal(h.model.cubes.work.placements, 1_020);
+  assert.equal(h.replay().cubes.work.placements, 1_020);
+  assert.equal(h.effects.filter((e) => e.type === "cancel" && e.reason === "refuted").length, 1, "one refutation stops the workers");
   assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
   assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
   const closed = h.ledger.flatMap((e) => (e.entry?.$case === "closed" ? e.entry.value.cubes : []));
