@@ -43,6 +43,12 @@ export interface RunModelOptions {
    * its verdicts are not taken in this run either. @default none
    */
   readonly distrustedElsewhere?: (worker: string) => string | undefined;
+  /**
+   * The run's tasks that live workers report running now, each with its start (ms since the epoch; the workers'
+   * heartbeats): a scan run's members weigh their share against this time too (coordinator/model/scan-member.ts), not
+   * only against verdicts already back, which lag a whole cube budget behind. @default none
+   */
+  readonly running?: () => ReadonlyArray<{ cube: string; sinceMs: number }>;
 }
 
 /** What every decision of a run reads: its spec, its shape, the options, the log, and the recorder it records through. */

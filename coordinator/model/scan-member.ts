@@ -27,7 +27,7 @@ import { CUBE_PART_DEPTH, MAX_MEMBER_SHARE } from "./run-defaults.js";
 import { answerOfVerdict, closedOf } from "./run-answers.js";
 import { close, flushClosed, type CubesRun } from "./run-cubes.js";
 import { acceptSolution, rejectAnswer } from "./run-solutions.js";
-import { LEGACY_MEMBER_ID, memberId, treeLabel, treeOfMember, type ScanTree } from "./scan-trees.js";
+import { isMemberId, LEGACY_MEMBER_ID, memberId, treeLabel, treeOfMember, type ScanTree } from "./scan-trees.js";
 
 export const SCAN_MEMBER_SEC = 10;
 export const SCAN_MEMBER_MAX_SEC = 86_400;
@@ -78,9 +78,12 @@ export class ScanMember {
     this.memberMs += ms;
   }
 
-  /** Whether the members' worker time is within `share` of the whole, so that they may go on. */
-  withinShare(share: number): boolean {
-    return this.memberMs <= (share / (1 - share)) * this.cubeMs;
+  /**
+   * Whether the members' worker time is within `share` of the whole, so that they may go on: the time of verdicts
+   * back, and of tasks running now (`running`, from the workers' heartbeats).
+   */
+  withinShare(share: number, running: { cubes: number; members: number } = { cubes: 0, members: 0 }): boolean {
+    return this.memberMs + running.members <= (share / (1 - share)) * (this.cubeMs + running.cubes);
   }
 
   /** Holds a member's UNSAT that came back before the split's last cube was recorded (live only). */
@@ -124,10 +127,26 @@ export function* continueMember(run: MemberRun): RunSteps {
     const s = run.member.state(id)!;
     const tree = treeOfMember(id);
     if (!s.from || s.lease !== "" || !tree || run.life.ended || run.life.state !== RunState.RUN_STATE_RUNNING) continue;
-    if (!run.member.withinShare(memberShare(run.spec))) return;
+    if (!run.member.withinShare(memberShare(run.spec), runningMs(run))) return;
     yield* publishMember(run, tree, s.budgetSec, s.from.next, s.attempts + 1, true);
     run.log.info("portfolio member goes on", { member: id, from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });
   }
+}
+
+/**
+ * Worker time (ms) of the run's tasks running now, cubes and members apart (the workers' heartbeats, RunModelOptions
+ * `running`): a cube runs a whole budget (60 s by default) before its verdict says how long it took, and the members
+ * would wait that long for their share.
+ */
+function runningMs(run: MemberRun): { cubes: number; members: number } {
+  const now = run.opts.clock();
+  const r = { cubes: 0, members: 0 };
+  for (const t of run.opts.running?.() ?? []) {
+    const ms = Number.isFinite(t.sinceMs) ? Math.max(0, now - t.sinceMs) : 0;
+    if (isMemberId(t.cube)) r.members += ms;
+    else if (run.cubes.table.get(t.cube)) r.cubes += ms;
+  }
+  return r;
 }
 
 /**
