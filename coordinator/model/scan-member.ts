@@ -143,7 +143,8 @@ function runningMs(run: MemberRun): { cubes: number; members: number } {
   const r = { cubes: 0, members: 0 };
   for (const t of run.opts.running?.() ?? []) {
     const ms = Number.isFinite(t.sinceMs) ? Math.max(0, now - t.sinceMs) : 0;
-    if (isMemberId(t.cube)) r.members += ms;
+    // A member's last heartbeat may still show an attempt that is back: only one in flight counts.
+    if (isMemberId(t.cube)) r.members += run.cubes.table.member(t.cube)?.open ? ms : 0;
     else if (run.cubes.table.get(t.cube)) r.cubes += ms;
   }
   return r;

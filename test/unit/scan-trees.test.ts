@@ -88,22 +88,25 @@ test("scan trees - each stopped member goes on in its own tree from where it sto
     [["member-short-c3-m", 3, true, 5, 20]]);
 });
 
-test("scan trees - the members' share counts the tasks running now (the workers' heartbeats): a stopped member goes on while the cubes are still in their budgets", async () => {
+test("scan trees - the members' share counts the tasks running now (the workers' heartbeats), checked between verdicts too: a stopped member goes on while the cubes are still in their budgets", async () => {
   let running: Array<{ cube: string; sinceMs: number }> = [];
   const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: TWO, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5, running: () => running });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const first = published(h.effects).find((t) => t.task.cubeId === "member-short-m")!;
   h.effects.length = 0;
-  // Back after 10 s while cube 0 has been running 4 s (and the member itself still shows in the last heartbeat):
-  // 10 + 10 > 4, it waits.
+  // Back after 10 s while cube 0 has been running 4 s (the member itself still shows in the last heartbeat, but is
+  // back: not counted twice): 10 > 4, it waits.
   const now = 1_000_000;
   running = [{ cube: "0", sinceMs: now - 4_000 }, { cube: "member-short-m", sinceMs: now - 10_000 }, { cube: "nothing", sinceMs: now - 60_000 }];
   await h.run(h.model.recordVerdicts([stopped("member-short-m", 40, first.task.lease, 10_000)]));
   assert.equal(published(h.effects).length, 0, "within its share only with the cubes' time");
-  // A heartbeat later: cube 0 has been running 12 s, cube 1 9 s, and no verdict of theirs is back: 10 <= 21, it goes on.
-  running = [{ cube: "0", sinceMs: now - 12_000 }, { cube: "1", sinceMs: now - 9_000 }];
-  await h.run(h.model.recordVerdicts([verdict("2", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 0 } as never })]));
+  await h.run(h.model.continueMembers());
+  assert.equal(published(h.effects).length, 0);
+  // A heartbeat later (the shell asks with each status round, no verdict needed): cube 0 has been running 6 s, cube 1
+  // 4 s, none of them back: 10 <= 10, it goes on.
+  running = [{ cube: "0", sinceMs: now - 6_000 }, { cube: "1", sinceMs: now - 4_000 }];
+  await h.run(h.model.continueMembers());
   assert.deepEqual(published(h.effects).map((t) => [t.task.cubeId, t.task.part!.from, t.task.solver!.timeLimitSec]), [["member-short-m", 40, 20]]);
 });
 
