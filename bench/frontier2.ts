@@ -11,7 +11,7 @@
  * --only        boards by name (default all seven; 14x5 and 8x8 are the heavy tails, give them a long --timeout).
  * --timeout S   the limit of each run, seconds (default 120; the reference and Cubist alike).
  * --configs     ref (the reference, one core), t1 (`cubist solve --threads 1`), solve (`cubist solve`, every core),
- *               w2 (`cubist solve --workers 2`), short (`--portfolio short`: one scan, the one-core default before
+ *               w2 (`cubist solve --workers 2`), w2m5 and w2m0 (the same with `--member-share 0.5`, 0), short (`--portfolio short`: one scan, the one-core default before
  *               2026-11-27), short+long (`--portfolio short,long`: the two-core default before then); in this order
  *               per board and seed, one run at a time.
  *
@@ -43,6 +43,8 @@ const CONFIGS: Record<string, string[] | null> = {
   t1: ["--threads", "1"],
   solve: [],
   w2: ["--workers", "2"],
+  w2m5: ["--workers", "2", "--member-share", "0.5"],
+  w2m0: ["--workers", "2", "--member-share", "0"],
   short: ["--portfolio", "short"],
   "short+long": ["--portfolio", "short,long"],
 };

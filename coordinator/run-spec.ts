@@ -14,6 +14,7 @@ import { parseTriangle, writeTriangle } from "../core/triangle/format.js";
 import { isTrianglePuzzle, type TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { RunMode, type RunSpec } from "../proto/gen/cubist/v1/run.js";
 import { RUN_ID_RE } from "../proto/contract.js";
+import { defaultMemberShare } from "./model/scan-trees.js";
 
 export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
@@ -161,7 +162,9 @@ function requestCubing(req: RunRequest, puzzle: Puzzle | TrianglePuzzle, triangl
   if (parts > 1 && (req.certify === true || objective === "score")) {
     throw new InvalidOptionError("cube parts", `not with ${req.certify === true ? "certify (a proof covers whole cubes)" : "objective score (the score search does not split)"}`);
   }
-  const memberShare = numField("member share", req.memberShare, 0, MAX_MEMBER_SHARE, 0);
+  // Resolved here, so the run's ledger keeps it: a replay goes on as the run began.
+  const membersFit = cellOrder === "scan" && !triangle && req.certify !== true && solver === "none" && objective === "sat" && !all;
+  const memberShare = numField("member share", req.memberShare, 0, MAX_MEMBER_SHARE, membersFit ? defaultMemberShare(puzzle as Puzzle) : 0);
   if (memberShare > 0 && cellOrder !== "scan") throw new InvalidOptionError("member share", `the member is for scan cubes (cell order scan), not ${cellOrder}`);
   const scoreSlots = intField("score slots", req.scoreSlots, 0, MAX_SCORE_SLOTS, 0);
   if (scoreSlots > 0 && objective !== "score") throw new InvalidOptionError("score slots", "are for objective score");

@@ -122,6 +122,9 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
           ? { kind: "unsat", stats: noEngineStats("exhausted") }
           : await runEngine(problem, shape, {
             order: (task.engineOrder || "short") as EngineOrder, symmetry, timeLimitMs: searchMs, signal, binary: ctx.config.enginePath, best: true,
+            // A portfolio member's tree (validate-task.ts checked it): mirrored, another pinned corner piece.
+            ...(task.engineMirror ? { mirror: true } : {}),
+            ...(task.engineCorner > 0 ? { corner: task.engineCorner } : {}),
             // A part (core/cubes/parts.ts): the engine's --part (from where an earlier search stopped); no tree estimate
             // for a part of several (the probes would measure the whole cube). Part 0 of 1 is the whole cube, numbered.
             ...(task.part ? { part: task.part } : {}),

@@ -10,6 +10,7 @@
  */
 
 import { partProblem } from "../core/cubes/parts.js";
+import { scanSymmetry } from "../core/cubes/scan-split.js";
 import { CUBE_ID_RE, RUN_ID_RE, type Names } from "../proto/contract.js";
 import { CubeTask, type Placement, type SolverSpec } from "../proto/gen/cubist/v1/cube.js";
 import type { Puzzle } from "../core/puzzle.js";
@@ -164,6 +165,8 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   const placements = checkPlacements(run.puzzle, task.placements);
   if (placements !== null) return bad(placements);
   if (task.engineOrder !== "" && !(ENGINE_ORDERS as readonly string[]).includes(task.engineOrder)) return bad(`unknown engine order "${task.engineOrder.slice(0, 40)}"`);
+  const tree = treeProblem(task, run.puzzle);
+  if (tree !== null) return bad(tree);
   if (task.part) {
     // A part of a scan cube (core/cubes/parts.ts): the engine searches it alone or beside a SAT solver on the whole cube.
     const problem = partProblem(task.part);
@@ -180,6 +183,21 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
     }
   }
   return admitted(ctx, run, task, limits);
+}
+
+/**
+ * Why a task's tree (engine_mirror, engine_corner) is not a whole-board member's, or null: both only with engine_order
+ * (a member, no placements), the corner piece 0-3, and a corner piece other than the first only where the worker breaks
+ * the board's symmetry (worker/solve-cube.ts: no hints, not certified), since --corner means nothing without it.
+ */
+function treeProblem(task: CubeTask, puzzle: Puzzle | TrianglePuzzle): string | null {
+  if (!task.engineMirror && task.engineCorner === 0) return null;
+  if (task.engineOrder === "" || task.placements.length > 0) return "engine_mirror and engine_corner are for a whole-board task with engine_order";
+  if (!Number.isInteger(task.engineCorner) || task.engineCorner > 3) return `engine_corner ${task.engineCorner} is not a corner piece 0-3`;
+  if (task.engineCorner > 0 && (isTrianglePuzzle(puzzle) || !scanSymmetry(puzzle, { certify: task.certify, findOne: true }))) {
+    return `engine_corner ${task.engineCorner} on a run whose board's symmetry is not broken (hints, a certified run or a triangle board)`;
+  }
+  return null;
 }
 
 /**

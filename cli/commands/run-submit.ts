@@ -89,7 +89,7 @@ export function submitRequestOf(r: RunRequest, runId: string | undefined): Submi
     format: r.format ?? "auto",
     encoding: r.encoding ?? "",
     order: r.order ?? "",
-    cubing: { targetCubes: r.targetCubes ?? 0, maxDepth: r.maxDepth ?? 0, cellOrder: r.cellOrder ?? "", ...(r.cubeParts ? { parts: r.cubeParts } : {}), ...(r.memberShare ? { memberShare: r.memberShare } : {}), ...(r.scoreSlots ? { scoreSlots: r.scoreSlots } : {}) },
+    cubing: { targetCubes: r.targetCubes ?? 0, maxDepth: r.maxDepth ?? 0, cellOrder: r.cellOrder ?? "", ...(r.cubeParts ? { parts: r.cubeParts } : {}), ...(r.memberShare !== undefined ? { memberShare: r.memberShare } : {}), ...(r.scoreSlots ? { scoreSlots: r.scoreSlots } : {}) },
     solver: { solver: r.solver ?? "", timeLimitSec: r.timeLimitSec ?? 0, conflictLimit: r.conflictLimit ?? 0, seed: r.seed ?? 0, searchMs: r.searchMs, firstTimeLimitSec: r.firstTimeLimitSec, objective: r.objective ?? "" },
     resplit: { afterBudgets: r.resplitAfter ?? 0, depth: r.resplitDepth ?? 0, targetChildren: r.resplitChildren ?? 0 },
     priority: r.priority ?? 0,

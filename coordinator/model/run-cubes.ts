@@ -13,7 +13,7 @@ import { verdictLabel } from "../../proto/vocabulary.js";
 import { isOpen, type CubeEntry } from "./cube-entry.js";
 import { CubeTable, type CubeTableView, type RecordOutcome } from "./cube-table.js";
 import type { LedgerBody, PublishEffect, RunSteps } from "./run-effects.js";
-import { SCAN_MEMBER_ID } from "./run-defaults.js";
+import { LEGACY_MEMBER_ID } from "./scan-trees.js";
 import { closedOf } from "./run-answers.js";
 import { offerBoard, type SolutionsRun } from "./run-solutions.js";
 import { WorkEstimate, type WorkEstimateView } from "./work-estimate.js";
@@ -51,15 +51,17 @@ export class RunCubes {
       case "failed":
         this.cubeTable.markFailed(b.value.id, b.value.reason);
         break;
-      case "member":
+      case "member": {
         // Sent: the table takes that attempt's verdict (its lease). Stopped or ended: nothing in flight, and the
         // attempt's placements count (each attempt comes back once, so they are added once, also on replay).
-        if (b.value.lease !== "") this.cubeTable.addMember(SCAN_MEMBER_ID, b.value.lease);
+        const id = b.value.id || LEGACY_MEMBER_ID;
+        if (b.value.lease !== "") this.cubeTable.addMember(id, b.value.lease);
         else {
-          this.cubeTable.closeMember(SCAN_MEMBER_ID);
-          this.estimate.record(SCAN_MEMBER_ID, atUnixMs, b.value.searchNodes, 0, 0);
+          this.cubeTable.closeMember(id);
+          this.estimate.record(id, atUnixMs, b.value.searchNodes, 0, 0);
         }
         break;
+      }
       case "slot":
         // A score run's slot (coordinator/model/score-slots.ts): a member like the portfolio member.
         if (b.value.lease !== "") this.cubeTable.addMember(b.value.id, b.value.lease);

@@ -85,8 +85,6 @@ export function cubeBudgetSec(solver: { timeLimitSec: number; firstTimeLimitSec?
 export function scanCubeBudgetSec(solver: { timeLimitSec: number }, generations: number): number {
   return solver.timeLimitSec > 0 ? solver.timeLimitSec * 2 ** Math.min(generations, 16) : 0;
 }
-/** A scan run's portfolio member's id (coordinator/model/run-model.ts): it runs like a cube but is none. */
-export const SCAN_MEMBER_ID = "member-long";
 export const DEFAULT_RESPLIT_DEPTH = 1;
 export const MAX_TARGET_CUBES = 2_000_000;
 

@@ -225,6 +225,14 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun, ProofCheck
     return isScoreRun(this.spec) ? startScore(this, liveSlots) : splitRun(this);
   }
 
+  /**
+   * A scan run's stopped members go on once within their share (coordinator/model/scan-member.ts), also between
+   * verdicts: the shell asks with each status round, as the cubes' running time grows.
+   */
+  continueMembers(): RunSteps {
+    return continueMember(this);
+  }
+
   /** A score run keeps as many slots going as the live workers have solver slots (more workers joined). */
   growScoreSlots(liveSlots: number): RunSteps {
     return growSlots(this, liveSlots);

@@ -15,7 +15,7 @@ import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import { InFlightTasks } from "./in-flight.js";
 import type { LedgerBody, PublishEffect, RunSteps, TaskMessage } from "./run-effects.js";
 import type { RunShape } from "./shape.js";
-import { taskMessage } from "./task-message.js";
+import { taskMessage, type MemberTask } from "./task-message.js";
 
 export interface RunModelOptions {
   /** Deliveries (and error verdicts) of one cube before it is marked failed. */
@@ -43,6 +43,12 @@ export interface RunModelOptions {
    * its verdicts are not taken in this run either. @default none
    */
   readonly distrustedElsewhere?: (worker: string) => string | undefined;
+  /**
+   * The run's tasks that live workers report running now, each with its start (ms since the epoch; the workers'
+   * heartbeats): a scan run's members weigh their share against this time too (coordinator/model/scan-member.ts), not
+   * only against verdicts already back, which lag a whole cube budget behind. @default none
+   */
+  readonly running?: () => ReadonlyArray<{ cube: string; sinceMs: number }>;
 }
 
 /** What every decision of a run reads: its spec, its shape, the options, the log, and the recorder it records through. */
@@ -120,8 +126,8 @@ export class RunRecorder {
     }
   }
 
-  /** A cube's task with a fresh lease (coordinator/model/task-message.ts); `member`: a portfolio member's order and budget. */
-  task(cube: TaskCube, attempt: number, member?: { order: string; timeLimitSec: number }): TaskMessage {
+  /** A cube's task with a fresh lease (coordinator/model/task-message.ts); `member`: a portfolio member's tree and budget. */
+  task(cube: TaskCube, attempt: number, member?: MemberTask): TaskMessage {
     return taskMessage(this.spec, this.shape, cube, attempt, this.opts.clock(), this.opts.lease(), member);
   }
 }

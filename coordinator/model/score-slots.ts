@@ -89,7 +89,7 @@ function* sendSlot(run: ScoreRun, index: number, attempt: number): RunSteps {
   const id = `${SCORE_SLOT_PREFIX}${index}`;
   const budgetSec = run.spec.solver!.timeLimitSec > 0 ? run.spec.solver!.timeLimitSec : SCORE_SLOT_SEC;
   // The task's seed is the spec's plus its attempt number (coordinator/model/task-message.ts).
-  const task = run.recorder.task({ id, placements: [] }, index * SEED_STRIDE + attempt, { order: "", timeLimitSec: budgetSec });
+  const task = run.recorder.task({ id, placements: [] }, index * SEED_STRIDE + attempt, { timeLimitSec: budgetSec });
   const seed = task.task.solver!.seed;
   yield* run.recorder.publishAndRecord({ type: "publish", tasks: [task], seqs: [] },
     () => ({ $case: "slot", value: { id, attempt, seed, budgetSec, lease: task.task.lease, searchNodes: 0 } }));

@@ -2,16 +2,17 @@
  * A run's initial split, for the run model (coordinator/model/run-model.ts): the shape's splitter streams cubes,
  * boards it filled and the weight it refuted; boards are offered as solutions first (a counting run counts them as
  * cubes like any other), then the cubes are published and recorded in batches. A scan run's cubes go out in scan
- * order with the portfolio member second in the queue (coordinator/model/scan-member.ts).
+ * order with the portfolio members second in the queue (coordinator/model/scan-member.ts).
  */
 
 import type { Cube } from "../../core/cubes/types.js";
 import type { RunSteps } from "./run-effects.js";
-import { SCAN_MEMBER_ID } from "./run-defaults.js";
+import { scanSymmetry } from "../../core/cubes/scan-split.js";
 import { publishCubes } from "./run-cubes.js";
 import { checkComplete, type OutcomeRun } from "./run-outcome.js";
 import { offerBoard } from "./run-solutions.js";
 import { closeAllByMember, publishMember, SCAN_MEMBER_SEC, type MemberRun } from "./scan-member.js";
+import { memberId, memberTrees, type ScanTree } from "./scan-trees.js";
 import type { SplitBoard } from "./shape.js";
 
 /** What the split reads and records: the run's cubes, solutions, member and outcome. */
@@ -58,10 +59,11 @@ export function* splitRun(run: SplitRun): RunSteps {
 
 /**
  * The initial split of a scan run: the engine's own scan tree cut at the first level with `targetCubes` partial
- * boards, the cubes published in scan order (so one worker replays the whole scan), and the portfolio member
- * second in the queue (first for a second worker), also with cube parts (core/cubes/parts.ts): where the long order
- * wins, it wins by up to 40x, and behind the first cube's parts it would wait for all of them (Brendan's 9x6 seed 2:
- * 3.3 s on two workers against 1.1 s). Certified and score runs and runs with a SAT solver get no member.
+ * boards, the cubes published in scan order (so one worker replays the whole scan), and the portfolio members (the
+ * other trees `cubist solve` searches: coordinator/model/scan-trees.ts) second in the queue (first for a second
+ * worker), also with cube parts (core/cubes/parts.ts): where another tree wins, it wins by up to 300x, and behind the
+ * first cube's parts it would wait for all of them (Brendan's 9x6 seed 2: 3.3 s on two workers against 1.1 s).
+ * Certified and score runs and runs with a SAT solver get no member.
  */
 function* splitScan(run: SplitRun): RunSteps {
   const c = run.spec.cubing!;
@@ -80,16 +82,28 @@ function* splitScan(run: SplitRun): RunSteps {
   const ids: Array<{ id: string; cube: Cube } | null> = r.cubes.map((cube, i) => ({ id: String(i), cube }));
   const refuted = { count: r.refuted.count, weight: r.refuted.weight };
   const s = run.spec.solver!;
-  const member = !run.spec.certify && s.solver === "none" && s.objective !== "score" && ids.length > 1 && !run.cubes.table.member(SCAN_MEMBER_ID);
-  if (!member) {
+  const trees = ids.length > 1 ? splitMemberTrees(run) : [];
+  if (trees.length === 0) {
     yield* publishCubes(run, undefined, ids, "initial", true, refuted);
   } else {
     yield* publishCubes(run, undefined, ids.slice(0, 1), "initial", false, { count: 0, weight: 0 });
     const budget = s.timeLimitSec > 0 ? Math.min(s.timeLimitSec, SCAN_MEMBER_SEC) : SCAN_MEMBER_SEC;
-    yield* publishMember(run, budget, 0, 0, false);
+    for (const tree of trees) yield* publishMember(run, tree, budget, 0, 0, false);
     yield* publishCubes(run, undefined, ids.slice(1), "initial", true, refuted);
     const early = run.member.takeUnsat();
     if (early && !run.life.ended) yield* closeAllByMember(run, early);
   }
   yield* checkComplete(run);
+}
+
+/**
+ * The members' trees of a scan run (coordinator/model/scan-trees.ts) not yet in its table (a coordinator that took the
+ * run over mid-split splits again): none for certified and score runs and runs with a SAT solver.
+ */
+function splitMemberTrees(run: SplitRun): ScanTree[] {
+  const s = run.spec.solver!;
+  if (run.spec.certify || s.solver !== "none" || s.objective === "score" || run.shape.kind !== "square") return [];
+  const puzzle = run.shape.puzzle;
+  const symmetry = scanSymmetry(puzzle, { certify: false, findOne: true });
+  return memberTrees(puzzle, symmetry).filter((t) => !run.cubes.table.member(memberId(t)));
 }

@@ -13,6 +13,7 @@ import type { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
 import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import type { TaskMessage } from "./run-effects.js";
 import { CUBE_PART_DEPTH, cubeBudgetSec, scanCubeBudgetSec } from "./run-defaults.js";
+import type { ScanTree } from "./scan-trees.js";
 import type { RunShape } from "./shape.js";
 
 /**
@@ -34,8 +35,17 @@ function resumable(spec: RunSpec): boolean {
   return spec.cubing?.cellOrder === "scan" && !spec.certify && (objective === "" || objective === "sat");
 }
 
+/**
+ * A whole-board task with a budget of its own: a portfolio member's (coordinator/model/scan-member.ts), in its tree, or
+ * a score slot's (coordinator/model/score-slots.ts), no tree.
+ */
+export interface MemberTask {
+  tree?: ScanTree;
+  timeLimitSec: number;
+}
+
 export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiterals">, cube: { id: string; placements: readonly Placement[]; part?: CubePart; progress?: PartProgress }, attempt: number, now: number, lease: string,
-  member?: { order: string; timeLimitSec: number }): TaskMessage {
+  member?: MemberTask): TaskMessage {
   const part = member ? cube.part : taskPart(spec, cube);
   const units: number[] = [];
   for (const p of cube.placements) units.push(...shape.placementLiterals(p));
@@ -60,7 +70,9 @@ export function taskMessage(spec: RunSpec, shape: Pick<RunShape, "placementLiter
     puzzleSha256: spec.puzzleSha256,
     lease,
     certify: spec.certify,
-    engineOrder: member?.order ?? "",
+    engineOrder: member?.tree?.order ?? "",
+    engineMirror: member?.tree?.mirror ?? false,
+    engineCorner: member?.tree?.corner ?? 0,
     notWorker: "",
     ...(part ? { part } : {}),
   };

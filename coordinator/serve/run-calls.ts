@@ -49,7 +49,8 @@ function runRequestOf(req: SubmitRunRequest): RunRequest {
     maxDepth: req.cubing?.maxDepth || undefined,
     cellOrder: req.cubing?.cellOrder || undefined,
     cubeParts: req.cubing?.parts || undefined,
-    memberShare: req.cubing?.memberShare || undefined,
+    // 0 is asked for (the first budget only); absent, the run's default (coordinator/model/scan-trees.ts).
+    memberShare: req.cubing?.memberShare ?? undefined,
     scoreSlots: req.cubing?.scoreSlots || undefined,
     solver: req.solver?.solver || undefined,
     timeLimitSec: req.solver ? req.solver.timeLimitSec : undefined,

@@ -173,6 +173,7 @@ export class Coordinator {
       publishCancel: (run, cube, reason) => this.publishCancel(run, cube, reason),
       settled: (run) => this.intake?.requeue(this.held.take(run)),
       liveSlots: () => this.workerTable.live().reduce((n, w) => n + w.status.slots, 0),
+      running: (run) => [...(this.workerTable.runningByRun().get(run) ?? new Map<string, { since: number }>()).entries()].map(([cube, w]) => ({ cube, sinceMs: w.since })),
       checkers: (worker) => this.hasChecker(worker),
       distrustedElsewhere: (worker) => distrustReason(this.runs(), worker),
     });

@@ -38,6 +38,8 @@ export interface RunDeps {
   readonly checkers?: (worker: string) => boolean;
   /** Why a spot check of any run in memory disproved a worker (coordinator/model/run-trust.ts). @default none */
   readonly distrustedElsewhere?: (worker: string) => string | undefined;
+  /** The run's tasks live workers report running, with their starts (the workers' heartbeats). @default none */
+  readonly running?: (runId: string) => ReadonlyArray<{ cube: string; sinceMs: number }>;
   /** Throws unless this coordinator leads, waiting while its lease is lapsed (coordinator/shell/coordinator.ts): before every effect. */
   readonly fence?: () => Promise<void>;
 }
@@ -56,6 +58,7 @@ export function runModelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | Trian
     settled: () => deps.settled?.(spec.runId),
     checkers: deps.checkers,
     distrustedElsewhere: deps.distrustedElsewhere,
+    running: deps.running ? () => deps.running!(spec.runId) : undefined,
   });
   return { model, formula: shape.formula };
 }

@@ -19,7 +19,7 @@ import type { RunDeps } from "./run-deps.js";
 import { distrustedIn, type Orphans } from "./worker-table.js";
 
 /** What the store needs: where runs live, and the coordinator's part in every run's effects (RunDeps, coordinator/shell/run-deps.ts). */
-export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel" | "liveSlots" | "checkers" | "distrustedElsewhere"> {
+export interface RunStoreOptions extends Pick<RunDeps, "layout" | "jsm" | "ledger" | "names" | "settings" | "log" | "publishCancel" | "liveSlots" | "checkers" | "distrustedElsewhere" | "running"> {
   /** Before every effect of a run: resolves while this coordinator leads (coordinator/shell/coordinator.ts whenLeading). */
   readonly fence: () => Promise<void>;
   /** A run recorded tasks that were in flight: the verdicts held for them are looked at again. */
@@ -55,7 +55,7 @@ export class RunStore {
     const { layout, log } = this.opts;
     return {
       layout, jsm: this.opts.jsm, ledger: this.opts.ledger, names: this.opts.names, settings: this.opts.settings, log,
-      fence: this.opts.fence, publishCancel: this.opts.publishCancel, settled: this.opts.settled, liveSlots: this.opts.liveSlots, checkers: this.opts.checkers,
+      fence: this.opts.fence, publishCancel: this.opts.publishCancel, settled: this.opts.settled, liveSlots: this.opts.liveSlots, checkers: this.opts.checkers, running: this.opts.running,
       distrustedElsewhere: this.opts.distrustedElsewhere,
       releaseFormula: (sha, runId) => releaseFormula(layout.formulas, sha, runId, this.byId.values(), log),
       releaseProofs: (proofs, runId) =>

@@ -66,12 +66,21 @@ export class RunUpkeep {
     }
   }
 
+  /** A scan run's stopped members go on once the cubes' running time gives them their share (coordinator/model/scan-member.ts). */
+  private async continueMembers(): Promise<void> {
+    for (const run of this.x.runs()) {
+      if (run.state !== RunState.RUN_STATE_RUNNING || run.spec.cubing?.cellOrder !== "scan") continue;
+      await run.continueMembers().catch((err: Error) => this.x.log.debug("members not sent on", { run: run.id, err: err.message }));
+    }
+  }
+
   /** Writes the records of the runs that changed (and of every open run: its ETA and rates move). */
   async writeStatus(): Promise<void> {
     if (!this.x.mayWrite()) return;
     const now = Date.now();
     this.refreshRunning(now);
     await this.growScoreSlots(now);
+    await this.continueMembers();
     for (const run of this.x.runs()) {
       if (!isTerminal(run.state)) run.markDirty();
       try {

@@ -301,6 +301,13 @@ export class RunController extends EventEmitter<RunEvents> {
     return this.carryOut(this.model.requeueOrphan(cubeId));
   }
 
+  /** A scan run's stopped members go on once within their share (no-op for other runs and before the split). */
+  async continueMembers(): Promise<void> {
+    if (this.model.ended || this.splitting === null || this.spec.cubing?.cellOrder !== "scan") return;
+    await this.splitting;
+    await this.carryOut(this.model.continueMembers());
+  }
+
   /** A score run keeps as many score slots going as the live workers have solver slots (no-op for other runs). */
   async growScoreSlots(liveSlots: number): Promise<void> {
     if (this.model.ended || this.splitting === null || this.spec.solver?.objective !== "score") return;

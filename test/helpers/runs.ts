@@ -141,6 +141,8 @@ export function cubeTask(run: TestRun, cubeId: string, options: { placements?: r
     certify: false,
     notWorker: "",
     engineOrder: options.engineOrder ?? "",
+    engineMirror: false,
+    engineCorner: 0,
   };
 }
 

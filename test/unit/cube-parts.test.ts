@@ -10,11 +10,15 @@ import { MAX_PART_N, partProblem, partsOf, resplitPart } from "../../core/cubes/
 import { scanSplit } from "../../core/cubes/scan-split.js";
 import type { Cube } from "../../core/cubes/types.js";
 import { InvalidOptionError } from "../../core/errors.js";
-import { CUBE_PART_DEPTH, SCAN_MEMBER_ID } from "../../coordinator/model/run-defaults.js";
+import { CUBE_PART_DEPTH } from "../../coordinator/model/run-defaults.js";
+import { memberId } from "../../coordinator/model/scan-trees.js";
 import { buildRunSpec, type RunRequest } from "../../coordinator/run-spec.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { modelHarness, openCubes, published, squarePuzzleOf, verdict } from "../helpers/run-model.js";
+
+/** The portfolio member of a scan run on a board without eight trees: the mirror of the cubes' scan. */
+const MIRROR = memberId({ order: "short", corner: 0, mirror: true });
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 
@@ -92,10 +96,14 @@ test("cube parts - run specs: scan runs only, not certified or score; solve --wo
   }
 });
 
-test("member share - run specs: scan runs only, 0 by default, at most MAX_MEMBER_SHARE", () => {
-  assert.equal(buildRunSpec({ puzzleText: UNSAT }).spec.cubing!.memberShare, undefined);
-  assert.equal(buildRunSpec({ puzzleText: UNSAT, memberShare: 0.5 }).spec.cubing!.memberShare, 0.5);
+test("member share - run specs: scan runs only, by default every tree the same share (recorded in the spec), 0 when asked, at most MAX_MEMBER_SHARE", () => {
+  assert.equal(buildRunSpec({ puzzleText: UNSAT }).spec.cubing!.memberShare, 0.5, "two trees: the scan and its mirror");
+  assert.equal(buildRunSpec({ puzzleText: readFileSync("test/fixtures/cluster/unsat-7x7-hard.txt", "utf8") }).spec.cubing!.memberShare, 0.875, "eight trees");
+  assert.equal(buildRunSpec({ puzzleText: UNSAT, memberShare: 0.3 }).spec.cubing!.memberShare, 0.3);
   assert.equal(buildRunSpec({ puzzleText: UNSAT, memberShare: 0 }).spec.cubing!.memberShare, undefined);
+  for (const req of [{ solver: "kissat" }, { cellOrder: "spiral" }, { certify: true }, { objective: "score" }, { mode: "all" }]) {
+    assert.equal(buildRunSpec({ puzzleText: UNSAT, ...req } as RunRequest).spec.cubing!.memberShare, undefined, `no members: ${JSON.stringify(req)}`);
+  }
   for (const req of [{ memberShare: 0.5, solver: "kissat" }, { memberShare: 0.5, cellOrder: "spiral" }, { memberShare: 0.95 }, { memberShare: -0.1 }]) {
     assert.throws(() => buildRunSpec({ puzzleText: UNSAT, ...req } as RunRequest), (e: unknown) => e instanceof InvalidOptionError && /member share/.test((e as Error).message), JSON.stringify(req));
   }
@@ -110,9 +118,9 @@ test("cube parts - a scan run in 2 parts: each cube's parts in order, the member
   const expected = scanSplit(puzzle, { targetCubes: 4, symmetry: true }); // no hints, one board wanted: the engine's symmetry
   const tasks = published(h.effects);
   assert.equal(tasks.length, 2 * expected.cubes.length + 1);
-  assert.equal(tasks[1].task.cubeId, SCAN_MEMBER_ID, "the member second, as without parts");
+  assert.equal(tasks[1].task.cubeId, MIRROR, "the member second, as without parts");
   assert.deepEqual(tasks[1].task.part, { k: 0, n: 1, depth: CUBE_PART_DEPTH }, "the member: the whole board, numbered");
-  const parts = tasks.filter((t) => t.task.cubeId !== SCAN_MEMBER_ID);
+  const parts = tasks.filter((t) => t.task.cubeId !== MIRROR);
   assert.deepEqual(parts.map((t) => t.task.cubeId), parts.map((_, i) => String(i)));
   parts.forEach((t, i) => {
     assert.deepEqual(t.task.placements, expected.cubes[Math.floor(i / 2)].placements);
@@ -136,7 +144,7 @@ test("cube parts - a scan run in 2 parts: each cube's parts in order, the member
   assert.equal(again.length, 1);
   assert.equal(again[0].task.cubeId, "1.3");
   assert.deepEqual(again[0].task.part, { k: 7, n: 32, depth: CUBE_PART_DEPTH });
-  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN), ...openCubes(h.model).map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))]));
+  await h.run(h.model.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN), ...openCubes(h.model).map((id) => verdict(id, VerdictKind.VERDICT_KIND_UNSAT))]));
   assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
   assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
   const replayed = h.replay();

@@ -110,7 +110,7 @@ test("formula validate - a formula run's task: literal placements that are its u
   const task: CubeTask = {
     runId: "f1", cubeId: "1", formulaSha256: "a".repeat(64), numVars: 12, units: [3, -5], placements: [literalPlacement(3), literalPlacement(-5)],
     solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 1, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0,
-    puzzleSha256: spec.puzzleSha256, lease: "l1", certify: false, engineOrder: "", notWorker: "",
+    puzzleSha256: spec.puzzleSha256, lease: "l1", certify: false, engineOrder: "", engineMirror: false, engineCorner: 0, notWorker: "",
   };
   const check = (t: CubeTask) => validateTask(ctx, "cubist.cubes.f1", CubeTask.encode(t).finish(), delivery);
   assert.equal(check(task).action, "run");

@@ -10,13 +10,17 @@ import { test } from "node:test";
 import { resplitPart, resumeFrom } from "../../core/cubes/parts.js";
 import { equalRational, exactWeight, sumWeights } from "../../core/cubes/weight.js";
 import { checkVerdict } from "../../coordinator/model/leases.js";
-import { CUBE_PART_DEPTH, SCAN_MEMBER_ID } from "../../coordinator/model/run-defaults.js";
+import { CUBE_PART_DEPTH } from "../../coordinator/model/run-defaults.js";
+import { memberId } from "../../coordinator/model/scan-trees.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { createNames } from "../../proto/contract.js";
 import { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import type { RunRequest } from "../../coordinator/run-spec.js";
 import { modelHarness, openCubes, published, verdict } from "../helpers/run-model.js";
+
+/** The portfolio member of a scan run on a board without eight trees: the mirror of the cubes' scan. */
+const MIRROR = memberId({ order: "short", corner: 0, mirror: true });
 
 const UNSAT = readFileSync("test/fixtures/cluster/unsat-5x5.txt", "utf8");
 const D = CUBE_PART_DEPTH;
@@ -27,13 +31,13 @@ async function split(req: Partial<RunRequest> = {}) {
   const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: UNSAT, targetCubes: 4, ...req }, { batchSize: 5 });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
-  return { h, first: published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)! };
+  return { h, first: published(h.effects).find((t) => t.task.cubeId === MIRROR)! };
 }
 
 /** A scan run split, its member given up (no report): the cubes alone. */
 async function started(req: Partial<RunRequest> = {}) {
   const { h } = await split(req);
-  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN)]));
+  await h.run(h.model.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN)]));
   return h;
 }
 
@@ -45,7 +49,7 @@ async function closeAll(h: Awaited<ReturnType<typeof started>>) {
 
 test("resuming - a whole scan cube goes out as part 0 of 1 (numbered, with its tree estimate); stopped, its re-split parts start where it stopped", async () => {
   const h = await started();
-  const cubes = published(h.effects).filter((t) => t.task.cubeId !== SCAN_MEMBER_ID);
+  const cubes = published(h.effects).filter((t) => t.task.cubeId !== MIRROR);
   assert.ok(cubes.length >= 2);
   assert.ok(cubes.every((t) => JSON.stringify(t.task.part) === JSON.stringify({ k: 0, n: 1, depth: D })));
   const parent = h.model.table.get("0")!;
@@ -143,19 +147,19 @@ test("resuming - parts arithmetic: children keep their start, a report at the pa
 test("resuming - the portfolio member goes on from where it stopped, with twice the budget, once the cubes have had as much worker time", async () => {
   const { h, first } = await split({ timeLimitSec: 30, memberShare: 0.5 });
   assert.deepEqual(first.task.part, { k: 0, n: 1, depth: D }, "the whole board, numbered");
-  assert.equal(first.task.engineOrder, "long");
+  assert.deepEqual([first.task.engineOrder, first.task.engineMirror], ["short", true]);
   assert.equal(first.task.solver!.timeLimitSec, 10);
   const member = (next: number, wallMs: number, lease: string) =>
-    verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next, depth: D }, lease, stats: { wallMs } as never });
+    verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next, depth: D }, lease, stats: { wallMs } as never });
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([member(40, 10_000, first.task.lease)]));
   assert.equal(published(h.effects).length, 0, "the cubes have had no time yet");
   // The cubes catch up (a cube back unknown after 6 s, another refuted after 5 s): the member goes on, to the front.
   const withMs = (id: string, kind: VerdictKind, wallMs: number) => verdict(id, kind, { stats: { wallMs } as never });
   await h.run(h.model.recordVerdicts([withMs("1", VerdictKind.VERDICT_KIND_UNSAT, 6_000)]));
-  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0);
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 0);
   await h.run(h.model.recordVerdicts([withMs("2", VerdictKind.VERDICT_KIND_UNSAT, 5_000)]));
-  const again = published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID);
+  const again = published(h.effects).filter((t) => t.task.cubeId === MIRROR);
   assert.equal(again.length, 1);
   assert.ok(again[0].front);
   assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 40 });
@@ -166,54 +170,54 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
   // behind its start ends it.
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([member(90, 20_000, again[0].task.lease), withMs("3", VerdictKind.VERDICT_KIND_UNKNOWN, 30_000)]));
-  const third = published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID);
+  const third = published(h.effects).filter((t) => t.task.cubeId === MIRROR);
   assert.deepEqual(third.map((t) => [t.task.part!.from, t.task.solver!.timeLimitSec]), [[90, 40]]);
   assert.equal(new Set([first, again[0], third[0]].map((t) => t.msgId)).size, 3);
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([member(50, 1_000, third[0].task.lease), withMs("0", VerdictKind.VERDICT_KIND_UNSAT, 90_000)]));
-  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0, "a report behind its start: the member ends");
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 0, "a report behind its start: the member ends");
   assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
 });
 
-test("resuming - by default (--member-share 0, chosen by measurement) the member does not go on", async () => {
-  const { h, first } = await split({ timeLimitSec: 30 });
+test("resuming - with --member-share 0 the member does not go on", async () => {
+  const { h, first } = await split({ timeLimitSec: 30, memberShare: 0 });
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([
-    verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10 } as never }),
+    verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10 } as never }),
     verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 60_000 } as never }),
   ]));
-  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0);
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 0);
   await h.run(h.replay().recover());
-  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0, "nor after a restart");
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 0, "nor after a restart");
 });
 
 test("resuming - the member's attempts are in the ledger: a restarted coordinator takes the verdict in flight, and sends a stopped member on at once", async () => {
   const { h, first } = await split({ timeLimitSec: 30, memberShare: 0.5 });
   // A coordinator that replays the ledger knows the attempt in flight by its lease, and takes its report.
   const second = h.replay();
-  assert.deepEqual(second.table.member(SCAN_MEMBER_ID), { id: SCAN_MEMBER_ID, lease: first.task.lease, open: true });
+  assert.deepEqual(second.table.member(MIRROR), { id: MIRROR, lease: first.task.lease, open: true });
   h.effects.length = 0;
   await h.run(second.recover());
   assert.equal(published(h.effects).length, 0, "nothing is sent again while the attempt is in flight");
-  await h.run(second.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10_000 } as never })]));
+  await h.run(second.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10_000 } as never })]));
   assert.equal(published(h.effects).length, 0, "the cubes have had no time yet");
-  assert.equal(second.table.member(SCAN_MEMBER_ID)!.open, false);
+  assert.equal(second.table.member(MIRROR)!.open, false);
   // The next coordinator finds the member stopped: it goes on at once, where it stopped, with twice the budget.
   const third = h.replay();
-  assert.equal(third.table.member(SCAN_MEMBER_ID)!.open, false);
+  assert.equal(third.table.member(MIRROR)!.open, false);
   await h.run(third.recover());
-  const again = published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID);
+  const again = published(h.effects).filter((t) => t.task.cubeId === MIRROR);
   assert.equal(again.length, 1);
   assert.ok(again[0].front);
   assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 40 });
   assert.equal(again[0].task.solver!.timeLimitSec, 20);
-  assert.deepEqual(third.table.member(SCAN_MEMBER_ID), { id: SCAN_MEMBER_ID, lease: again[0].task.lease, open: true });
-  assert.deepEqual(h.replay().table.member(SCAN_MEMBER_ID), third.table.member(SCAN_MEMBER_ID));
+  assert.deepEqual(third.table.member(MIRROR), { id: MIRROR, lease: again[0].task.lease, open: true });
+  assert.deepEqual(h.replay().table.member(MIRROR), third.table.member(MIRROR));
   const members = h.ledger.filter((e) => e.entry?.$case === "member");
   assert.equal(members.length, 3, "sent, stopped, sent again");
   for (const e of members) assert.deepEqual(LedgerEntry.decode(LedgerEntry.encode(e).finish()), e, "as stored in the ledger stream");
   // Its exhausted board still refutes every open cube.
-  await h.run(third.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT, { lease: again[0].task.lease })]));
+  await h.run(third.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNSAT, { lease: again[0].task.lease })]));
   assert.equal(third.state, RunState.RUN_STATE_UNSAT);
   assert.ok(Math.abs(third.table.refutedWeight - 1) < 1e-12);
 });
@@ -222,12 +226,12 @@ test("resuming - the member's exhausted board after it went on refutes every ope
   const { h, first } = await split({ memberShare: 0.5 });
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([
-    verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 7, depth: D }, lease: first.task.lease, stats: { wallMs: 10 } as never }),
+    verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 7, depth: D }, lease: first.task.lease, stats: { wallMs: 10 } as never }),
     verdict("0", VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 3, depth: D }, stats: { wallMs: 100 } as never }),
   ]));
-  const again = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  const again = published(h.effects).find((t) => t.task.cubeId === MIRROR)!;
   assert.equal(again.task.part!.from, 7);
-  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT, { lease: again.task.lease })]));
+  await h.run(h.model.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNSAT, { lease: again.task.lease })]));
   assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
   assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
   assert.equal(h.replay().table.refutedWeight, h.model.table.refutedWeight);
@@ -239,26 +243,26 @@ test("resuming - every member attempt's placements count in the run's, once, als
   await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNSAT, nodes(500, 60_000))]));
   assert.equal(h.model.cubes.work.placements, 500);
   h.effects.length = 0;
-  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, ...nodes(7_000) })]));
+  await h.run(h.model.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, ...nodes(7_000) })]));
   assert.equal(h.model.cubes.work.placements, 7_500, "stopped by its budget");
-  const again = published(h.effects).find((t) => t.task.cubeId === SCAN_MEMBER_ID)!;
+  const again = published(h.effects).find((t) => t.task.cubeId === MIRROR)!;
   assert.ok(again, "it went on");
   // The same verdict again (a redelivery) is refused by its old lease before it reaches the run; the next attempt,
   // given up, adds its own.
-  const redelivered = verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, ...nodes(7_000) });
+  const redelivered = verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, ...nodes(7_000) });
   assert.equal(checkVerdict(createNames(), h.model.table, redelivered, createNames().verdictsSubject("r1", "w1")), "verdict_lease");
-  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_ERROR, { lease: again.task.lease, ...nodes(30_000) })]));
+  await h.run(h.model.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_ERROR, { lease: again.task.lease, ...nodes(30_000) })]));
   assert.equal(h.model.cubes.work.placements, 37_500, "given up");
   assert.equal(h.replay().cubes.work.placements, 37_500);
   // Ended, it does not go on, also after a restart.
   h.effects.length = 0;
   await h.run(h.replay().recover());
-  assert.equal(published(h.effects).filter((t) => t.task.cubeId === SCAN_MEMBER_ID).length, 0);
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 0);
 });
 
 test("resuming - the placements of the member's exhausted board go with the first cube it refutes, once", async () => {
   const { h, first } = await split();
-  await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, VerdictKind.VERDICT_KIND_UNSAT, { lease: first.task.lease, stats: { wallMs: 5, searchNodes: 123_456 } as never })]));
+  await h.run(h.model.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNSAT, { lease: first.task.lease, stats: { wallMs: 5, searchNodes: 123_456 } as never })]));
   assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
   assert.equal(h.model.cubes.work.placements, 123_456);
   assert.equal(h.replay().cubes.work.placements, 123_456);

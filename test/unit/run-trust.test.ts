@@ -6,12 +6,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sampled } from "../../coordinator/model/run-trust.js";
-import { SCAN_MEMBER_ID } from "../../coordinator/model/run-defaults.js";
+import { memberId } from "../../coordinator/model/scan-trees.js";
 import { writeCanonical } from "../../core/formats/index.js";
 import { generatePuzzle } from "../../core/generate.js";
 import { VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { modelHarness, openCubes, published, verdict } from "../helpers/run-model.js";
+
+/** The portfolio member of a scan run on a board without eight trees: the mirror of the cubes' scan. */
+const MIRROR = memberId({ order: "short", corner: 0, mirror: true });
 
 const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColors: 6, seed: 1 });
 const BOARD = GENERATED.solution.cells.map((c, cell) => ({ cell, piece: c!.piece, rot: c!.rot }));
@@ -159,7 +162,7 @@ test("spot checks - a scan run's whole-board exhaustion, when sampled, counts as
     await h.run(h.model.start());
     await h.run(h.model.splitInitial());
     const open = openCubes(h.model);
-    await h.run(h.model.recordVerdicts([verdict(SCAN_MEMBER_ID, UNSAT, { workerId: "liar" })]));
+    await h.run(h.model.recordVerdicts([verdict(MIRROR, UNSAT, { workerId: "liar" })]));
     if (percent === 0) {
       // The control: unchecked, the member's word refutes every cube.
       assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);

@@ -137,7 +137,7 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
   const task: CubeTask = {
     runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
-    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false, engineOrder: "", notWorker: "",
+    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false, engineOrder: "", engineMirror: false, engineCorner: 0, notWorker: "",
   };
   const check = (t: CubeTask, d: DeliveryInfo = delivery, subject = "cubist.cubes.r1") => validateTask(ctx, subject, CubeTask.encode(t).finish(), d);
   const ok = check(task);
@@ -177,6 +177,20 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check({ ...task, certify: true, part: { k: 0, n: 2, depth: 10 } }).action, "term");
   assert.equal(check({ ...task, engineOrder: "long", part: { k: 0, n: 2, depth: 10 } }).action, "term");
   assert.equal(check({ ...task, engineOrder: "long", part: { k: 0, n: 1, depth: 10, from: 99 } }).action, "run", "the member, numbered, going on");
+  // A member's tree (coordinator/model/scan-trees.ts): mirrored, a pinned corner piece 0-3 where the board's symmetry
+  // is broken (no hints, not certified), on a whole-board task with engine_order only.
+  const member: CubeTask = { ...task, cubeId: "member-short-c3-m", placements: [], units: [], engineOrder: "short", part: { k: 0, n: 1, depth: 10 } };
+  assert.equal(check({ ...member, engineMirror: true }).action, "run");
+  assert.equal(check({ ...member, engineCorner: 3, engineMirror: true }).action, "run");
+  for (const [t, why] of [
+    [{ ...member, engineCorner: 4 }, /engine_corner 4 is not a corner piece/],
+    [{ ...member, engineOrder: "", part: undefined, engineMirror: true }, /for a whole-board task with engine_order/],
+    [{ ...task, engineOrder: "short", engineCorner: 1 }, /for a whole-board task with engine_order/],
+    [{ ...member, certify: true, part: undefined, engineCorner: 2 }, /symmetry is not broken/],
+  ] as const) {
+    const r = check(t as CubeTask);
+    assert.ok(r.action === "term" && why.test(r.reason), `${JSON.stringify(t).slice(0, 80)}: ${r.action === "term" ? r.reason : r.action}`);
+  }
   state = RunState.RUN_STATE_PAUSED;
   assert.equal(check(task).action, "nak");
   state = RunState.RUN_STATE_SAT;

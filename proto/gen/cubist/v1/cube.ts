@@ -256,7 +256,15 @@ export interface CubeTask {
    * come from the coordinator's ledger), downloads the proof and runs its checker (the format is read from the
    * proof's first byte), then answers with a Verdict whose `checked` says what the checker found.
    */
-  check?: ProofCheckTask | undefined;
+  check?:
+    | ProofCheckTask
+    | undefined;
+  /**
+   * A whole-board task's tree (engine_order set; docs/cubing.md "Scan cubes"): the scan mirrored left to right (the
+   * engine's --mirror), and the pinned corner piece (--corner K, 0-3, with the board's symmetry broken; 0: the first).
+   */
+  engineMirror: boolean;
+  engineCorner: number;
 }
 
 /** A check task's proof: its object name in the proofs stream, and the worker whose UNSAT it backs. */
@@ -926,6 +934,8 @@ function createBaseCubeTask(): CubeTask {
     engineOrder: "",
     part: undefined,
     check: undefined,
+    engineMirror: false,
+    engineCorner: 0,
   };
 }
 
@@ -979,6 +989,12 @@ export const CubeTask: MessageFns<CubeTask> = {
     }
     if (message.check !== undefined) {
       ProofCheckTask.encode(message.check, writer.uint32(578).fork()).join();
+    }
+    if (message.engineMirror !== false) {
+      writer.uint32(584).bool(message.engineMirror);
+    }
+    if (message.engineCorner !== 0) {
+      writer.uint32(592).uint32(message.engineCorner);
     }
     return writer;
   },
@@ -1126,6 +1142,22 @@ export const CubeTask: MessageFns<CubeTask> = {
             message.check = ProofCheckTask.decode(reader, reader.uint32());
             continue;
           }
+          case 73: {
+            if (tag !== 584) {
+              break;
+            }
+
+            message.engineMirror = reader.bool();
+            continue;
+          }
+          case 74: {
+            if (tag !== 592) {
+              break;
+            }
+
+            message.engineCorner = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1187,6 +1219,16 @@ export const CubeTask: MessageFns<CubeTask> = {
         : "",
       part: isSet(object.part) ? CubePart.fromJSON(object.part) : undefined,
       check: isSet(object.check) ? ProofCheckTask.fromJSON(object.check) : undefined,
+      engineMirror: isSet(object.engineMirror)
+        ? globalThis.Boolean(object.engineMirror)
+        : isSet(object.engine_mirror)
+        ? globalThis.Boolean(object.engine_mirror)
+        : false,
+      engineCorner: isSet(object.engineCorner)
+        ? globalThis.Number(object.engineCorner)
+        : isSet(object.engine_corner)
+        ? globalThis.Number(object.engine_corner)
+        : 0,
     };
   },
 
@@ -1237,6 +1279,12 @@ export const CubeTask: MessageFns<CubeTask> = {
     if (message.check !== undefined) {
       obj.check = ProofCheckTask.toJSON(message.check);
     }
+    if (message.engineMirror !== false) {
+      obj.engineMirror = message.engineMirror;
+    }
+    if (message.engineCorner !== 0) {
+      obj.engineCorner = Math.round(message.engineCorner);
+    }
     return obj;
   },
 
@@ -1264,6 +1312,8 @@ export const CubeTask: MessageFns<CubeTask> = {
     message.check = (object.check !== undefined && object.check !== null)
       ? ProofCheckTask.fromPartial(object.check)
       : undefined;
+    message.engineMirror = object.engineMirror ?? false;
+    message.engineCorner = object.engineCorner ?? 0;
     return message;
   },
 };

@@ -198,6 +198,11 @@ export interface MemberState {
    * go with the first cube it refutes), and added to the run's placements then.
    */
   searchNodes: number;
+  /**
+   * The member: "member-" and its tree (coordinator/model/scan-trees.ts: "member-short-m", "member-short-c2-m",
+   * "member-long"); empty in ledgers written before a run had several members: "member-long".
+   */
+  id: string;
 }
 
 /** Certified run: base formula + every refuted cube negated, proved by Kissat and checked by drat-trim. */
@@ -1983,7 +1988,7 @@ export const RunNote: MessageFns<RunNote> = {
 };
 
 function createBaseMemberState(): MemberState {
-  return { from: undefined, budgetSec: 0, attempts: 0, lease: "", searchNodes: 0 };
+  return { from: undefined, budgetSec: 0, attempts: 0, lease: "", searchNodes: 0, id: "" };
 }
 
 export const MemberState: MessageFns<MemberState> = {
@@ -2002,6 +2007,9 @@ export const MemberState: MessageFns<MemberState> = {
     }
     if (message.searchNodes !== 0) {
       writer.uint32(40).uint64(message.searchNodes);
+    }
+    if (message.id !== "") {
+      writer.uint32(50).string(message.id);
     }
     return writer;
   },
@@ -2059,6 +2067,14 @@ export const MemberState: MessageFns<MemberState> = {
             message.searchNodes = longToNumber(reader.uint64());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2086,6 +2102,7 @@ export const MemberState: MessageFns<MemberState> = {
         : isSet(object.search_nodes)
         ? globalThis.Number(object.search_nodes)
         : 0,
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
     };
   },
 
@@ -2106,6 +2123,9 @@ export const MemberState: MessageFns<MemberState> = {
     if (message.searchNodes !== 0) {
       obj.searchNodes = Math.round(message.searchNodes);
     }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
     return obj;
   },
 
@@ -2121,6 +2141,7 @@ export const MemberState: MessageFns<MemberState> = {
     message.attempts = object.attempts ?? 0;
     message.lease = object.lease ?? "";
     message.searchNodes = object.searchNodes ?? 0;
+    message.id = object.id ?? "";
     return message;
   },
 };

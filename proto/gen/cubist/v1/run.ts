@@ -135,8 +135,9 @@ export interface CubingSpec {
     | number
     | undefined;
   /**
-   * Cell order "scan": the share of the run's worker time the portfolio member (the whole board in the long scan
-   * order) may take by going on where its budget stopped it; 0 (the default) = its first budget only.
+   * Cell order "scan": the share of the run's worker time the portfolio members (the whole board in the other trees
+   * `cubist solve` searches) may take by going on where their budgets stopped them; 0 = their first budgets only;
+   * unset: every tree the same share (1/2 with the mirror, 7/8 with eight trees), resolved into the run's spec.
    */
   memberShare?:
     | number
