@@ -65,6 +65,12 @@ test("certify cluster - run submit --certify ends in a certified UNSAT; run show
   assert.deepEqual(shown.certified, { cubeProofsChecked: n, cubeProofsRejected: 0, cubeProofsPending: 0, coverage: "checked" });
   const text = await cubist(["run", "show", "cert-unsat"]);
   assert.match(text.stdout, new RegExp(`^certified\\s+${n}/${n} cube proofs checked, coverage checked$`, "m"));
+  // One worker: every proof checked by the coordinator (checker slots need another worker), its checkers' CPU apart.
+  assert.match(text.stdout, new RegExp(`^proof checks\\s+0 by workers \\(0\\.00 s CPU\\), ${n} by the coordinator \\(\\d+\\.\\d+ s CPU\\)$`, "m"));
+  const checks = (JSON.parse((await cubist(["run", "show", "cert-unsat", "--json"])).stdout) as { proofChecks: Record<string, number> }).proofChecks;
+  assert.equal(checks.byWorkers, 0);
+  assert.equal(checks.byCoordinator, n);
+  assert.ok(checks.coordinatorWallSeconds > 0, JSON.stringify(checks));
 
   const dir = join(temp, "bundle");
   const exported = await cubist(["run", "certificate", "cert-unsat", "-o", dir]);
