@@ -21,6 +21,8 @@ export interface CoordinatorConfig {
   readonly ackWaitMs: number;
   /** Deliveries of a cube before it is given up. @default 8 */
   readonly maxDeliver: number;
+  /** Proof checks the coordinator takes itself at a time per certified run (DEFAULT_OWN_PROOF_CHECKS). */
+  readonly ownProofChecks: number;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   /** gRPC API address (HOST:PORT), or null for none. @default "127.0.0.1:50051" */
@@ -56,6 +58,13 @@ export const DEFAULT_METRICS_RETENTION_MS = 3_600_000;
 export const DEFAULT_MAX_DELIVER = 8;
 export const DEFAULT_REPLICAS = 1;
 export const DEFAULT_BATCH_SIZE = 1000;
+/**
+ * Proofs of a certified run the coordinator checks itself at once, at a time per run, before it sends checks to other
+ * workers (coordinator/model/proof-checks.ts): on a small cluster a check task waits for a worker's slot to come free
+ * and a run of two workers took 1.22x as long (BENCHMARKS.md "Checker slots"); past these the checks spread over the
+ * workers.
+ */
+export const DEFAULT_OWN_PROOF_CHECKS = 2;
 /** How often run records are written to the runs bucket. */
 export const DEFAULT_STATUS_INTERVAL_MS = 1000;
 /** How often the stall check looks for queued cubes that no consumer holds (coordinator/model/stall.ts). */
@@ -71,6 +80,8 @@ export interface CoordinatorSettings {
   batchSize: number;
   /** The largest board and base formula a run may have (core/limits.ts). @default 256 cells, 128 MB */
   limits: SizeLimits;
+  /** Proof checks the coordinator takes itself at a time per certified run before sending them to workers. @default 2 */
+  ownProofChecks: number;
 }
 
 /** How the coordinator's size limits are raised, for its error messages. */
@@ -82,7 +93,7 @@ export const COORDINATOR_LIMIT_FLAGS = {
 
 export const DEFAULT_SETTINGS: Readonly<CoordinatorSettings> = Object.freeze({
   ackWaitMs: DEFAULT_ACK_WAIT_MS, maxDeliver: DEFAULT_MAX_DELIVER, batchSize: DEFAULT_BATCH_SIZE,
-  limits: sizeLimits({}, COORDINATOR_LIMIT_FLAGS),
+  limits: sizeLimits({}, COORDINATOR_LIMIT_FLAGS), ownProofChecks: DEFAULT_OWN_PROOF_CHECKS,
 });
 
 export function loadCoordinatorConfig(input: {
@@ -92,6 +103,8 @@ export function loadCoordinatorConfig(input: {
   proofHandoffDir?: string | null;
   ackWaitSec?: number;
   maxDeliver?: number;
+  /** `--own-proof-checks`: DEFAULT_OWN_PROOF_CHECKS. */
+  ownProofChecks?: number;
   logLevel?: string;
   logFormat?: string;
   grpc?: string | null;
@@ -121,6 +134,8 @@ export function loadCoordinatorConfig(input: {
   if (ackWaitMs < 1000) throw new InvalidOptionError("--ack-wait", "must be at least 1 second");
   const maxDeliver = input.maxDeliver ?? DEFAULT_MAX_DELIVER;
   if (!Number.isInteger(maxDeliver) || maxDeliver < 1 || maxDeliver > 100) throw new InvalidOptionError("--max-deliver", `must be 1..100, got ${maxDeliver}`);
+  const ownProofChecks = input.ownProofChecks ?? DEFAULT_OWN_PROOF_CHECKS;
+  if (!Number.isInteger(ownProofChecks) || ownProofChecks < 0 || ownProofChecks > 64) throw new InvalidOptionError("--own-proof-checks", `must be 0..64, got ${ownProofChecks}`);
   const { logLevel, logFormat } = logOptions(input);
   let names: Names;
   try {
@@ -158,7 +173,7 @@ export function loadCoordinatorConfig(input: {
     lease = leaseTimings(input.leaderLeaseSec * 1000);
   }
   return Object.freeze({
-    nats: input.nats, names, replicas, ackWaitMs, maxDeliver, logLevel, logFormat, grpc, authToken,
+    nats: input.nats, names, replicas, ackWaitMs, maxDeliver, ownProofChecks, logLevel, logFormat, grpc, authToken,
     authReads: input.authReads ?? false, grpcTlsCert: input.grpcTlsCert, grpcTlsKey: input.grpcTlsKey, grpcTlsClientCa: input.grpcTlsClientCa,
     http, httpOptional: input.httpOptional ?? false, httpAllowHosts: Object.freeze(parseAllowedHosts(input.httpAllowHosts)), limits,
     metricsRetentionMs: Math.round(retentionSec * 1000), lease, proofHandoffDir: input.proofHandoffDir ?? null,

@@ -92,7 +92,7 @@ export async function startCoordinatorProcess(config: CoordinatorConfig, log?: L
       log: logger,
       replicas: config.replicas,
       proofHandoffDir: config.proofHandoffDir,
-      settings: { ackWaitMs: config.ackWaitMs, maxDeliver: config.maxDeliver, limits: config.limits },
+      settings: { ackWaitMs: config.ackWaitMs, maxDeliver: config.maxDeliver, limits: config.limits, ownProofChecks: config.ownProofChecks },
       lease: config.lease,
       addresses: { grpc: reachable(config.grpc), http: reachable(config.http) },
     });

@@ -6,7 +6,7 @@ import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { PUZZLE_OPTIONS } from "../io.js";
 import { runPuzzleText } from "../triangle-commands.js";
-import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS_RETENTION_MS, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
+import { DEFAULT_ACK_WAIT_MS, DEFAULT_GRPC, DEFAULT_MAX_DELIVER, DEFAULT_METRICS_RETENTION_MS, DEFAULT_OWN_PROOF_CHECKS, DEFAULT_REPLICAS, loadCoordinatorConfig } from "../../coordinator/config.js";
 import { DEFAULT_LEASE_TIMINGS } from "../../coordinator/model/leader-lease.js";
 import { watchParent } from "../parent-watch.js";
 import { startCoordinatorProcess } from "../../coordinator/main.js";
@@ -24,6 +24,7 @@ export const spec: CommandSpec = {
     replicas: { type: "integer", arg: "R", description: "JetStream replicas of streams and buckets (1, 3 or 5)", env: "CUBIST_REPLICAS", default: DEFAULT_REPLICAS },
     "ack-wait": { type: "number", arg: "S", description: "seconds a worker may hold a cube without a heartbeat", env: "CUBIST_ACK_WAIT", default: DEFAULT_ACK_WAIT_MS / 1000 },
     "max-deliver": { type: "integer", arg: "N", description: "deliveries of a cube before it is marked failed", env: "CUBIST_MAX_DELIVER", default: DEFAULT_MAX_DELIVER },
+    "own-proof-checks": { type: "integer", arg: "N", description: "certified runs: proofs the coordinator checks itself at a time per run before it sends checks to other workers (0: workers check every proof but its samples and disputes; docs/operations.md \"Certificates\")", env: "CUBIST_OWN_PROOF_CHECKS", default: DEFAULT_OWN_PROOF_CHECKS, min: 0, max: 64 },
     "leader-lease": { type: "number", arg: "S", description: "seconds a standby coordinator waits for a silent leader before it takes over (docs/operations.md \"Leadership\")", env: "CUBIST_LEADER_LEASE", default: DEFAULT_LEASE_TIMINGS.leaseMs / 1000 },
     ...LOG_OPTIONS,
     grpc: { type: "string", arg: "HOST:PORT", description: "gRPC API address (\"off\" for none)", env: "CUBIST_GRPC", default: DEFAULT_GRPC },
@@ -55,6 +56,7 @@ export async function run(values: ParsedValues): Promise<number> {
     replicas: values.replicas as number,
     ackWaitSec: values["ack-wait"] as number,
     maxDeliver: values["max-deliver"] as number,
+    ownProofChecks: values["own-proof-checks"] as number,
     logLevel: values["log-level"] as string,
     logFormat: values["log-format"] as string,
     grpc: values.grpc === "off" ? null : (values.grpc as string),

@@ -8,7 +8,10 @@
  * - **Sent to a checker.** With another live, trusted worker (`opts.checkers`, as spot checks, run-trust.ts), the cube
  *   goes out again as a check task (CubeTask.check: the proof's SHA-256; the units come from the run's own table)
  *   with `not_worker` naming the producer, whose worker hands it back; on the front queue, which workers take first. Without one (a one-worker cluster), the
- *   coordinator checks the proof itself (the "check-proof" effect), so every run still ends.
+ *   coordinator checks the proof itself (the "check-proof" effect), so every run still ends; and so it does while a
+ *   check slot of its own for the run is free (`opts.ownCheckFree`, `--own-proof-checks`, default 2): a check task
+ *   waits for a worker's slot to come free, which made a 2-worker run 1.22x slower, so the workers take the checks
+ *   the coordinator cannot start at once, and checking grows with the cluster past it.
  * - **Verified by a worker.** The finding is recorded under the checker's identity, with its CPU and wall time, and
  *   the cube closes as the producer's refutation, certified; unless the proof is in the coordinator's sample
  *   (`sampled(run, cube, percent)`, as spot checks choose, the run's spot-check percent): then the coordinator
@@ -71,10 +74,15 @@ function distrusted(run: ProofChecksRun, worker: string): boolean {
   return run.trust.distrusted.has(worker) || run.opts.distrustedElsewhere?.(worker) !== undefined;
 }
 
-/** Sends the check of a held proof to a worker other than its producer, or has the coordinator check it. */
+/**
+ * Sends the check of a held proof to a worker other than its producer, or has the coordinator check it: when no other
+ * worker can, or while one of the coordinator's own check slots for the run is free (it starts at once, where a check
+ * task waits for a worker's slot).
+ */
 function* sendCheck(run: ProofChecksRun, e: CubeEntry, sent: ProofCheck): RunSteps {
-  if (!(run.opts.checkers?.(sent.producer) ?? false)) {
-    run.log.debug("proof checked by the coordinator: no other live, trusted worker", { cube: e.id, producer: sent.producer });
+  const other = run.opts.checkers?.(sent.producer) ?? false;
+  if (!other || (run.opts.ownCheckFree?.() ?? false)) {
+    run.log.debug(other ? "proof checked by the coordinator: a check slot of its own is free" : "proof checked by the coordinator: no other live, trusted worker", { cube: e.id, producer: sent.producer });
     yield { type: "check-proof", cube: e.id };
     return;
   }

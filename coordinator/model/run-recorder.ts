@@ -39,6 +39,11 @@ export interface RunModelOptions {
    */
   readonly checkers?: (worker: string) => boolean;
   /**
+   * True when the coordinator has a proof-check slot free for this run (coordinator/shell/certify.ts): it checks a
+   * held proof itself at once instead of sending it to another worker (coordinator/model/proof-checks.ts). @default none
+   */
+  readonly ownCheckFree?: () => boolean;
+  /**
    * Why a worker is distrusted by a spot check of any run the coordinator holds (coordinator/model/run-trust.ts):
    * its verdicts are not taken in this run either. @default none
    */

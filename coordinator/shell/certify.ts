@@ -74,6 +74,11 @@ export class RunCertifier {
     return this.checking.size;
   }
 
+  /** Whether fewer than `limit` proofs are being checked (or waiting for a slot) now. */
+  hasFreeSlot(limit: number): boolean {
+    return this.checking.size < limit;
+  }
+
   /** Whether a proof of this cube is being checked (a duplicate verdict is not checked twice at once). */
   isChecking(cube: string): boolean {
     return this.checking.has(cube);

@@ -36,6 +36,8 @@ export interface RunDeps {
   readonly liveSlots?: () => number;
   /** A live, trusted worker other than this one can solve a spot check (coordinator/model/run-trust.ts). @default none */
   readonly checkers?: (worker: string) => boolean;
+  /** The run's coordinator proof-check slots are not all taken (CoordinatorSettings.ownProofChecks). @default none */
+  readonly ownCheckFree?: (runId: string) => boolean;
   /** Why a spot check of any run in memory disproved a worker (coordinator/model/run-trust.ts). @default none */
   readonly distrustedElsewhere?: (worker: string) => string | undefined;
   /** The run's tasks live workers report running, with their starts (the workers' heartbeats). @default none */
@@ -57,6 +59,7 @@ export function runModelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | Trian
     memoryMB: () => Math.round(process.memoryUsage().rss / 2 ** 20),
     settled: () => deps.settled?.(spec.runId),
     checkers: deps.checkers,
+    ownCheckFree: deps.ownCheckFree ? () => deps.ownCheckFree!(spec.runId) : undefined,
     distrustedElsewhere: deps.distrustedElsewhere,
     running: deps.running ? () => deps.running!(spec.runId) : undefined,
   });

@@ -57,6 +57,7 @@ export class RunStore {
       layout, jsm: this.opts.jsm, ledger: this.opts.ledger, names: this.opts.names, settings: this.opts.settings, log,
       fence: this.opts.fence, publishCancel: this.opts.publishCancel, settled: this.opts.settled, liveSlots: this.opts.liveSlots, checkers: this.opts.checkers, running: this.opts.running,
       distrustedElsewhere: this.opts.distrustedElsewhere,
+      ownCheckFree: (runId) => this.byId.get(runId)?.certifier?.hasFreeSlot(this.opts.settings.ownProofChecks) ?? false,
       releaseFormula: (sha, runId) => releaseFormula(layout.formulas, sha, runId, this.byId.values(), log),
       releaseProofs: (proofs, runId) =>
         releaseProofs(layout.proofs, proofs, runId, [...this.byId.values()].map((r) => ({ id: r.id, state: r.state, proofs: r.model.certification.proofs })), log),

@@ -29,12 +29,12 @@ export interface ModelHarness {
   replay(): RunModel;
 }
 
-export function modelHarness(req: RunRequest, options: Partial<Pick<RunModelOptions, "maxDeliver" | "batchSize" | "checkers" | "distrustedElsewhere" | "running">> = {}): ModelHarness {
+export function modelHarness(req: RunRequest, options: Partial<Pick<RunModelOptions, "maxDeliver" | "batchSize" | "checkers" | "ownCheckFree" | "distrustedElsewhere" | "running">> = {}): ModelHarness {
   const { spec, puzzle } = buildRunSpec(req);
   const shape = runShapeOf(spec, puzzle);
   spec.numVars = shape.formula.numVars;
   let now = 1_000_000;
-  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease, checkers: options.checkers, distrustedElsewhere: options.distrustedElsewhere, running: options.running };
+  const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease, checkers: options.checkers, ownCheckFree: options.ownCheckFree, distrustedElsewhere: options.distrustedElsewhere, running: options.running };
   const model = new RunModel(spec, shape, opts);
   const ledger: LedgerEntry[] = [];
   const effects: RunEffect[] = [];

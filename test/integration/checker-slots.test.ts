@@ -29,9 +29,10 @@ function startWorker(t: TestNats, id: string, args: string[] = []): CubistProces
   return spawnCubist(["worker", "--nats", t.url, "--id", id, "--concurrency", "1", "--status-interval", "0.5", "--grace", "0", "--log-level", "debug", ...args]);
 }
 
-async function withCluster(workers: Array<[string, string[]]>, body: (t: TestNats, c: TestCoordinator) => Promise<void>): Promise<void> {
+/** `ownProofChecks` 0: every proof is checked by another worker, but the coordinator's samples, disputes and fallbacks. */
+async function withCluster(workers: Array<[string, string[]]>, body: (t: TestNats, c: TestCoordinator) => Promise<void>, ownProofChecks = 0): Promise<void> {
   const t = await startTestNats();
-  const c = await startTestCoordinator(t, { ackWaitMs: 5000 });
+  const c = await startTestCoordinator(t, { ackWaitMs: 5000, ownProofChecks });
   const procs = workers.map(([id, args]) => startWorker(t, id, args));
   try {
     const ids = workers.map(([id]) => id);

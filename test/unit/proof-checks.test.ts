@@ -18,8 +18,8 @@ const GENERATED = generatePuzzle({ rows: 5, cols: 5, borderColors: 3, centerColo
 const UNSAT = VerdictKind.VERDICT_KIND_UNSAT;
 const PROOF = "c".repeat(64);
 
-async function certified(spotCheckPercent: number, checkers = true): Promise<{ h: ModelHarness; cube: string }> {
-  const h = modelHarness({ runId: "r1", searchMs: 0, puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 8, certify: true, spotCheckPercent }, { checkers: () => checkers });
+async function certified(spotCheckPercent: number, checkers = true, ownCheckFree = false): Promise<{ h: ModelHarness; cube: string }> {
+  const h = modelHarness({ runId: "r1", searchMs: 0, puzzleText: writeCanonical(GENERATED.puzzle), targetCubes: 8, certify: true, spotCheckPercent }, { checkers: () => checkers, ownCheckFree: () => ownCheckFree });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const [cube] = openCubes(h.model);
@@ -87,6 +87,15 @@ test("proof checks - without another worker the coordinator checks the proof its
   await h.run(h.model.recordOwnCheck(cube, PROOF, { verified: true, detail: "", cpuMs: 5, wallMs: 6 }));
   assert.equal(h.model.table.get(cube)!.state, "unsat");
   assert.deepEqual(h.model.certification.checkers.coordinator, { checks: 1, cpuMs: 5, wallMs: 6 });
+});
+
+test("proof checks - while a check slot of the coordinator's own is free it checks the proof itself, though another worker could", async () => {
+  const { h, cube } = await certified(0, true, true);
+  await h.run(h.model.recordVerdicts([verdict(cube, UNSAT, { workerId: "w1", proofSha256: PROOF })]));
+  assert.deepEqual(published(h.effects), [], "no check task");
+  assert.deepEqual(ownChecks(h), [cube]);
+  await h.run(h.model.recordOwnCheck(cube, PROOF, { verified: true, detail: "", cpuMs: 5, wallMs: 6 }));
+  assert.equal(h.model.table.get(cube)!.state, "unsat");
 });
 
 test("proof checks - a worker that rejects a valid proof is distrusted, and the cube closes certified by the coordinator", async () => {
