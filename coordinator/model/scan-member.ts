@@ -123,10 +123,15 @@ export function* publishMember(run: MemberRun, tree: ScanTree, budgetSec: number
  * the cubes have had their share of the run's worker time; each in its own tree, with its own next budget.
  */
 export function* continueMember(run: MemberRun): RunSteps {
+  // In rounds, as `cubist solve` turns its trees: no member starts its next attempt before every member still going
+  // (in flight, or stopped to go on) has had as many; a member's first attempt waits in the queue behind the cubes'
+  // first one, and the members that go on (to the front queue) would otherwise take its turns.
+  const round = Math.min(...run.member.ids.map((id) => run.member.state(id)!).filter((s) => s.lease !== "" || s.from).map((s) => s.attempts));
   for (const id of run.member.ids) {
     const s = run.member.state(id)!;
     const tree = treeOfMember(id);
     if (!s.from || s.lease !== "" || !tree || run.life.ended || run.life.state !== RunState.RUN_STATE_RUNNING) continue;
+    if (s.attempts > round) continue;
     if (!run.member.withinShare(memberShare(run.spec), runningMs(run))) return;
     yield* publishMember(run, tree, s.budgetSec, s.from.next, s.attempts + 1, true);
     run.log.info("portfolio member goes on", { member: id, from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });

@@ -110,6 +110,25 @@ test("scan trees - the members' share counts the tasks running now (the workers'
   assert.deepEqual(published(h.effects).map((t) => [t.task.cubeId, t.task.part!.from, t.task.solver!.timeLimitSec]), [["member-short-m", 40, 20]]);
 });
 
+test("scan trees - members go on in rounds: none starts its next attempt before every member still going has had as many", async () => {
+  const h = await split(EIGHT, { memberShare: 0.875 });
+  const lease = (id: string) => h.model.table.member(id)!.lease;
+  // The cubes have had plenty of time: only the rounds hold a member back.
+  await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 1_000_000 } as never })]));
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([stopped("member-short-m", 9, lease("member-short-m"), 10_000)]));
+  const sentOn = () => published(h.effects).filter((t) => isMemberId(t.task.cubeId)).map((t) => `${t.task.cubeId}:${t.task.solver!.timeLimitSec}`);
+  assert.deepEqual(sentOn(), ["member-short-m:20"], "round 0 is under way: its second attempt may start");
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([stopped("member-short-m", 20, lease("member-short-m"), 20_000)]));
+  assert.deepEqual(sentOn(), [], "its third waits until the six others have had their second");
+  for (const id of SEVEN.slice(1, 6)) await h.run(h.model.recordVerdicts([stopped(id, 5, lease(id), 10_000)]));
+  assert.deepEqual(sentOn(), SEVEN.slice(1, 6).map((id) => `${id}:20`), "each of the others goes on at once");
+  // The last one's first attempt back: now every member has started its second, and the mirror its third may.
+  await h.run(h.model.recordVerdicts([stopped("member-short-c3-m", 5, lease("member-short-c3-m"), 10_000)]));
+  assert.deepEqual(sentOn().slice(5), ["member-short-c3-m:20", "member-short-m:40"]);
+});
+
 test("scan trees - any member's exhausted tree refutes every open cube (UNSAT, weights 1); a second one in the same batch closes nothing, its placements count", async () => {
   const h = await split(EIGHT);
   const lease = (id: string) => published(h.effects).find((t) => t.task.cubeId === id)!.task.lease;
