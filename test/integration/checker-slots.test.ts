@@ -7,9 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { silentLogger } from "../../cluster/log.js";
-import { startCoordinatorHttp } from "../../coordinator/serve/http-server.js";
-import { createCoordinatorMetrics } from "../../coordinator/serve/metrics.js";
 import { DISTRUSTED_NOTE } from "../../coordinator/model/run-trust.js";
 import { COORDINATOR_CHECKER } from "../../coordinator/model/run-certification.js";
 import { PROOF_CHECK_ACTOR } from "../../coordinator/model/proof-checks.js";
@@ -21,6 +18,7 @@ import { requestFor, startTestCoordinator, waitForRunEnd, type TestCoordinator }
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawnCubist, type CubistProcess } from "../helpers/processes.js";
 import { eventually } from "../helpers/runs.js";
+import { flaggedWorkerViews } from "../helpers/worker-views.js";
 
 const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
 const LYING_CHECKER = new URL("../fixtures/fake-checkers/lying-reject.sh", import.meta.url).pathname;
@@ -111,23 +109,11 @@ test("checker slots - a worker whose checker rejects every proof, beside an hone
     assert.ok(checks.some((x) => x.cubeId === lie.cubeId && x.checker === COORDINATOR_CHECKER && x.outcome === "verified"));
     assert.equal(run.status().certification!.cubeProofsRejected, 0, "no valid proof was rejected");
 
-    const metrics = createCoordinatorMetrics({ coordinator: c.coordinator, jsm: t.jsm, names: t.names, log: silentLogger, defaultMetrics: false });
-    const http = await startCoordinatorHttp({ listen: "127.0.0.1:0", coordinator: c.coordinator, metrics, log: silentLogger });
-    try {
-      type View = { workerId: string; quarantined: string };
-      let view: View[] = [];
-      assert.ok(await eventually(async () => {
-        view = ((await (await fetch(`${http.url}/api/workers`)).json()) as { workers: View[] }).workers;
-        return view.some((w) => w.workerId === "liar" && w.quarantined !== "");
-      }, 5000), JSON.stringify(view));
-      assert.match(view.find((w) => w.workerId === "liar")!.quarantined, /said the proof of cube \S+ of run with-a-liar \(from honest\) was rejected; the coordinator's check verified it/);
-      const text = await (await fetch(`${http.url}/metrics`)).text();
-      assert.match(text, /^cubist_cluster_distrusted_workers 1$/m);
-      assert.match(text, /^cubist_coordinator_proof_checks\{checker="coordinator"\} [1-9]/m);
-      assert.match(text, /^cubist_coordinator_proof_check_cpu_seconds\{checker="worker"\} /m);
-    } finally {
-      await http.close();
-    }
+    const { rows, metrics: text } = await flaggedWorkerViews(t, c, "liar");
+    assert.match(rows.find((w) => w.workerId === "liar")!.quarantined, /said the proof of cube \S+ of run with-a-liar \(from honest\) was rejected; the coordinator's check verified it/);
+    assert.match(text, /^cubist_cluster_distrusted_workers 1$/m);
+    assert.match(text, /^cubist_coordinator_proof_checks\{checker="coordinator"\} [1-9]/m);
+    assert.match(text, /^cubist_coordinator_proof_check_cpu_seconds\{checker="worker"\} /m);
   });
 });
 

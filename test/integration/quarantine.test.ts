@@ -10,15 +10,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { silentLogger } from "../../cluster/log.js";
-import { startCoordinatorHttp } from "../../coordinator/serve/http-server.js";
-import { createCoordinatorMetrics } from "../../coordinator/serve/metrics.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { requestFor, startTestCoordinator, waitForRunEnd } from "../helpers/coordinator.js";
 import { startTestNats } from "../helpers/nats.js";
 import { writeFakeSolver } from "../helpers/processes.js";
-import { eventually, sha256Hex } from "../helpers/runs.js";
+import { sha256Hex } from "../helpers/runs.js";
 import { startTestWorker } from "../helpers/worker.js";
+import { flaggedWorkerViews } from "../helpers/worker-views.js";
 
 /** Kissat refutes each of its cubes in tens of ms; the good worker is slowed by a wrapper. */
 const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
@@ -48,22 +46,10 @@ test("quarantine - a worker whose solver crashes beside a good one: quarantined 
     assert.deepEqual(notes.map((e) => e.actor), ["broken"], JSON.stringify(run.timeline.events));
     assert.match(notes[0].message, /^worker broken quarantined: 3 solver errors in a row; last: SolverCrashedError/);
     // What the dashboard (its worker table reads /api/workers) and Prometheus see, from the heartbeats.
-    const metrics = createCoordinatorMetrics({ coordinator: c.coordinator, jsm: t.jsm, names: t.names, log: silentLogger, defaultMetrics: false });
-    const http = await startCoordinatorHttp({ listen: "127.0.0.1:0", coordinator: c.coordinator, metrics, log: silentLogger });
-    try {
-      type View = { workerId: string; quarantined: string };
-      let view: View[] = [];
-      assert.ok(await eventually(async () => {
-        view = ((await (await fetch(`${http.url}/api/workers`)).json()) as { workers: View[] }).workers;
-        return view.some((w) => w.workerId === "broken" && w.quarantined !== "");
-      }, 5000), JSON.stringify(view));
-      assert.match(view.find((w) => w.workerId === "broken")!.quarantined, /^3 solver errors in a row; last: SolverCrashedError/);
-      assert.equal(view.find((w) => w.workerId === "good")!.quarantined, "");
-      const text = await (await fetch(`${http.url}/metrics`)).text();
-      assert.match(text, /^cubist_cluster_quarantined_workers 1$/m);
-    } finally {
-      await http.close();
-    }
+    const { rows, metrics: text } = await flaggedWorkerViews(t, c, "broken");
+    assert.match(rows.find((w) => w.workerId === "broken")!.quarantined, /^3 solver errors in a row; last: SolverCrashedError/);
+    assert.equal(rows.find((w) => w.workerId === "good")!.quarantined, "");
+    assert.match(text, /^cubist_cluster_quarantined_workers 1$/m);
   } finally {
     await broken.close();
     await good.close();

@@ -11,9 +11,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { silentLogger } from "../../cluster/log.js";
-import { startCoordinatorHttp } from "../../coordinator/serve/http-server.js";
-import { createCoordinatorMetrics } from "../../coordinator/serve/metrics.js";
 import { DISTRUSTED_NOTE } from "../../coordinator/model/run-trust.js";
 import { isOpen } from "../../coordinator/model/cube-entry.js";
 import { Ledger } from "../../coordinator/shell/ledger.js";
@@ -24,6 +21,7 @@ import { requestFor, startTestCoordinator, waitForRunEnd, type TestCoordinator }
 import { startTestNats, type TestNats } from "../helpers/nats.js";
 import { spawnCubist, writeFakeSolver, type CubistProcess } from "../helpers/processes.js";
 import { eventually } from "../helpers/runs.js";
+import { flaggedWorkerViews } from "../helpers/worker-views.js";
 
 const SAT6 = "test/fixtures/clues/clue1.txt";
 /** The honest worker's own engine. */
@@ -83,23 +81,11 @@ async function assertCaught(t: TestNats, c: TestCoordinator, run: RunController,
   const notes = (await new Ledger(t.layout.js, t.names).replay(run.id)).flatMap((e) => (e.entry?.$case === "note" && e.entry.value.kind === DISTRUSTED_NOTE ? [e.entry.value] : []));
   assert.equal(notes.length, 1, "one distrusted note in the run's ledger");
   assert.equal(notes[0].worker, liar);
-  const metrics = createCoordinatorMetrics({ coordinator: c.coordinator, jsm: t.jsm, names: t.names, log: silentLogger, defaultMetrics: false });
-  const http = await startCoordinatorHttp({ listen: "127.0.0.1:0", coordinator: c.coordinator, metrics, log: silentLogger });
-  try {
-    type View = { workerId: string; quarantined: string };
-    let view: View[] = [];
-    assert.ok(await eventually(async () => {
-      view = ((await (await fetch(`${http.url}/api/workers`)).json()) as { workers: View[] }).workers;
-      return view.some((w) => w.workerId === liar && w.quarantined !== "");
-    }, 5000), JSON.stringify(view));
-    assert.match(view.find((w) => w.workerId === liar)!.quarantined, /^distrusted by a spot check: refuted cube \S+ of run /);
-    assert.equal(view.find((w) => w.workerId !== liar)!.quarantined, "");
-    const text = await (await fetch(`${http.url}/metrics`)).text();
-    assert.match(text, /^cubist_cluster_distrusted_workers 1$/m);
-    assert.match(text, /^cubist_coordinator_spot_checks\{kind="disproved"\} [1-9]/m);
-  } finally {
-    await http.close();
-  }
+  const { rows, metrics: text } = await flaggedWorkerViews(t, c, liar);
+  assert.match(rows.find((w) => w.workerId === liar)!.quarantined, /^distrusted by a spot check: refuted cube \S+ of run /);
+  assert.equal(rows.find((w) => w.workerId !== liar)!.quarantined, "");
+  assert.match(text, /^cubist_cluster_distrusted_workers 1$/m);
+  assert.match(text, /^cubist_coordinator_spot_checks\{kind="disproved"\} [1-9]/m);
 }
 
 test("spot checks - a lying engine beside an honest worker: the run ends SAT, and the liar is distrusted and its refutations redone", async () => {
