@@ -155,10 +155,18 @@ export function close(run: CubesRun, c: CubeClosed, pending: CubeClosed[]): bool
   return true;
 }
 
-/** Records the closed records applied so far (and empties the list). */
+/**
+ * Records the closed records applied so far (and empties the list), at most `batchSize` to an entry: a member that
+ * exhausts its tree closes every open cube at once, thousands after many re-splits, and one entry of them all could
+ * exceed NATS's largest message, which the ledger then retried for minutes while the run hung.
+ */
 export function* flushClosed(run: CubesRun, closed: CubeClosed[]): RunSteps {
   if (closed.length === 0) return;
-  yield { type: "append", entries: [run.recorder.entry({ $case: "closed", value: { cubes: closed.splice(0) } })] };
+  const all = closed.splice(0);
+  const size = Math.max(1, run.opts.batchSize);
+  const entries = [];
+  for (let i = 0; i < all.length; i += size) entries.push(run.recorder.entry({ $case: "closed", value: { cubes: all.slice(i, i + size) } }));
+  yield { type: "append", entries };
 }
 
 /**

@@ -97,6 +97,9 @@ test("scan run - the member's exhausted board refutes every open cube with its w
   assert.ok(Math.abs(h.model.table.refutedWeight - 1) < 1e-12);
   const closed = h.ledger.flatMap((e) => (e.entry?.$case === "closed" ? e.entry.value.cubes : []));
   assert.deepEqual(closed.filter((c) => /refuted by member-short-m: the whole board's short, mirrored scan exhausted/.test(c.reason)).map((c) => c.id).sort(), openBefore.sort());
+  // In entries of at most batchSize (5 here) closed cubes: one entry of thousands could exceed NATS's message limit.
+  const sizes = h.ledger.flatMap((e) => (e.entry?.$case === "closed" ? [e.entry.value.cubes.length] : []));
+  assert.ok(openBefore.length > 5 && sizes.every((n) => n <= 5), `${openBefore.length} open, entries of ${sizes.join(",")}`);
   const again = h.replay();
   assert.equal(again.state, RunState.RUN_STATE_UNSAT);
   assert.equal(again.table.snapshotCounts().unsat, h.model.table.size);
