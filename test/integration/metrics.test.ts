@@ -130,9 +130,9 @@ test("metrics - after an UNSAT run, coordinator and worker export its cube count
     assert.equal(find(s, "cubist_run_consumer_pending_messages", R).length, 0);
     assert.ok(find(s, "process_cpu_seconds_total").length === 1, "default process metrics");
     assert.ok(find(s, "nodejs_eventloop_lag_seconds").length === 1, "default Node.js metrics");
-    // Bounded labels only: never a cube or worker id.
+    // Bounded labels only: never a cube or worker id (`checker` is worker or coordinator).
     for (const x of s.filter((x) => x.name.startsWith("cubist_"))) {
-      for (const k of Object.keys(x.labels)) assert.ok(["run", "state", "kind", "le"].includes(k), `${x.name} has label ${k}`);
+      for (const k of Object.keys(x.labels)) assert.ok(["run", "state", "kind", "le", "checker"].includes(k), `${x.name} has label ${k}`);
       assert.ok(!Object.values(x.labels).includes("metrics-w1"), `${x.name} names the worker`);
     }
 
