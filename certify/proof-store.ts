@@ -13,6 +13,7 @@ import { copyFile, link, mkdtemp, open, rename, rm, stat, type FileHandle } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CubistError } from "../core/errors.js";
+import { isSha256Hex } from "../core/sha256.js";
 import type { ProofStream } from "../cluster/proof-stream.js";
 import { PROOF_CHUNK_BYTES } from "../proto/contract.js";
 import { parseChunk, UploadFollower, type ChunkStep } from "./proof-uploads.js";
@@ -20,7 +21,6 @@ import { parseChunk, UploadFollower, type ChunkStep } from "./proof-uploads.js";
 /** Largest proof accepted. @default 4 GiB */
 export const DEFAULT_MAX_PROOF_BYTES = 4 * 1024 ** 3;
 
-export const SHA256_NAME_RE = /^[0-9a-f]{64}$/;
 
 /** A proof that is not in the store, does not hash to its name, or is larger than the limit: the task's fault. */
 export class ProofUnavailableError extends CubistError {
@@ -99,7 +99,7 @@ async function readOnce(store: ProofStream, name: string, out: FileHandle, follo
 
 /** Downloads proof `name` to `out`: the first complete upload that is no larger than `maxBytes` and hashes to the name. */
 export async function downloadProof(store: ProofStream, name: string, out: string, maxBytes = DEFAULT_MAX_PROOF_BYTES): Promise<void> {
-  if (!SHA256_NAME_RE.test(name)) throw new ProofUnavailableError(`not a proof name: "${name.slice(0, 80)}"`);
+  if (!isSha256Hex(name)) throw new ProofUnavailableError(`not a proof name: "${name.slice(0, 80)}"`);
   if (store.handoffDir !== null) return takeHandedOver(store.handoffDir, name, out, maxBytes);
   if ((await store.count(name)) === 0) throw new ProofUnavailableError(`proof ${name.slice(0, 12)} is not in the proofs store`);
   try {
@@ -130,7 +130,7 @@ export async function downloadProof(store: ProofStream, name: string, out: strin
 
 /** The proof's bytes as chunks (for a certificate bundle), checked as downloadProof checks them. Null when there is no such proof. */
 export async function readProof(store: ProofStream, name: string): Promise<AsyncIterable<Uint8Array> | null> {
-  if (!SHA256_NAME_RE.test(name) || (await store.count(name)) === 0) return null;
+  if (!isSha256Hex(name) || (await store.count(name)) === 0) return null;
   const dir = await mkdtemp(join(tmpdir(), "cubist-proof-"));
   try {
     await downloadProof(store, name, join(dir, "proof.drat"));

@@ -10,6 +10,7 @@
  */
 
 import { CubistError } from "../core/errors.js";
+import { isSha256Hex } from "../core/sha256.js";
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
@@ -40,7 +41,6 @@ export class FormulaUnavailableError extends CubistError {
   override readonly fault = "task";
 }
 
-export const SHA256_RE = /^[0-9a-f]{64}$/;
 
 /** Reads the DIMACS header of a file: skips comments, parses `p cnf V C`, returns where the body starts. */
 export async function readDimacsHeader(path: string): Promise<{ numVars: number; numClauses: number; bodyOffset: number }> {
@@ -90,7 +90,7 @@ export class FormulaCache {
 
   /** The cached formula with this hash, downloading it if needed. */
   get(sha256: string): Promise<CachedFormula> {
-    if (!SHA256_RE.test(sha256)) return Promise.reject(new FormulaUnavailableError(`not a SHA-256 name: "${sha256.slice(0, 80)}"`));
+    if (!isSha256Hex(sha256)) return Promise.reject(new FormulaUnavailableError(`not a SHA-256 name: "${sha256.slice(0, 80)}"`));
     const hit = this.ready.get(sha256);
     if (hit) return Promise.resolve(hit);
     let p = this.pending.get(sha256);

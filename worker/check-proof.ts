@@ -11,12 +11,9 @@
  * coordinator then checks the proof itself.
  */
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openBaseCnf, writeCubeCnf } from "../certify/cnf.js";
-import { checkCubeProof } from "../certify/lrat-check.js";
-import { downloadProof, SHA256_NAME_RE } from "../certify/proof-store.js";
+import { checkStoredProof } from "../certify/check-stored.js";
+import { openBaseCnf } from "../certify/cnf.js";
+import { isSha256Hex } from "../core/sha256.js";
 import { faultOf } from "../core/errors.js";
 import type { WorkerContext } from "./context.js";
 import { cubeFormula, type CubeJob } from "./cube-job.js";
@@ -29,16 +26,13 @@ const CHECK_TIME_SEC = 3600;
 export async function checkProofTask(ctx: WorkerContext, job: CubeJob): Promise<CubeResult> {
   const { task, active } = job;
   const sha = task.check?.proofSha256 ?? "";
-  if (!SHA256_NAME_RE.test(sha)) return { kind: "error", fault: "task", reason: "a check task whose proof name is not a SHA-256", stats: { engine: "check" } };
+  if (!isSha256Hex(sha)) return { kind: "error", fault: "task", reason: "a check task whose proof name is not a SHA-256", stats: { engine: "check" } };
   const formula = await cubeFormula(ctx, job, "check");
   if ("kind" in formula) return formula;
-  const dir = await mkdtemp(join(tmpdir(), "cubist-check-"));
   try {
-    const cnf = join(dir, "cube.cnf");
-    const proof = join(dir, "cube.proof");
-    await writeCubeCnf(await openBaseCnf(formula.path), task.units, cnf);
-    await downloadProof(ctx.layout.proofs, sha, proof);
-    const r = await checkCubeProof(cnf, proof, { dratTrim: ctx.config.dratTrimPath, lratCheck: ctx.config.lratCheckPath, timeLimitSec: CHECK_TIME_SEC, signal: active.signal });
+    const base = await openBaseCnf(formula.path);
+    const options = { dratTrim: ctx.config.dratTrimPath, lratCheck: ctx.config.lratCheckPath, timeLimitSec: CHECK_TIME_SEC, signal: active.signal };
+    const r = await checkStoredProof({ base, units: task.units, proofs: ctx.layout.proofs, sha256: sha }, options);
     const engine = r.format === "lrat" ? "lrat-check" : "drat-trim";
     if (active.stopReason !== null) return { kind: "stopped", stats: { engine } };
     ctx.log.debug("proof checked", { run: job.run.id, cube: task.cubeId, producer: task.check?.producer, format: r.format, verified: r.verified, ms: r.wallMs });
@@ -46,7 +40,5 @@ export async function checkProofTask(ctx: WorkerContext, job: CubeJob): Promise<
   } catch (err) {
     if (active.stopReason !== null) return { kind: "stopped", stats: { engine: "check" } };
     return { kind: "error", fault: faultOf(err, "transient"), reason: `proof not checked: ${(err as Error).message}`, stats: { engine: "check" } };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
 }

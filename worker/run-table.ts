@@ -17,7 +17,7 @@ import { RUN_ID_RE } from "../proto/contract.js";
 import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
 import type { SolverSpec } from "../proto/gen/cubist/v1/cube.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
-import { SHA256_RE } from "../host/formula-cache.js";
+import { isSha256Hex } from "../core/sha256.js";
 import type { Logger } from "../cluster/log.js";
 
 /** A run as the worker sees it. */
@@ -72,7 +72,7 @@ export function workerRunFromRecord(
   if (!spec) return { ok: false, reason: "no spec" };
   if (!RUN_ID_RE.test(key)) return { ok: false, reason: "key is not a valid run id" };
   if (spec.runId !== key) return { ok: false, reason: `spec.run_id "${spec.runId.slice(0, 80)}" differs from the key` };
-  if (!SHA256_RE.test(spec.formulaSha256)) return { ok: false, reason: "formula_sha256 is not a SHA-256" };
+  if (!isSha256Hex(spec.formulaSha256)) return { ok: false, reason: "formula_sha256 is not a SHA-256" };
   if (!Number.isInteger(spec.numVars) || spec.numVars < 1 || spec.numVars > MAX_VARS) return { ok: false, reason: `bad num_vars ${spec.numVars}` };
   const state = record.status?.state ?? RunState.RUN_STATE_UNSPECIFIED;
   if (!(state in RunState) || state === RunState.RUN_STATE_UNSPECIFIED) return { ok: false, reason: `bad state ${state}` };

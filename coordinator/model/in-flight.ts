@@ -42,6 +42,11 @@ export class InFlightTasks {
     return lease !== "" && (this.byCube.get(cubeId)?.some((t) => t.task.lease === lease) ?? false);
   }
 
+  /** True when any task of this cube is in flight (a decision is publishing it, or its record is not applied yet). */
+  hasCube(cubeId: string): boolean {
+    return this.byCube.has(cubeId);
+  }
+
   /** Tasks in flight now. */
   get size(): number {
     return this.count;

@@ -28,6 +28,7 @@
 
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 import type { ProofCheck } from "../../proto/gen/cubist/v1/ledger.js";
+import { isSha256Hex } from "../../core/sha256.js";
 import { isOpen, type CubeEntry } from "./cube-entry.js";
 import type { PublishEffect, RunSteps } from "./run-effects.js";
 import { recordVerdicts, type VerdictsRun } from "./record-verdicts.js";
@@ -38,7 +39,6 @@ import { DISTRUSTED_NOTE, sampled } from "./run-trust.js";
 export const PROOF_CHECK_ACTOR = "proof-check";
 
 /** A proof's object name: a SHA-256 in hex. */
-const SHA256_RE = /^[0-9a-f]{64}$/;
 
 /** What proof checks read of a run. */
 export interface ProofChecksRun extends Omit<VerdictsRun, "certification">, CertifiedRun {
@@ -99,7 +99,7 @@ function* sendCheck(run: ProofChecksRun, e: CubeEntry, sent: ProofCheck): RunSte
 export function* holdProof(run: ProofChecksRun, v: Verdict): RunSteps {
   const e = run.cubes.table.get(v.cubeId);
   if (run.life.ended || !e || !isOpen(e) || run.certification.pending.has(v.cubeId)) return;
-  if (!SHA256_RE.test(v.proofSha256)) return yield* rejectProof(run, v, v.proofSha256 === "" ? "UNSAT without a proof" : "the proof name is not a SHA-256");
+  if (!isSha256Hex(v.proofSha256)) return yield* rejectProof(run, v, v.proofSha256 === "" ? "UNSAT without a proof" : "the proof name is not a SHA-256");
   const sent = proofCheck({
     cubeId: v.cubeId, outcome: "sent", proofSha256: v.proofSha256, producer: v.workerId,
     producerWallMs: v.stats?.wallMs ?? 0, producerConflicts: v.stats?.conflicts ?? 0, producerSearchNodes: v.stats?.searchNodes ?? 0,

@@ -132,6 +132,8 @@ export function* continueMember(run: MemberRun): RunSteps {
     const tree = treeOfMember(id);
     if (!s.from || s.lease !== "" || !tree || run.life.ended || run.life.state !== RunState.RUN_STATE_RUNNING) continue;
     if (s.attempts > round) continue;
+    // A status round and a verdict can both come here while the next attempt is being published: send it once.
+    if (run.recorder.inFlight.hasCube(id)) continue;
     if (!run.member.withinShare(memberShare(run.spec), runningMs(run))) return;
     yield* publishMember(run, tree, s.budgetSec, s.from.next, s.attempts + 1, true);
     run.log.info("portfolio member goes on", { member: id, from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });

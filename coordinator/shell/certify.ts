@@ -18,9 +18,10 @@ import type { ObjectStore } from "@nats-io/obj";
 import type { ProofStream } from "../../cluster/proof-stream.js";
 import type { Logger } from "../../cluster/log.js";
 import { checkProof } from "../../certify/drat-trim.js";
-import { checkCubeProof } from "../../certify/lrat-check.js";
-import { openBaseCnf, writeCoverageCnf, writeCubeCnf, type BaseCnf } from "../../certify/cnf.js";
-import { downloadProof, SHA256_NAME_RE, uploadProof } from "../../certify/proof-store.js";
+import { checkStoredProof } from "../../certify/check-stored.js";
+import { openBaseCnf, writeCoverageCnf, type BaseCnf } from "../../certify/cnf.js";
+import { uploadProof } from "../../certify/proof-store.js";
+import { isSha256Hex } from "../../core/sha256.js";
 import { FormulaCache } from "../../host/formula-cache.js";
 import { objectStoreSource } from "../../cluster/formula-source.js";
 import { runSolver } from "../../host/solver/index.js";
@@ -60,7 +61,6 @@ export class RunCertifier {
   private readonly checking = new Set<string>();
   private running = 0;
   private readonly waiting: Array<() => void> = [];
-  private seq = 0;
 
   constructor(
     private readonly formulaSha256: string,
@@ -118,24 +118,15 @@ export class RunCertifier {
   async checkCube(cube: string, units: readonly number[], proofSha256: string): Promise<CheckResult> {
     const refused = (detail: string): CheckResult => ({ verified: false, detail, cpuMs: 0, wallMs: 0 });
     if (proofSha256 === "") return refused("UNSAT without a proof");
-    if (!SHA256_NAME_RE.test(proofSha256)) return refused("the proof name is not a SHA-256");
+    if (!isSha256Hex(proofSha256)) return refused("the proof name is not a SHA-256");
     this.checking.add(cube);
     try {
       return await this.slot(async () => {
-        const dir = join(await this.workDir(), `cube-${++this.seq}`);
-        await mkdir(dir);
-        try {
-          const cnf = join(dir, "cube.cnf");
-          const proof = join(dir, "cube.proof");
-          await writeCubeCnf(await this.base(), units, cnf);
-          await downloadProof(this.stores.proofs, proofSha256, proof);
-          const { dratTrim, lratCheck } = this.settings;
-          const r = await checkCubeProof(cnf, proof, { dratTrim, lratCheck, timeLimitSec: this.settings.checkTimeSec ?? 3600 });
-          this.log.debug("cube proof checked", { cube, format: r.format, verified: r.verified, ms: r.wallMs });
-          return { verified: r.verified, detail: r.detail, cpuMs: r.cpuMs, wallMs: r.wallMs, ...(r.detail.startsWith("cannot run ") ? { unchecked: true } : {}) };
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
+        const { dratTrim, lratCheck } = this.settings;
+        const options = { dratTrim, lratCheck, timeLimitSec: this.settings.checkTimeSec ?? 3600 };
+        const r = await checkStoredProof({ base: await this.base(), units, proofs: this.stores.proofs, sha256: proofSha256 }, options, await this.workDir());
+        this.log.debug("cube proof checked", { cube, format: r.format, verified: r.verified, ms: r.wallMs });
+        return { verified: r.verified, detail: r.detail, cpuMs: r.cpuMs, wallMs: r.wallMs, ...(r.detail.startsWith("cannot run ") ? { unchecked: true } : {}) };
       });
     } catch (err) {
       return { ...refused(`proof not checked: ${(err as Error).message}`), unchecked: true };

@@ -275,10 +275,13 @@ test("scan cubes - with --member-share the whole-board members go on where their
   assert.equal(exhausted.length, 1, memberLines.join("\n"));
   const winner = /member=(\S+)/.exec(exhausted[0])![1];
   assert.ok(goesOn.some((l) => l.includes(`member=${winner} `)), `${winner} went on before it exhausted its tree`);
-  // Each member's attempts never start before the one before (one may be sent twice from the same place when a
-  // status round and a verdict both send it on before the first is recorded).
+  // Each member's attempts are sent once each, in order, and never start before the one before (an attempt that
+  // ran out of budget inside the subtree it resumed in may start where the one before did).
   for (const id of new Set(goesOn.map((l) => /member=(\S+)/.exec(l)![1]))) {
-    const froms = goesOn.filter((l) => l.includes(`member=${id} `)).map((l) => Number(/from=(\d+)/.exec(l)![1]));
+    const mine = goesOn.filter((l) => l.includes(`member=${id} `));
+    const attempts = mine.map((l) => Number(/attempt=(\d+)/.exec(l)![1]));
+    const froms = mine.map((l) => Number(/from=(\d+)/.exec(l)![1]));
+    assert.ok(attempts.every((a, i) => i === 0 || a > attempts[i - 1]!), `${id}: attempts ${attempts.join(",")}`);
     assert.ok(froms.every((f, i) => f > 0 && (i === 0 || f >= froms[i - 1]!)), `${id}: ${froms.join(",")}`);
   }
 });

@@ -110,6 +110,28 @@ test("scan trees - the members' share counts the tasks running now (the workers'
   assert.deepEqual(published(h.effects).map((t) => [t.task.cubeId, t.task.part!.from, t.task.solver!.timeLimitSec]), [["member-short-m", 40, 20]]);
 });
 
+test("scan trees - a member's next attempt is sent once: a status round while the attempt is being published sends nothing more", async () => {
+  const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: TWO, targetCubes: 4, timeLimitSec: 30, memberShare: 0.5 }, { batchSize: 5 });
+  await h.run(h.model.start());
+  await h.run(h.model.splitInitial());
+  const first = published(h.effects).find((t) => t.task.cubeId === "member-short-m")!;
+  await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 1_000_000 } as never })]));
+  h.effects.length = 0;
+  // The member's verdict sends it on; stop that decision at its publish, before the attempt is recorded.
+  const steps = h.model.recordVerdicts([stopped("member-short-m", 40, first.task.lease, 10_000)]);
+  let next = steps.next();
+  while (!next.done && next.value.type !== "publish") next = steps.next();
+  assert.ok(!next.done && next.value.type === "publish" && next.value.tasks[0].task.cubeId === "member-short-m");
+  const pending = next.value;
+  await h.run(h.model.continueMembers());
+  assert.deepEqual(published(h.effects), [], "the status round sent the same attempt again");
+  pending.seqs.push(99);
+  await h.run(steps);
+  await h.run(h.model.continueMembers());
+  assert.deepEqual(published(h.effects), [], "recorded in flight: nothing to send");
+  assert.equal(h.model.member.state("member-short-m")!.attempts, 1);
+});
+
 test("scan trees - members go on in rounds: none starts its next attempt before every member still going has had as many", async () => {
   const h = await split(EIGHT, { memberShare: 0.875 });
   const lease = (id: string) => h.model.table.member(id)!.lease;
