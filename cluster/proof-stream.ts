@@ -22,6 +22,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { headers, type NatsConnection } from "@nats-io/transport-node";
 import { PROOF_HEADERS, type Names } from "../proto/contract.js";
 import { NatsUnavailableError } from "./nats.js";
+import { isSha256Hex } from "../core/sha256.js";
 
 /** Chunk publishes awaiting JetStream's ack at once, per upload. */
 const PUBLISH_WINDOW = 16;
@@ -128,7 +129,7 @@ export class ProofStream {
   /** Removes every upload of proof `name`; true when there was one. */
   async delete(name: string): Promise<boolean> {
     // Only a name can be deleted: a wildcard in it would purge other proofs.
-    if (!/^[0-9a-f]{64}$/.test(name)) return false;
+    if (!isSha256Hex(name)) return false;
     if (this.handoffDir !== null) return rm(join(this.handoffDir, name)).then(() => true, () => false);
     const jsm = await this.manager();
     const r = await jsm.streams.purge(this.names.proofsStream, { filter: this.filter(name) });

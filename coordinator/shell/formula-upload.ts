@@ -11,6 +11,7 @@ import type { ObjectStore } from "@nats-io/obj";
 import type { Logger } from "../../cluster/log.js";
 import type { ProofStream } from "../../cluster/proof-stream.js";
 import { isTerminal } from "../../proto/vocabulary.js";
+import { isSha256Hex } from "../../core/sha256.js";
 import type { RunRecord, RunState } from "../../proto/gen/cubist/v1/run.js";
 
 export async function uploadFormula(store: ObjectStore, chunks: () => Iterable<Uint8Array>): Promise<{ sha256: string; bytes: number }> {
@@ -43,7 +44,7 @@ export async function releaseFormula(
   runs: Iterable<{ readonly id: string; readonly state: RunState; readonly spec: { readonly formulaSha256: string } }>,
   log: Logger,
 ): Promise<void> {
-  if (!/^[0-9a-f]{64}$/.test(sha256)) return;
+  if (!isSha256Hex(sha256)) return;
   for (const r of runs) {
     if (r.id !== runId && r.spec.formulaSha256 === sha256 && !isTerminal(r.state)) return;
   }
@@ -69,7 +70,7 @@ export async function releaseProofs(
   for (const r of runs) if (r.id !== runId && !isTerminal(r.state)) for (const sha of r.proofs.values()) shared.add(sha);
   let deleted = 0;
   for (const sha of new Set(proofs)) {
-    if (!/^[0-9a-f]{64}$/.test(sha) || shared.has(sha)) continue;
+    if (!isSha256Hex(sha) || shared.has(sha)) continue;
     try {
       if (await store.delete(sha)) deleted++;
     } catch (err) {

@@ -37,11 +37,15 @@ test("dashboard - a long run shows its best board with score and viewer link, th
     await coordinator.waitForLog(/HTTP \(metrics, dashboard\) listening/, 30_000);
     const base = `http://127.0.0.1:${port}`;
     let runId = "";
+    let failure = "";
+    // The coordinator encodes and uploads Eternity II's formula (23 MB) as it starts: on a loaded machine a request
+    // can fail meanwhile, which is not yet an answer.
     assert.ok(await eventually(async () => {
-      const r = (await (await fetch(`${base}/api/runs`)).json()) as { runs: Array<{ runId: string; state: string }> };
+      const r = await fetch(`${base}/api/runs`).then((res) => res.json() as Promise<{ runs: Array<{ runId: string; state: string }> }>)
+        .catch((err: Error) => { failure = `${err.message} (${String(err.cause)})`; return { runs: [] }; });
       runId = r.runs[0]?.runId ?? "";
       return r.runs.length === 1 && r.runs[0].state === "running";
-    }, 30_000), "the run was submitted");
+    }, 30_000), `the run was submitted; last failure: ${failure}; coordinator: ${coordinator.stderr().slice(-2000)}`);
     procs.push(spawnCubist(["worker", "--nats", t.url, "--prefix", t.names.prefix, "--concurrency", "1", "--id", "best-w1", "--grace", "0",
       "--cache-dir", join(dir, "cache"), "--status-interval", "0.5"], { env: marker.env }));
 
