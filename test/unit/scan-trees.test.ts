@@ -67,10 +67,10 @@ test("scan trees - each stopped member goes on in its own tree from where it sto
   await h.run(h.model.recordVerdicts([stopped("member-short-c2", 40, first.get("member-short-c2")!.task.lease, 10_000), stopped("member-short-m", 9, first.get("member-short-m")!.task.lease, 10_000)]));
   await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 1_000 } as never })]));
   assert.equal(published(h.effects).filter((t) => isMemberId(t.task.cubeId)).length, 0, "the cubes have had too little time");
-  // The cubes catch up (3 s in all: the members' 20 s is within 7/8, 20 <= 7 x 3): both go on, to the front queue.
+  // The cubes catch up (3 s in all: the members' 20 s is within 7/8, 20 <= 7 x 3): both go on, to the lead queue.
   await h.run(h.model.recordVerdicts([verdict("2", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 2_000 } as never })]));
   const again = published(h.effects).filter((t) => isMemberId(t.task.cubeId));
-  assert.deepEqual(again.map((t) => [t.task.cubeId, t.task.engineCorner, t.task.engineMirror, t.task.part!.from, t.task.solver!.timeLimitSec, t.front]).sort(),
+  assert.deepEqual(again.map((t) => [t.task.cubeId, t.task.engineCorner, t.task.engineMirror, t.task.part!.from, t.task.solver!.timeLimitSec, t.lead]).sort(),
     [["member-short-c2", 2, false, 40, 20, true], ["member-short-m", 0, true, 9, 20, true]]);
   // The ledger says which member each entry is: a restarted coordinator has the same members, in flight or not.
   const members = h.ledger.filter((e) => e.entry?.$case === "member");
