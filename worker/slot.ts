@@ -5,12 +5,12 @@
  * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first, each
  * run's lead consumer (a portfolio member going on) and front consumer (a re-split's children) before its main one.
  * After a portfolio member's attempt the slot first waits up to LEAD_WAIT_MS on that run's lead queue: the
- * coordinator sends the member on once it has the verdict (or at its next status round, once the member is within its
- * share), and a slot that took a cube meanwhile would keep the member waiting for a whole cube. A run ranked above all of those whose
- * consumer is not read yet (it was just submitted) is waited for, up to CONSUMER_WAIT_MS, so a higher-priority run
- * gets the next pull instead of the one after the next cube. With one consumer to ask the slot long-polls it
- * (`expires`); with several it asks each in order with `no_wait` (answered at once) and, when all are empty,
- * long-polls the top run's main consumer for a second before asking again.
+ * coordinator sends the member on once it has the verdict (or at its next status round, once the member is within
+ * its share), and a slot that took a cube meanwhile would keep the member waiting for a whole cube. A run ranked
+ * above all of those whose consumer is not read yet (it was just submitted) is waited for, up to CONSUMER_WAIT_MS,
+ * so a higher-priority run gets the next pull instead of the one after the next cube. With one consumer to ask the
+ * slot long-polls it (`expires`); with several it asks each in order with `no_wait` (answered at once) and, when
+ * all are empty, long-polls the top run's main consumer for a second before asking again.
  * A pull nobody answers (NATS away, consumer missing) is retried with backoff after re-reading the consumer.
  * A check task (another worker's proof to check: worker/check-proof.ts) runs beside the slot's solving, one at a
  * time per slot (its checker slot): the slot goes on pulling while it runs; a second one meanwhile runs in the slot.
@@ -37,7 +37,7 @@ function isCheckTask(message: PulledTask): boolean {
 }
 
 /** The run of a portfolio member's attempt (coordinator/model/scan-member.ts), or null for any other message. */
-export function memberRunOf(message: PulledTask): string | null {
+function memberRunOf(message: PulledTask): string | null {
   try {
     const task = CubeTask.decode(message.data);
     return isMemberId(task.cubeId) ? task.runId : null;
@@ -56,7 +56,7 @@ const CONSUMER_WAIT_MS = 2000;
  * How long a slot that ran a portfolio member's attempt waits on the run's lead queue for the member to go on: the
  * verdict's way to the coordinator and back, and one status round (coordinator/config.ts DEFAULT_STATUS_INTERVAL_MS).
  */
-export const LEAD_WAIT_MS = 1500;
+const LEAD_WAIT_MS = 1500;
 
 interface Candidate {
   run: string;
