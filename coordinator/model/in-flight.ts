@@ -42,6 +42,11 @@ export class InFlightTasks {
     return lease !== "" && (this.byCube.get(cubeId)?.some((t) => t.task.lease === lease) ?? false);
   }
 
+  /** True when a task of this cube is in flight, whatever its lease. */
+  hasCube(cubeId: string): boolean {
+    return this.byCube.has(cubeId);
+  }
+
   /** Tasks in flight now. */
   get size(): number {
     return this.count;

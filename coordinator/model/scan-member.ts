@@ -133,7 +133,9 @@ export function* continueMember(run: MemberRun): RunSteps {
     const s = run.member.state(id)!;
     const tree = treeOfMember(id);
     if (!s.from || s.lease !== "" || !tree || run.life.ended || run.life.state !== RunState.RUN_STATE_RUNNING) continue;
-    if (s.attempts > round) continue;
+    // Its next attempt published and not yet recorded (a status round asking while a verdict's decision publishes):
+    // sent twice, both copies would run, and the member would wait for the copy whose lease the record keeps.
+    if (s.attempts > round || run.recorder.inFlight.hasCube(id)) continue;
     if (!run.member.withinShare(memberShare(run.spec), runningMs(run))) return;
     yield* publishMember(run, tree, s.budgetSec, s.from.next, s.attempts + 1, true);
     run.log.info("portfolio member goes on", { member: id, from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });

@@ -268,3 +268,23 @@ test("resuming - the placements of the member's exhausted board go with the firs
   assert.equal(h.model.cubes.work.placements, 123_456);
   assert.equal(h.replay().cubes.work.placements, 123_456);
 });
+
+test("resuming - a member going on is sent once: a status round while its next attempt is published and not yet recorded sends nothing", async () => {
+  const { h, first } = await split({ timeLimitSec: 30, memberShare: 0.5 });
+  await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 60_000 } as never })]));
+  h.effects.length = 0;
+  // The member's verdict: within its share, it goes on; stop its steps at that publish, before it is recorded.
+  const back = verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10_000 } as never });
+  const steps = h.model.recordVerdicts([back]);
+  let next = steps.next();
+  for (; !next.done; next = steps.next()) {
+    await h.run((function* () { yield next.value!; })());
+    if (next.value.type === "publish" && next.value.tasks.some((t) => t.task.cubeId === MIRROR)) break;
+  }
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 1, "the member goes on");
+  await h.run(h.model.continueMembers());
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 1, "not again while in flight");
+  await h.run(steps);
+  await h.run(h.model.continueMembers());
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 1, "nor once recorded: it is in flight");
+});
