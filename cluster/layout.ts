@@ -159,12 +159,20 @@ export interface RunConsumerOptions {
 }
 
 /**
- * The run's pull consumers on the cube stream, shared by every worker: the main one, and the front one (cubes
- * that go before the rest: a manual re-split's children), which workers ask first.
+ * The run's pull consumers on the cube stream with their subjects, in the order workers ask them: the lead queue (a
+ * portfolio member going on), the front queue (cubes that go before the rest: a re-split's children), the main one.
  */
+export function runQueues(names: Names, run: string): Array<{ consumer: string; subject: string }> {
+  return [
+    { consumer: names.leadConsumer(run), subject: names.leadSubject(run) },
+    { consumer: names.frontConsumer(run), subject: names.frontSubject(run) },
+    { consumer: names.runConsumer(run), subject: names.cubesSubject(run) },
+  ];
+}
+
+/** The run's pull consumers on the cube stream (runQueues), shared by every worker. */
 export async function ensureRunConsumer(jsm: JetStreamManager, names: Names, run: string, options: RunConsumerOptions): Promise<void> {
-  await ensureConsumer(jsm, names, names.runConsumer(run), names.cubesSubject(run), options);
-  await ensureConsumer(jsm, names, names.frontConsumer(run), names.frontSubject(run), options);
+  for (const q of runQueues(names, run)) await ensureConsumer(jsm, names, q.consumer, q.subject, options);
 }
 
 async function ensureConsumer(jsm: JetStreamManager, names: Names, durable: string, subject: string, options: RunConsumerOptions): Promise<void> {
@@ -187,7 +195,7 @@ async function ensureConsumer(jsm: JetStreamManager, names: Names, durable: stri
 }
 
 export async function deleteRunConsumer(jsm: JetStreamManager, names: Names, run: string): Promise<void> {
-  for (const consumer of [names.runConsumer(run), names.frontConsumer(run)]) {
+  for (const { consumer } of runQueues(names, run)) {
     try {
       await jsm.consumers.delete(names.cubesStream, consumer);
     } catch (err) {
@@ -206,7 +214,7 @@ export async function subjectsUnder(jsm: JetStreamManager, stream: string, prefi
   return Object.keys(subjects).map((s) => s.slice(prefix.length));
 }
 
-/** Removes every task of the run still in the cube stream (main and front subjects). */
+/** Removes every task of the run still in the cube stream (every queue's subject). */
 export async function purgeRunTasks(jsm: JetStreamManager, names: Names, run: string): Promise<void> {
-  for (const filter of [names.cubesSubject(run), names.frontSubject(run)]) await jsm.streams.purge(names.cubesStream, { filter });
+  for (const { subject } of runQueues(names, run)) await jsm.streams.purge(names.cubesStream, { filter: subject });
 }

@@ -47,6 +47,12 @@ export interface Names {
   /** The subject and consumer of the run's front queue: workers ask it before the run's main consumer. */
   frontSubject(run: string): string;
   frontConsumer(run: string): string;
+  /**
+   * The subject and consumer of the run's lead queue: a portfolio member going on (coordinator/model/scan-member.ts),
+   * which workers ask before the front queue, so it does not wait behind a re-split's children.
+   */
+  leadSubject(run: string): string;
+  leadConsumer(run: string): string;
   maxDeliveriesAdvisory(run: string): string;
 }
 
@@ -124,6 +130,8 @@ export function createNames(prefix: string = DEFAULT_PREFIX): Names {
     runConsumer: (run) => `run-${run}`,
     frontSubject: (run) => `${prefix}.cubes.${run}.front`,
     frontConsumer: (run) => `front-${run}`,
+    leadSubject: (run) => `${prefix}.cubes.${run}.lead`,
+    leadConsumer: (run) => `lead-${run}`,
     maxDeliveriesAdvisory: (run) => `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${P}_CUBES.run-${run}`,
   };
 }

@@ -3,11 +3,14 @@
  * States: idle (no runnable run) -> pulling -> working -> pulling ... -> stopped.
  *
  * Picking (steps 1-2 of docs/cluster.md): the RUNNING runs whose consumer is known, highest priority first, each
- * run's front consumer (a manual re-split's children) before its main one. A run ranked above all of those whose
- * consumer is not read yet (it was just submitted) is waited for, up to CONSUMER_WAIT_MS, so a higher-priority run
- * gets the next pull instead of the one after the next cube. With one consumer to ask the slot long-polls it
- * (`expires`); with several it asks each in order with `no_wait` (answered at once) and, when all are empty,
- * long-polls the top run's main consumer for a second before asking again.
+ * run's lead consumer (a portfolio member going on) and front consumer (a re-split's children) before its main one.
+ * After a portfolio member's attempt the slot first waits up to LEAD_WAIT_MS on that run's lead queue: the
+ * coordinator sends the member on once it has the verdict (or at its next status round, once the member is within
+ * its share), and a slot that took a cube meanwhile would keep the member waiting for a whole cube. A run ranked
+ * above all of those whose consumer is not read yet (it was just submitted) is waited for, up to CONSUMER_WAIT_MS,
+ * so a higher-priority run gets the next pull instead of the one after the next cube. With one consumer to ask the
+ * slot long-polls it (`expires`); with several it asks each in order with `no_wait` (answered at once) and, when
+ * all are empty, long-polls the top run's main consumer for a second before asking again.
  * A pull nobody answers (NATS away, consumer missing) is retried with backoff after re-reading the consumer.
  * A check task (another worker's proof to check: worker/check-proof.ts) runs beside the slot's solving, one at a
  * time per slot (its checker slot): the slot goes on pulling while it runs; a second one meanwhile runs in the slot.
@@ -20,6 +23,8 @@ import { handleTask } from "./cube-task.js";
 import { Puller, type PullResult, type PulledTask } from "./pull.js";
 import { workerInboxPrefix } from "../cluster/nats-users.js";
 import { runOfConsumer } from "./validate-task.js";
+import { runQueues } from "../cluster/layout.js";
+import { isMemberId } from "../coordinator/model/scan-trees.js";
 import { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 
 /** Whether a pulled message is a check task (a malformed one is not: the slot terminates it as usual). */
@@ -31,18 +36,33 @@ function isCheckTask(message: PulledTask): boolean {
   }
 }
 
+/** The run of a portfolio member's attempt (coordinator/model/scan-member.ts), or null for any other message. */
+function memberRunOf(message: PulledTask): string | null {
+  try {
+    const task = CubeTask.decode(message.data);
+    return isMemberId(task.cubeId) ? task.runId : null;
+  } catch {
+    return null;
+  }
+}
+
 export type SlotState = "idle" | "quarantined" | "pulling" | "working" | "stopped";
 
 /** Long-poll length when several runs are runnable and all were empty. */
 const MULTI_RUN_POLL_MS = 1000;
 /** How long a slot waits for the consumer of a run ranked above every run it can pull from. */
 const CONSUMER_WAIT_MS = 2000;
+/**
+ * How long a slot that ran a portfolio member's attempt waits on the run's lead queue for the member to go on: the
+ * verdict's way to the coordinator and back, and one status round (coordinator/config.ts DEFAULT_STATUS_INTERVAL_MS).
+ */
+const LEAD_WAIT_MS = 1500;
 
 interface Candidate {
   run: string;
   consumer: string;
   ackWaitMs: number;
-  front: boolean;
+  queue: "lead" | "front" | "main";
 }
 
 export class Slot {
@@ -52,6 +72,8 @@ export class Slot {
   private failures = 0;
   /** The check task running beside the slot's solving (its checker slot), if any. */
   private check: Promise<void> | null = null;
+  /** The run whose portfolio member this slot ran last: its lead queue is waited on first. */
+  private leadRun: string | null = null;
 
   constructor(
     readonly index: number,
@@ -91,17 +113,18 @@ export class Slot {
     // above every other gets this pull; the list is read again afterwards, since runs may have been seen meanwhile.
     const top = this.ctx.table.runnable()[0];
     if (top) {
-      await Promise.all([names.runConsumer(top.id), names.frontConsumer(top.id)].map((c) => consumers.ready(c, CONSUMER_WAIT_MS, this.ctx.draining)));
+      await Promise.all(runQueues(names, top.id).map((q) => consumers.ready(q.consumer, CONSUMER_WAIT_MS, this.ctx.draining)));
     }
     const out: Candidate[] = [];
     for (const r of this.ctx.table.runnable()) {
-      // settings() starts reading a consumer not known yet; the run is a candidate once it is known.
-      const s = consumers.settings(names.runConsumer(r.id));
-      // The front queue is usually empty; a run without one (made before it existed) just has none.
-      const f = consumers.settings(names.frontConsumer(r.id));
-      if (!s) continue;
-      if (f) out.push({ run: r.id, consumer: names.frontConsumer(r.id), ackWaitMs: f.ackWaitMs, front: true });
-      out.push({ run: r.id, consumer: names.runConsumer(r.id), ackWaitMs: s.ackWaitMs, front: false });
+      // settings() starts reading a consumer not known yet; the run is a candidate once its main one is known.
+      if (!consumers.settings(names.runConsumer(r.id))) continue;
+      const [lead, front, main] = runQueues(names, r.id);
+      // The lead and front queues are usually empty; a run without them (made before they existed) just has none.
+      for (const [q, queue] of [[lead, "lead"], [front, "front"], [main, "main"]] as const) {
+        const s = consumers.settings(q.consumer);
+        if (s) out.push({ run: r.id, consumer: q.consumer, ackWaitMs: s.ackWaitMs, queue });
+      }
     }
     return out;
   }
@@ -134,6 +157,7 @@ export class Slot {
           continue;
         }
         this.setState("working");
+        this.leadRun = memberRunOf(got.message);
         await this.work(got.message, got.ackWaitMs);
       }
     } finally {
@@ -156,6 +180,12 @@ export class Slot {
   private async pullOne(runs: Candidate[]): Promise<{ message: PulledTask; ackWaitMs: number } | null> {
     const { ctx } = this;
     const signal = ctx.draining;
+    const lead = runs.find((c) => c.queue === "lead" && c.run === this.leadRun);
+    this.leadRun = null;
+    if (lead) {
+      const r = await this.longPoll(lead.consumer, LEAD_WAIT_MS);
+      if (r.kind === "message") return this.settle(r, lead);
+    }
     if (runs.length === 1) {
       const r = await this.longPoll(runs[0].consumer, ctx.config.longPollMs);
       return this.settle(r, runs[0]);
@@ -165,7 +195,7 @@ export class Slot {
       if (r.kind !== "empty") return this.settle(r, c);
       if (signal.aborted) return null;
     }
-    const top = runs.find((c) => !c.front) ?? runs[0];
+    const top = runs.find((c) => c.queue === "main") ?? runs[0];
     const r = await this.longPoll(top.consumer, MULTI_RUN_POLL_MS);
     return this.settle(r, top);
   }

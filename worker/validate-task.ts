@@ -67,9 +67,9 @@ export interface ValidateContext {
   workerId?: string;
 }
 
-/** The run id behind a consumer name (`run-<id>`, or the front queue's `front-<id>`), or null. */
+/** The run id behind a consumer name (`run-<id>`, the front queue's `front-<id>`, the lead queue's `lead-<id>`), or null. */
 export function runOfConsumer(names: Names, consumer: string): string | null {
-  for (const name of [names.runConsumer, names.frontConsumer]) {
+  for (const name of [names.runConsumer, names.frontConsumer, names.leadConsumer]) {
     const prefix = name("");
     if (!consumer.startsWith(prefix)) continue;
     const run = consumer.slice(prefix.length);
@@ -78,8 +78,10 @@ export function runOfConsumer(names: Names, consumer: string): string | null {
   return null;
 }
 
-function consumerIsFront(names: Names, consumer: string, run: string): boolean {
-  return consumer === names.frontConsumer(run);
+/** The subject a run's consumer takes its tasks from. */
+function subjectOfConsumer(names: Names, consumer: string, run: string): string {
+  if (consumer === names.leadConsumer(run)) return names.leadSubject(run);
+  return consumer === names.frontConsumer(run) ? names.frontSubject(run) : names.cubesSubject(run);
 }
 
 function checkLimits(spec: SolverSpec | undefined): CubeLimits | string {
@@ -133,7 +135,7 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   if (info.stream !== names.cubesStream) return { action: "term", reason: `delivered by stream ${info.stream.slice(0, 80)}, not ${names.cubesStream}` };
   const runId = runOfConsumer(names, info.consumer);
   if (runId === null) return { action: "term", reason: `delivered by a consumer that is not a run's: ${info.consumer.slice(0, 80)}` };
-  const expected = consumerIsFront(names, info.consumer, runId) ? names.frontSubject(runId) : names.cubesSubject(runId);
+  const expected = subjectOfConsumer(names, info.consumer, runId);
   if (subject !== expected) return { action: "term", reason: `subject ${subject.slice(0, 120)} is not run ${runId}'s`, run: runId };
   let task: CubeTask;
   try {

@@ -42,7 +42,7 @@ export class InFlightTasks {
     return lease !== "" && (this.byCube.get(cubeId)?.some((t) => t.task.lease === lease) ?? false);
   }
 
-  /** True when any task of this cube is in flight (a decision is publishing it, or its record is not applied yet). */
+  /** True when a task of this cube is in flight, whatever its lease. */
   hasCube(cubeId: string): boolean {
     return this.byCube.has(cubeId);
   }

@@ -20,10 +20,10 @@ export type RunEffect =
   /** Append to the run's ledger (the model has applied them or applies them once this is done). */
   | { type: "append"; entries: LedgerEntry[] }
   /**
-   * Publish tasks to the run's cube subject (its front subject with `front`: workers take those first); the shell
-   * fills `seqs` with their stream sequences, in order.
+   * Publish tasks to the run's cube subject (its front subject with `front`, its lead subject with `lead`: workers
+   * take lead tasks first, then front ones); the shell fills `seqs` with their stream sequences, in order.
    */
-  | { type: "publish"; tasks: TaskMessage[]; seqs: number[]; front?: boolean }
+  | { type: "publish"; tasks: TaskMessage[]; seqs: number[]; front?: boolean; lead?: boolean }
   /** Stop solvers: one cube, or every cube of the run (`cube` empty). */
   | { type: "cancel"; cube: string; reason: string }
   /** Delete a queued task by its stream sequence (it may already be consumed). */

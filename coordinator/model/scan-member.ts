@@ -106,34 +106,36 @@ export interface MemberRun extends CubesRun {
 
 /**
  * A member's task: the whole board in its tree, numbered as part 0 of 1, from `from` on, with its own budget;
- * recorded once published (a crash between the two leaves the last stop to be sent again on replay).
+ * recorded once published (a crash between the two leaves the last stop to be sent again on replay). A first
+ * attempt goes to the main queue; one that goes on (`lead`) to the lead queue, which workers ask before the front
+ * queue: behind a re-split's children there (16 or more, each up to its budget) the member would wait minutes.
  */
-export function* publishMember(run: MemberRun, tree: ScanTree, budgetSec: number, from: number, attempts: number, front: boolean): RunSteps {
+export function* publishMember(run: MemberRun, tree: ScanTree, budgetSec: number, from: number, attempts: number, lead: boolean): RunSteps {
   const id = memberId(tree);
   const part: CubePart = { k: 0, n: 1, depth: CUBE_PART_DEPTH, ...(from > 0 ? { from } : {}) };
   // Each attempt its own attempt number, so its own message id: JetStream drops a message whose id it has seen
   // within its duplicate window (2 minutes), and the member would never go on.
   const task = run.recorder.task({ id, placements: [], part }, attempts, { tree, timeLimitSec: budgetSec });
-  yield* run.recorder.publishAndRecord({ type: "publish", tasks: [task], seqs: [], ...(front ? { front: true } : {}) },
+  yield* run.recorder.publishAndRecord({ type: "publish", tasks: [task], seqs: [], ...(lead ? { lead: true } : {}) },
     () => ({ $case: "member", value: { id, from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease, searchNodes: 0 } }));
 }
 
 /**
- * The stopped members (their last recorded state has no lease: no attempt in flight) go on, to the front queue, once
+ * The stopped members (their last recorded state has no lease: no attempt in flight) go on, to the lead queue, once
  * the cubes have had their share of the run's worker time; each in its own tree, with its own next budget.
  */
 export function* continueMember(run: MemberRun): RunSteps {
   // In rounds, as `cubist solve` turns its trees: no member starts its next attempt before every member still going
   // (in flight, or stopped to go on) has had as many; a member's first attempt waits in the queue behind the cubes'
-  // first one, and the members that go on (to the front queue) would otherwise take its turns.
+  // first one, and the members that go on (to the lead queue) would otherwise take its turns.
   const round = Math.min(...run.member.ids.map((id) => run.member.state(id)!).filter((s) => s.lease !== "" || s.from).map((s) => s.attempts));
   for (const id of run.member.ids) {
     const s = run.member.state(id)!;
     const tree = treeOfMember(id);
     if (!s.from || s.lease !== "" || !tree || run.life.ended || run.life.state !== RunState.RUN_STATE_RUNNING) continue;
-    if (s.attempts > round) continue;
-    // A status round and a verdict can both come here while the next attempt is being published: send it once.
-    if (run.recorder.inFlight.hasCube(id)) continue;
+    // Its next attempt published and not yet recorded (a status round asking while a verdict's decision publishes):
+    // sent twice, both copies would run, and the member would wait for the copy whose lease the record keeps.
+    if (s.attempts > round || run.recorder.inFlight.hasCube(id)) continue;
     if (!run.member.withinShare(memberShare(run.spec), runningMs(run))) return;
     yield* publishMember(run, tree, s.budgetSec, s.from.next, s.attempts + 1, true);
     run.log.info("portfolio member goes on", { member: id, from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });

@@ -6,6 +6,7 @@
 
 import type { JetStreamManager } from "@nats-io/jetstream";
 import { Gauge, type Registry } from "prom-client";
+import { runQueues } from "../../cluster/layout.js";
 import type { Names } from "../../proto/contract.js";
 import { isTerminal } from "../../proto/vocabulary.js";
 import type { CoordinatorView, RunView } from "./coordinator-view.js";
@@ -114,9 +115,9 @@ function registerProofChecks(registers: Registry[], c: Pick<CoordinatorView, "ru
   byChecker("cubist_coordinator_proof_check_cpu_seconds", "CPU seconds of the proof checker processes (drat-trim, lrat-check) of the certified runs in memory, by who ran them: workers or the coordinator.", (t) => t.cpuMs / 1000);
 }
 
-/** The lag families: each open run's two consumers (the main queue and the front queue), and the verdict consumer's. */
+/** The lag families: each open run's consumers (its queues, summed), and the verdict consumer's. */
 function registerLag(registers: Registry[], c: Pick<CoordinatorView, "runs" | "verdictConsumerName">, names: Names, lag: LagCache): void {
-  const consumers = (r: RunView): string[] => [names.runConsumer(r.id), names.frontConsumer(r.id)];
+  const consumers = (r: RunView): string[] => runQueues(names, r.id).map((q) => q.consumer);
   const lagGauge = (name: string, help: string, pick: (l: ConsumerLag) => number): Gauge =>
     new Gauge({
       name, help, labelNames: ["run"], registers,
@@ -128,8 +129,9 @@ function registerLag(registers: Registry[], c: Pick<CoordinatorView, "runs" | "v
         lag.prune(keys);
         const got = await Promise.all(live.map((r) => Promise.all(consumers(r).map((x) => lag.get(names.cubesStream, x)))));
         live.forEach((r, i) => {
-          const [main, front] = got[i];
-          if (main) this.set({ run: r.id }, pick(main) + (front ? pick(front) : 0));
+          // A run made before a queue existed has no consumer for it: it counts none.
+          const main = got[i][got[i].length - 1];
+          if (main) this.set({ run: r.id }, got[i].reduce((sum, l) => sum + (l ? pick(l) : 0), 0));
         });
       },
     });

@@ -48,7 +48,8 @@ export async function performEffect(host: EffectHost, effect: RunEffect): Promis
       host.appended(effect.entries);
       return;
     case "publish": {
-      const subject = effect.front ? host.names.frontSubject(host.id) : host.names.cubesSubject(host.id);
+      const { names } = host;
+      const subject = effect.lead ? names.leadSubject(host.id) : effect.front ? names.frontSubject(host.id) : names.cubesSubject(host.id);
       effect.seqs.push(...(await publishTasks(host.layout.js, subject, effect.tasks, undefined, { manager: host.jsm, stream: host.names.cubesStream })));
       return;
     }

@@ -7,6 +7,7 @@
 
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { Logger } from "../../cluster/log.js";
+import { runQueues } from "../../cluster/layout.js";
 import type { Names } from "../../proto/contract.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { isTerminal } from "../../proto/vocabulary.js";
@@ -123,7 +124,8 @@ export class RunUpkeep {
       if (!this.stalls.suspect(run.id, { queued, inFlight, recorded: run.model.applied })) continue;
       try {
         verdictsWaiting ??= await pendingOf(names.verdictsStream, this.x.verdictConsumer()) + held.size;
-        const inConsumers = await pendingOf(names.cubesStream, names.runConsumer(run.id)) + await pendingOf(names.cubesStream, names.frontConsumer(run.id));
+        let inConsumers = 0;
+        for (const q of runQueues(names, run.id)) inConsumers += await pendingOf(names.cubesStream, q.consumer);
         const observation = { queued, inConsumers, inFlight, verdictsWaiting, recorded: run.model.applied };
         if (this.stalls.observe(run.id, observation, Date.now())) await run.republishQueued();
       } catch (err) {

@@ -71,5 +71,5 @@ export function verdict(cube: string, kind: VerdictKind, extra: Partial<Verdict>
 /** The ids of the cubes still to search (queued or back unknown). */
 export const openCubes = (m: RunModel): string[] => [...m.table.entries()].filter((e) => e.state === "queued" || e.state === "unknown").map((e) => e.id);
 
-/** Every task the effects published, in order, each marked with whether it went to the front queue. */
-export const published = (effects: RunEffect[]) => effects.flatMap((e) => (e.type === "publish" ? e.tasks.map((t) => ({ ...t, front: e.front === true })) : []));
+/** Every task the effects published, in order, each marked with whether it went to the front queue or the lead queue. */
+export const published = (effects: RunEffect[]) => effects.flatMap((e) => (e.type === "publish" ? e.tasks.map((t) => ({ ...t, front: e.front === true, lead: e.lead === true })) : []));

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, test } from "node:test";
 import { readBrendan } from "../../core/formats/index.js";
 import { CubeTask, VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
@@ -83,6 +84,42 @@ test("scheduling - cubes on a run's front queue (a manual re-split's children) g
     assert.deepEqual(startedCubes(w.logs), ["0.0", "0.1", "0", "1", "2", "3"], w.logs.filter((l) => /cube started|run consumer/.test(l)).join("\n"));
     // A front-queue task on the main subject's consumer would be foreign: none was terminated.
     assert.equal(w.logged(/task dropped|terminated/).length, 0, w.logs.join("\n"));
+  } finally {
+    await w.close();
+  }
+});
+
+test("scheduling - a portfolio member going on (the run's lead queue) goes before the front queue's cubes and the main queue's", async () => {
+  const run = await createTestRun(t, { id: "lead-run", puzzle, priority: 10 });
+  const engine = { solver: "none", searchMs: 10_000 };
+  await publishTasks(t, [0, 1].map((i) => cubeTask(run, `${i}`, { solver: engine })));
+  for (const [id, subject] of [["0.0", t.names.frontSubject(run.id)], ["0.1", t.names.frontSubject(run.id)], ["member-short-m", t.names.leadSubject(run.id)]]) {
+    await t.layout.js.publish(subject, CubeTask.encode(cubeTask(run, id, { solver: engine })).finish(), { msgID: `${run.id}:${id}` });
+  }
+  const w = await startTestWorker(t, { concurrency: 1 });
+  try {
+    assert.equal((await readVerdicts(t, 5, 30_000)).length, 5);
+    assert.deepEqual(startedCubes(w.logs), ["member-short-m", "0.0", "0.1", "0", "1"], w.logs.filter((l) => /cube started|run consumer/.test(l)).join("\n"));
+    assert.equal(w.logged(/task dropped|terminated/).length, 0, w.logs.join("\n"));
+  } finally {
+    await w.close();
+  }
+});
+
+test("scheduling - after a portfolio member's attempt the slot waits briefly for the member to go on before it takes a cube", async () => {
+  const run = await createTestRun(t, { id: "member-wait", puzzle, priority: 11 });
+  const engine = { solver: "none", searchMs: 10_000 };
+  await publishTasks(t, ["member-short-m", "0", "1"].map((id) => cubeTask(run, id, { solver: engine })));
+  const w = await startTestWorker(t, { concurrency: 1 });
+  try {
+    const [first] = await readVerdicts(t, 1, 30_000);
+    assert.equal(first?.cubeId, "member-short-m");
+    // The coordinator's answer to the verdict: the member's next attempt, a moment later, to the lead queue.
+    await sleep(300);
+    const again = cubeTask(run, "member-short-m", { solver: engine });
+    await t.layout.js.publish(t.names.leadSubject(run.id), CubeTask.encode(again).finish(), { msgID: `${run.id}:member-short-m:1` });
+    assert.equal((await readVerdicts(t, 3, 30_000)).length, 3);
+    assert.deepEqual(startedCubes(w.logs), ["member-short-m", "member-short-m", "0", "1"], w.logs.filter((l) => /cube started|run consumer/.test(l)).join("\n"));
   } finally {
     await w.close();
   }

@@ -154,14 +154,15 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
   h.effects.length = 0;
   await h.run(h.model.recordVerdicts([member(40, 10_000, first.task.lease)]));
   assert.equal(published(h.effects).length, 0, "the cubes have had no time yet");
-  // The cubes catch up (a cube back unknown after 6 s, another refuted after 5 s): the member goes on, to the front.
+  // The cubes catch up (a cube back unknown after 6 s, another refuted after 5 s): the member goes on, to the lead
+  // queue (workers ask it before the front queue, where a re-split's children wait).
   const withMs = (id: string, kind: VerdictKind, wallMs: number) => verdict(id, kind, { stats: { wallMs } as never });
   await h.run(h.model.recordVerdicts([withMs("1", VerdictKind.VERDICT_KIND_UNSAT, 6_000)]));
   assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 0);
   await h.run(h.model.recordVerdicts([withMs("2", VerdictKind.VERDICT_KIND_UNSAT, 5_000)]));
   const again = published(h.effects).filter((t) => t.task.cubeId === MIRROR);
   assert.equal(again.length, 1);
-  assert.ok(again[0].front);
+  assert.ok(again[0].lead && !again[0].front);
   assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 40 });
   assert.equal(again[0].task.solver!.timeLimitSec, 20);
   assert.notEqual(again[0].task.lease, first.task.lease);
@@ -208,7 +209,7 @@ test("resuming - the member's attempts are in the ledger: a restarted coordinato
   await h.run(third.recover());
   const again = published(h.effects).filter((t) => t.task.cubeId === MIRROR);
   assert.equal(again.length, 1);
-  assert.ok(again[0].front);
+  assert.ok(again[0].lead && !again[0].front);
   assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 40 });
   assert.equal(again[0].task.solver!.timeLimitSec, 20);
   assert.deepEqual(third.table.member(MIRROR), { id: MIRROR, lease: again[0].task.lease, open: true });
@@ -266,4 +267,24 @@ test("resuming - the placements of the member's exhausted board go with the firs
   assert.equal(h.model.state, RunState.RUN_STATE_UNSAT);
   assert.equal(h.model.cubes.work.placements, 123_456);
   assert.equal(h.replay().cubes.work.placements, 123_456);
+});
+
+test("resuming - a member going on is sent once: a status round while its next attempt is published and not yet recorded sends nothing", async () => {
+  const { h, first } = await split({ timeLimitSec: 30, memberShare: 0.5 });
+  await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 60_000 } as never })]));
+  h.effects.length = 0;
+  // The member's verdict: within its share, it goes on; stop its steps at that publish, before it is recorded.
+  const back = verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10_000 } as never });
+  const steps = h.model.recordVerdicts([back]);
+  let next = steps.next();
+  for (; !next.done; next = steps.next()) {
+    await h.run((function* () { yield next.value!; })());
+    if (next.value.type === "publish" && next.value.tasks.some((t) => t.task.cubeId === MIRROR)) break;
+  }
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 1, "the member goes on");
+  await h.run(h.model.continueMembers());
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 1, "not again while in flight");
+  await h.run(steps);
+  await h.run(h.model.continueMembers());
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 1, "nor once recorded: it is in flight");
 });

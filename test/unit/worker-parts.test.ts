@@ -155,6 +155,11 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check(task, { ...delivery, consumer: "front-r1" }, "cubist.cubes.r1").action, "term");
   assert.equal(check(task, delivery, "cubist.cubes.r1.front").action, "term");
   assert.equal(check(task, { ...delivery, consumer: "front-r2" }, "cubist.cubes.r2.front").action, "term");
+  // The lead queue (a portfolio member going on) likewise.
+  assert.equal(check(task, { ...delivery, consumer: "lead-r1" }, "cubist.cubes.r1.lead").action, "run");
+  assert.equal(check(task, { ...delivery, consumer: "lead-r1" }, "cubist.cubes.r1.front").action, "term");
+  assert.equal(check(task, { ...delivery, consumer: "front-r1" }, "cubist.cubes.r1.lead").action, "term");
+  assert.equal(check(task, delivery, "cubist.cubes.r1.lead").action, "term");
   assert.equal(check({ ...task, numVars: task.numVars + 1 }).action, "term");
   assert.equal(check({ ...task, solver: { ...task.solver!, solver: "minisat" } }).action, "term");
   assert.equal(check({ ...task, solver: { ...task.solver!, seed: 2 ** 31 } }).action, "term");
