@@ -4,7 +4,7 @@
  */
 import { cellOrders } from "../core/cubes/types.js";
 import type { RunRequest } from "../coordinator/run-spec.js";
-import { DEFAULT_CELL_ORDER, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES, FORMULA_CUBE_TIME_LIMIT_SEC, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS } from "../coordinator/model/run-defaults.js";
+import { DEFAULT_CELL_ORDER, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_TARGET_CUBES, FORMULA_CUBE_TIME_LIMIT_SEC, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS, SCORE_SLOT_SEC } from "../coordinator/model/run-defaults.js";
 import type { OptionSpec, ParsedValues } from "./args.js";
 import { encodeOptionsFrom } from "./encode-options.js";
 
@@ -15,7 +15,7 @@ export const RUN_OPTIONS: Record<string, OptionSpec> = {
   "cube-parts": { type: "integer", arg: "N", description: "scan cubes: search each cube as N parts side by side (the engine's --part), so N workers share one cube's scan (default: 1; solve --workers: its solver slots)", min: 1, max: MAX_CUBE_PARTS },
   "member-share": { type: "number", arg: "F", description: `scan runs: the share of the workers' time the portfolio members (the whole board in the other trees cubist solve searches: the mirror, or on a square board with eight trees the other seven) may take by going on where their budgets stopped them (0 = their first 10 s only, the choice for a board expected to be UNSAT, where the members only repeat the refutation; default: every tree the same share, 1/2 or 7/8)`, min: 0, max: MAX_MEMBER_SHARE },
   "score-slots": { type: "integer", arg: "N", description: `objective score: whole-board score searches kept going, each with its own seed (default: as many as the live workers' solver slots, growing as workers join; at most ${MAX_SCORE_SLOTS})`, min: 1, max: MAX_SCORE_SLOTS },
-  "cube-time": { type: "number", arg: "S", description: `per-cube time budget cap in seconds (0 = none; scan cubes: their first budget); a cube over budget is re-split (default: ${DEFAULT_CUBE_TIME_LIMIT_SEC}, a formula run's ${FORMULA_CUBE_TIME_LIMIT_SEC})`, min: 0 },
+  "cube-time": { type: "number", arg: "S", description: `per-cube time budget cap in seconds (0 = none; scan cubes: their first budget); a cube over budget is re-split (default: ${DEFAULT_CUBE_TIME_LIMIT_SEC}, a formula run's ${FORMULA_CUBE_TIME_LIMIT_SEC}; a score run's slot: ${SCORE_SLOT_SEC}, then its next attempt)`, min: 0 },
   "cube-time-first": { type: "number", arg: "S", description: `budget of an initial cube; doubles per re-split generation up to --cube-time (0 = --cube-time always; scan cubes get --cube-time at once, doubling per re-split generation since they resume; default: ${DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC}, a formula run's 0)`, min: 0 },
   "cube-conflicts": { type: "integer", arg: "N", description: "per-cube solver conflict budget (0 = none)", min: 0 },
   "search-ms": { type: "integer", arg: "MS", description: "per cube: how long the native placement engine runs beside the SAT solver (0 = SAT solver only; default: the whole budget)", min: 0, max: 3_600_000 },

@@ -20,7 +20,7 @@ export {
   DEFAULT_CELL_ORDER, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_TARGET_CUBES,
   DEFAULT_SEARCH_MS, defaultSolver, cubeBudgetSec, MAX_TARGET_CUBES,
 } from "./model/run-defaults.js";
-import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS, MAX_TARGET_CUBES } from "./model/run-defaults.js";
+import { TRIANGLE_CELL_ORDER, TRIANGLE_ENCODING, DEFAULT_CELL_ORDER, defaultCellOrder, DEFAULT_CUBE_TIME_LIMIT_SEC, DEFAULT_FIRST_CUBE_TIME_LIMIT_SEC, DEFAULT_RESPLIT_DEPTH, DEFAULT_SEARCH_MS, DEFAULT_CERTIFIED_TARGET_CUBES, DEFAULT_SPOT_CHECK_PERCENT, DEFAULT_TARGET_CUBES, defaultSolver, MAX_CUBE_PARTS, MAX_MEMBER_SHARE, MAX_SCORE_SLOTS, MAX_TARGET_CUBES, SCORE_SLOT_SEC } from "./model/run-defaults.js";
 import { checkBoardSize, checkPuzzleSize, DEFAULT_SIZE_LIMITS, type SizeLimits } from "../core/limits.js";
 
 /** What a caller may set; everything else is defaulted. */
@@ -182,7 +182,8 @@ function requestCubing(req: RunRequest, puzzle: Puzzle | TrianglePuzzle, triangl
 function solverSpecOf(req: RunRequest, solver: string, objective: string, all: boolean, cells: number): NonNullable<RunSpec["solver"]> {
   return {
     solver,
-    timeLimitSec: numField("time limit", req.timeLimitSec, 0, 10_000_000, DEFAULT_CUBE_TIME_LIMIT_SEC),
+    // A score run's slots are whole-board searches that go on, not cubes: their own default budget.
+    timeLimitSec: numField("time limit", req.timeLimitSec, 0, 10_000_000, objective === "score" ? SCORE_SLOT_SEC : DEFAULT_CUBE_TIME_LIMIT_SEC),
     conflictLimit: intField("conflict limit", req.conflictLimit, 0, Number.MAX_SAFE_INTEGER, 0),
     seed: intField("seed", req.seed, 0, 2 ** 31 - 1, 0),
     searchMs: intField("search ms", req.searchMs, 0, 3_600_000, DEFAULT_SEARCH_MS),

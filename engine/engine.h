@@ -84,6 +84,8 @@ typedef struct {
   bool score_any;        /* score mode: a placement may mismatch on both keyed sides (a scan of the rim list) */
   bool lns;              /* score mode: after lns_after_s of branch and bound, neighbourhood search (lns.c) */
   double lns_after_s;
+  const char *bound_file; /* score mode: a file holding a break bound that may tighten while the search runs (NULL: none) */
+  uint64_t restart_skip; /* score mode: placements of the Luby schedule already searched (a search that goes on) */
   bool quiet;
   bool scan_loop;        /* the bucket-scan inner loop instead of bit sets (--loop scan; for comparisons) */
 } options_t;

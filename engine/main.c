@@ -44,6 +44,9 @@ static const char *usage =
   "  --score-ramp N    score mode: the ramp's exponent in hundredths: B * f^(N/100) breaks at the fraction f of it\n"
   "                    (default 100: straight)\n"
   "  --score-any       score mode: a placement may mismatch on both sides it is keyed by (default: on one at most)\n"
+  "  --bound-file F    score mode: F holds a break bound (a number), read twice a second; a bound below the search's\n"
+  "                    own is taken at once, without a restart (a cluster's shared bound)\n"
+  "  --restart-skip N  score mode: start the Luby restarts where N placements of them end (a search that goes on)\n"
   "  --lns MS          score mode: after MS milliseconds of branch and bound (and a first board), improve the best\n"
   "                    board by large neighbourhood search (windows re-filled exactly, scattered cells reassigned)\n";
 
@@ -131,6 +134,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cubist-engine: --scans wants 1 to %d items K or Km (K a corner 0-3), comma-separated, got '%s'\n", ALT_MAX, v);
         return 2;
       }
+    } else if (!strcmp(a, "--bound-file") && v) {
+      i++;
+      o.bound_file = v;
     } else if (!strcmp(a, "--part") && v) {
       i++;
       int k, n;
@@ -142,7 +148,8 @@ int main(int argc, char **argv) {
       o.part_k = k; o.part_n = n;
     } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--corner") || !strcmp(a, "--alternate") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
                !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") || !strcmp(a, "--part-from") ||
-               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--score-ramp") || !strcmp(a, "--estimate") || !strcmp(a, "--lns"))) {
+               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--score-ramp") || !strcmp(a, "--estimate") || !strcmp(a, "--lns") ||
+               !strcmp(a, "--restart-skip"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
       else if (!strcmp(a, "--alternate")) o.alternate = u;
@@ -151,6 +158,7 @@ int main(int argc, char **argv) {
         o.corner = (int)u;
       }
       else if (!strcmp(a, "--restart")) o.restart_base = u;
+      else if (!strcmp(a, "--restart-skip")) o.restart_skip = u;
       else if (!strcmp(a, "--limit")) o.solution_limit = u;
       else if (!strcmp(a, "--nodes")) o.node_limit = u;
       else if (!strcmp(a, "--time-ms")) o.time_limit_s = (double)u / 1000.0;
@@ -178,6 +186,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (o.lns && !o.score) { fprintf(stderr, "cubist-engine: --lns improves score mode's boards: with --score\n"); return 2; }
+  if ((o.bound_file || o.restart_skip) && !o.score) { fprintf(stderr, "cubist-engine: --bound-file and --restart-skip are for --score\n"); return 2; }
   if (o.part_from && o.part_n < 2 && o.part_depth < 0) {
     fprintf(stderr, "cubist-engine: --part-from numbers subtrees at a partition depth: with --part K/N or --part-depth D\n");
     return 2;

@@ -11,6 +11,9 @@
  * drops to b - 1 (branch and bound), and Luby restarts reshuffle the candidate order so one subtree never holds the
  * search. The rim is never broken: grey stays exactly on the rim.
  *
+ * With --bound-file F, a bound another search found (a cluster's shared bound: a number of breaks in F, read at the
+ * start and twice a second) narrows the search as a board of its own would, without a restart; with --restart-skip N
+ * the Luby schedule goes on where N placements of it ended (a search continued under another seed).
  * With --lns MS, after MS of this search (and a board) lns.c improves the best board for the rest of the time.
  * The improving boards are printed as they are found: `c best score=S max=M placed=P breaks=B nodes=N seconds=T`,
  * then a `b` line of CELL PIECE ROT triples (every cell). The last one is the answer; core/verify.ts re-scores it.
@@ -23,6 +26,7 @@
 #include "engine.h"
 
 #define CHECK_EVERY (1u << 14)
+#define BOUND_READ_S 0.5
 
 typedef struct {
   uint16_t cls;
@@ -57,6 +61,7 @@ typedef struct {
   int *board_piece, *board_rot; /* caller's: a perfect board */
   int *best_piece, *best_rot;   /* the best board printed (where --lns starts from) */
   bool one_off;            /* at most one keyed mismatch per placement, from the one-colour buckets */
+  double bound_read_at;    /* --bound-file: when it was last read (seconds since t0) */
   struct timespec t0;
 } sctx_t;
 
@@ -81,6 +86,22 @@ static void ramp(sctx_t *x) {
     long a = (long)ceil(x->budget * pow(f, x->o->score_ramp) - 1e-9);
     x->allow[i] = (int)(a > x->budget ? x->budget : a);
   }
+}
+
+/* --bound-file: a bound below the budget (another search's board, told by the caller) narrows the search at once,
+ * as a board of its own would (the ramp is rebuilt; placements past it are undone as the search backs up). */
+static void read_bound(sctx_t *x) {
+  double now = since(&x->t0);
+  if (now - x->bound_read_at < BOUND_READ_S) return;
+  x->bound_read_at = now;
+  FILE *f = fopen(x->o->bound_file, "r");
+  if (!f) return;
+  int b;
+  if (fscanf(f, "%d", &b) == 1 && b >= 0 && b < x->budget) {
+    x->budget = b;
+    ramp(x);
+  }
+  fclose(f);
 }
 
 static void shuffle(sctx_t *x, ocand_t *a, int len) {
@@ -198,6 +219,8 @@ static void setup_score(sctx_t *x, const puzzle_t *p, const options_t *o) {
   x->one_off = !o->score_any;
   free(all); free(rank);
   clock_gettime(CLOCK_MONOTONIC, &x->t0);
+  x->bound_read_at = -BOUND_READ_S;
+  if (o->bound_file) read_bound(x); /* a bound there already counts from the start */
 }
 
 /* Mismatches of candidate c at position i against its known neighbours. */
@@ -347,6 +370,7 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
       else if (engine_stop_requested) end = END_STOPPED;
       else if (o->time_limit_s > 0 && since(&x->t0) >= o->time_limit_s) end = END_TIME_LIMIT;
       else if (o->lns && x->best_breaks <= x->inner_edges && since(&x->t0) >= o->lns_after_s) end = -3;
+      if (end == -2 && o->bound_file) read_bound(x);
       if (end != -2) {
         while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
         return end;
@@ -374,9 +398,12 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
   r->positions = x.n;
   build_lists(&x);
   int end;
-  uint64_t seed = o->seed ? o->seed : 1;
-  for (uint64_t i = 1;; i++) {
-    end = score_dfs(&x, o->restart_base ? luby_s(i) * o->restart_base : 0);
+  uint64_t seed = o->seed ? o->seed : 1, first = 1, skip = o->restart_skip;
+  /* --restart-skip: the schedule goes on where an earlier search ended (its seed another): the restart it was in
+   * gets what was left of it, then the next ones */
+  while (o->restart_base && skip >= luby_s(first) * o->restart_base) skip -= luby_s(first++) * o->restart_base;
+  for (uint64_t i = first;; i++) {
+    end = score_dfs(&x, o->restart_base ? luby_s(i) * o->restart_base - (i == first ? skip : 0) : 0);
     if (end == -3) { /* --lns: the rest of the time improves the best board (lns.c) */
       end = lns_run(p, o, x.best_piece, x.best_rot, &x.nodes, &x.t0, r);
       x.best_breaks = x.inner_edges - r->best_score;

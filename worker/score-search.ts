@@ -1,13 +1,18 @@
 /**
  * A task of a score run (objective "score", docs/cluster.md "Score runs"): the engine's score mode for the task's
- * budget, complete boards with the fewest mismatched edges. Every improvement of the task's best board is reported at
- * once (`job.improved`: an interim verdict, the task stays open). The search looks only for boards better than the
- * run's best as the run record says (a shared bound: `--breaks` one below the best board's breaks); when another
- * worker's board raises the run's best above what this search is bound to beat, the engine is started again with the
- * tighter bound (its restarts reshuffle anyway, so little is lost). Ends SAT with a perfect board, otherwise UNKNOWN
- * with the task's best board; running out of a narrowed space proves nothing.
+ * budget, complete boards with the fewest mismatched edges, searched as `cubist solve --objective score` searches
+ * (cli/solve-score.ts: the same settings), with the run's best as a shared bound. Every improvement of the task's
+ * best board is reported at once (`job.improved`: an interim verdict, the task stays open). The search looks only
+ * for boards better than the run's best as the run record says (`--breaks` one below the best board's breaks); when
+ * another worker's board raises the run's best, the new bound goes to the running engine through its bound file
+ * (`--bound-file`), which takes it without a restart. A slot's next attempt goes on with the restart schedule where
+ * its last one on this process ended (`--restart-skip`), so a slot searches as one engine of `solve` does. Ends SAT
+ * with a perfect board, otherwise UNKNOWN with the task's best board; running out of a narrowed space proves nothing.
  */
 
+import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Placement } from "../core/puzzle.js";
 import { faultOf } from "../core/errors.js";
 import { runEngine, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES, type EngineBest, type EngineOutcome } from "./engine/index.js";
@@ -18,65 +23,78 @@ import type { CubeResult, CubeStats } from "./verdict.js";
 /** How often the search looks at the run's best while it goes on. */
 const BOUND_CHECK_MS = 500;
 
+/** Placements of the restart schedule each slot has searched in this process (run and slot -> placements). */
+const slotPlacements = new Map<string, number>();
+/** Slots remembered at most (the oldest forgotten first: a forgotten slot starts its schedule again, nothing worse). */
+const MAX_SLOTS_REMEMBERED = 4096;
+
+function rememberPlacements(key: string, placements: number): void {
+  slotPlacements.delete(key);
+  slotPlacements.set(key, placements);
+  if (slotPlacements.size > MAX_SLOTS_REMEMBERED) slotPlacements.delete(slotPlacements.keys().next().value!);
+}
+
 /** The most mismatched edges a better board than the run's best may have (undefined: no bound yet). */
 function boundOf(job: CubeJob, ctx: WorkerContext): number | undefined {
   const best = ctx.table.get(job.run.id)?.best ?? job.run.best;
   return best ? best.maxScore - best.score - 1 : undefined;
 }
 
-/** Searches until the budget ends, the task stops, or a perfect board; one engine run per bound. */
+/** Writes the bound where the engine reads it (a whole file at once: written aside, then renamed). */
+async function writeBound(file: string, bound: number): Promise<void> {
+  await writeFile(`${file}.new`, `${bound}\n`);
+  await rename(`${file}.new`, file);
+}
+
+/** Searches until the budget ends, the task stops, or a perfect board: one engine run, its bound kept up to date. */
 export async function scoreSearch(
   ctx: WorkerContext, job: CubeJob, problem: string, shape: { rows: number; cols: number; pieces: number }, searchMs: number, t0: number,
 ): Promise<CubeResult> {
   const { task, run, active } = job;
   const deadline = performance.now() + searchMs;
+  const stats = (nodes: number, cpuMs: number): CubeStats => ({ engine: "search", wallMs: Math.round((performance.now() - t0) * 1000) / 1000, searchNodes: nodes, ...(cpuMs > 0 ? { cpuMs } : {}) });
+  const bound = boundOf(job, ctx);
+  if (bound !== undefined && bound < 0) return { kind: "unknown", reason: "score: the run has a perfect board", stats: stats(0, 0) };
+  const key = `${run.id}/${task.cubeId}`;
+  const skip = slotPlacements.get(key) ?? 0;
+  ctx.log.debug("score search started", { run: run.id, cube: task.cubeId, breaks: bound ?? "any", restartSkip: skip });
+  const dir = await mkdtemp(join(tmpdir(), "cubist-bound-"));
+  const boundFile = join(dir, "bound");
   let best: EngineBest | null = null;
-  let nodes = 0;
-  let last: EngineOutcome | undefined;
-  let engineRuns = 0;
-  let cpuMs = 0;
-  const stats = (): CubeStats => ({ engine: "search", wallMs: Math.round((performance.now() - t0) * 1000) / 1000, searchNodes: nodes, ...(cpuMs > 0 ? { cpuMs } : {}) });
-  for (;;) {
-    const bound = boundOf(job, ctx);
-    if (bound !== undefined && bound < 0) return { kind: "unknown", reason: "score: the run has a perfect board", stats: stats() };
-    ctx.log.debug("score search started", { run: run.id, cube: task.cubeId, breaks: bound ?? "any" });
-    const tighter = new AbortController();
-    // What the engine is bound to now: the bound it started with, or below its own best since (branch and bound).
-    const engineBound = (): number | undefined => {
-      const own = best?.breaks !== undefined ? best.breaks - 1 : undefined;
-      return own === undefined ? bound : bound === undefined ? own : Math.min(own, bound);
-    };
-    const watch = setInterval(() => {
-      const now = boundOf(job, ctx);
-      const mine = engineBound();
-      if (now !== undefined && (mine === undefined || now < mine)) tighter.abort();
-    }, BOUND_CHECK_MS);
-    try {
-      last = await runEngine(problem, shape, {
-        order: "row", seed: 1 + (task.solver?.seed ?? 0) + engineRuns * 7919, restartBase: SCORE_RESTART_NODES,
-        score: { fromPct: SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, ...(bound !== undefined ? { breaks: bound } : {}) },
-        timeLimitMs: Math.max(1, deadline - performance.now()), signal: AbortSignal.any([active.signal, tighter.signal]), binary: ctx.config.enginePath,
-        onBest: (b) => {
-          if (b.score === undefined || (best?.score !== undefined && b.score <= best.score)) return;
-          best = b;
-          job.improved?.(b.board, nodes + b.nodes);
-        },
-      });
-    } catch (err) {
-      if (active.stopReason !== null) return { kind: "stopped", stats: stats() };
-      ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: (err as Error).message });
-      return { kind: "error", fault: faultOf(err), reason: `${(err as Error).name}: ${(err as Error).message}`, stats: stats() };
-    } finally {
-      clearInterval(watch);
-    }
-    nodes += last.stats.nodes;
-    cpuMs += Math.round(last.stats.seconds * 1000);
-    engineRuns++;
-    if (active.stopReason !== null) return { kind: "stopped", stats: stats() };
-    if (last.kind === "sat") return { kind: "sat-board", board: last.board, stats: stats() };
-    if (!tighter.signal.aborted || performance.now() >= deadline) break;
-    ctx.log.debug("score search bound tightened by the run's best", { run: run.id, cube: task.cubeId, breaks: boundOf(job, ctx) });
+  let told = bound;
+  // What the engine is bound to now: the last bound it was told, or below its own best since (branch and bound).
+  const watch = setInterval(() => {
+    const now = boundOf(job, ctx);
+    const own = best?.breaks !== undefined ? best.breaks - 1 : undefined;
+    const mine = own === undefined ? told : told === undefined ? own : Math.min(own, told);
+    if (now === undefined || (mine !== undefined && now >= mine)) return;
+    told = now;
+    writeBound(boundFile, now).catch((err: Error) => ctx.log.debug("bound not written", { run: run.id, cube: task.cubeId, err: err.message }));
+  }, BOUND_CHECK_MS);
+  let last: EngineOutcome;
+  try {
+    last = await runEngine(problem, shape, {
+      order: "row", seed: 1 + (task.solver?.seed ?? 0), restartBase: SCORE_RESTART_NODES,
+      score: { fromPct: SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, ...(bound !== undefined ? { breaks: bound } : {}), boundFile, restartSkip: skip },
+      timeLimitMs: Math.max(1, deadline - performance.now()), signal: active.signal, binary: ctx.config.enginePath,
+      onBest: (b) => {
+        if (b.score === undefined || (best?.score !== undefined && b.score <= best.score)) return;
+        best = b;
+        job.improved?.(b.board, b.nodes);
+      },
+    });
+  } catch (err) {
+    if (active.stopReason !== null) return { kind: "stopped", stats: stats(0, 0) };
+    ctx.log.warn("placement engine failed", { run: run.id, cube: task.cubeId, err: (err as Error).message });
+    return { kind: "error", fault: faultOf(err), reason: `${(err as Error).name}: ${(err as Error).message}`, stats: stats(0, 0) };
+  } finally {
+    clearInterval(watch);
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
+  rememberPlacements(key, skip + last.stats.nodes);
+  const done = stats(last.stats.nodes, Math.round(last.stats.seconds * 1000));
+  if (active.stopReason !== null) return { kind: "stopped", stats: done };
+  if (last.kind === "sat") return { kind: "sat-board", board: last.board, stats: done };
   const board: Placement[] | undefined = (best as EngineBest | null)?.board;
-  return { kind: "unknown", reason: "score", stats: stats(), ...(board && board.length > 0 ? { best: board } : {}) };
+  return { kind: "unknown", reason: "score", stats: done, ...(board && board.length > 0 ? { best: board } : {}) };
 }

@@ -104,6 +104,13 @@ export const CUBE_PART_DEPTH = 10;
 
 /** The most score slots a score run keeps going (`--score-slots`; coordinator/model/score-slots.ts). */
 export const MAX_SCORE_SLOTS = 1024;
+/**
+ * A score slot's budget when the run sets none (its time limit, `--cube-time`, which a score run does not take from
+ * the cubes' default): long enough that the engine's restart schedule runs as in `cubist solve` (a slot's next
+ * attempt goes on with it, worker/score-search.ts), short enough that workers come back to the queue (priorities
+ * between runs) every few minutes.
+ */
+export const SCORE_SLOT_SEC = 300;
 
 /**
  * Refuted cubes re-solved by another worker before they close, percent (coordinator/model/run-trust.ts); chosen by

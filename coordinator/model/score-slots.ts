@@ -22,15 +22,10 @@ import { answerOfVerdict } from "./run-answers.js";
 import { considerBest, type BestRun } from "./run-best.js";
 import type { CubesRun } from "./run-cubes.js";
 import { acceptSolution, rejectAnswer } from "./run-solutions.js";
-import { MAX_SCORE_SLOTS } from "./run-defaults.js";
+import { MAX_SCORE_SLOTS, SCORE_SLOT_SEC } from "./run-defaults.js";
 
 /** Score slots are named `score-K`. */
 export const SCORE_SLOT_PREFIX = "score-";
-/**
- * A slot's budget when the run sets none (otherwise its cube time, `--cube-time`): long enough for the engine's own
- * restarts to matter, short enough that workers come back to the queue (priorities between runs) every few minutes.
- */
-export const SCORE_SLOT_SEC = 300;
 /** Seeds of different slots stay apart (slot K, attempt A: spec seed + K * SEED_STRIDE + A). */
 const SEED_STRIDE = 1_000_003;
 

@@ -228,3 +228,72 @@ test("progress lines carry the searched fraction: within 0..1 and never falling 
     if (i > 0) assert.ok(seen[i] >= seen[i - 1] - 1e-9, `covered fell from ${seen[i - 1]} to ${seen[i]}`);
   }
 });
+
+/** Restarts of a Luby schedule (unit `base`) within `limit` placements, after `skip` placements of it. */
+function lubyRestarts(base: number, skip: number, limit: number): number {
+  const luby = (i: number): number => {
+    for (;;) {
+      let k = 1;
+      while (2 ** k - 1 < i) k++;
+      if (2 ** k - 1 === i) return 2 ** (k - 1);
+      i -= 2 ** (k - 1) - 1;
+    }
+  };
+  let i = 1;
+  while (skip >= luby(i) * base) skip -= luby(i++) * base;
+  let nodes = luby(i) * base - skip;
+  let restarts = 0;
+  while (nodes < limit) {
+    restarts++;
+    nodes += luby(++i) * base;
+  }
+  return restarts;
+}
+
+test("--restart-skip: the Luby restarts go on where that many placements of the schedule ended", async () => {
+  const puzzle = broken(8, 8, 3);
+  const base = 1000, limit = 20_000;
+  for (const skip of [0, 3_500, 100_000]) {
+    const outcome = await runEngine(engineProblem(puzzle, [])!, shape(puzzle), {
+      order: "row", seed: 4, restartBase: base, score: { fromPct: 50, restartSkip: skip }, nodeLimit: limit,
+    });
+    assert.equal(outcome.stats.nodes, limit);
+    assert.equal(outcome.stats.restarts, lubyRestarts(base, skip, limit), `skip ${skip}`);
+  }
+  // After 100 units of the schedule the restarts are long: far fewer in the same placements than from the start.
+  assert.ok(lubyRestarts(base, 100_000, limit) < lubyRestarts(base, 0, limit));
+});
+
+test("--bound-file: a bound there from the start narrows the first board; one written later is taken without a restart", async () => {
+  const puzzle = broken(10, 10, 2);
+  const problem = engineProblem(puzzle, [])!;
+  const options = { order: "row" as const, seed: 3, restartBase: 0, nodeLimit: 3_000_000 };
+  const free: EngineBest[] = [];
+  await runEngine(problem, shape(puzzle), { ...options, score: { fromPct: 50 }, onBest: (b) => free.push(b) });
+  assert.ok(free.length >= 2 && free[0].breaks! > free[free.length - 1].breaks!, "unbound, the boards improve one after another");
+  const bound = free[free.length - 1].breaks!;
+  const file = join(dir, "bound");
+  writeFileSync(file, `${bound}\n`);
+  const bound1: EngineBest[] = [];
+  await runEngine(problem, shape(puzzle), { ...options, score: { fromPct: 50, boundFile: file }, onBest: (b) => bound1.push(b) });
+  assert.ok(bound1.length > 0 && bound1.every((b) => b.breaks! <= bound), `every board within the file's bound ${bound}: ${bound1.map((b) => b.breaks).join(", ")}`);
+
+  // Mid-run: after its first board the file says 3 fewer breaks; boards found a second later keep to it.
+  const later = join(dir, "bound-later");
+  const seen: EngineBest[] = [];
+  let told = -1;
+  const outcome = await runEngine(problem, shape(puzzle), {
+    ...options, nodeLimit: 0, timeLimitMs: 4000, score: { fromPct: 50, boundFile: later },
+    onBest: (b) => {
+      seen.push(b);
+      if (told < 0) {
+        told = b.breaks! - 3;
+        writeFileSync(later, `${told}\n`);
+      }
+    },
+  });
+  assert.equal(outcome.stats.restarts, 0, "the bound was taken without a restart");
+  const after = seen.filter((b) => b.seconds > seen[0].seconds + 1.5);
+  assert.ok(after.every((b) => b.breaks! <= told), `boards found later keep to the bound ${told}: ${seen.map((b) => `${b.breaks}@${b.seconds}`).join(", ")}`);
+  assert.ok(seen[seen.length - 1].breaks! <= told, `the search went on under the bound ${told}: ${seen.map((b) => b.breaks).join(", ")}`);
+});

@@ -79,6 +79,26 @@ test("score run - a slot joining later searches only for boards better than the 
   });
 });
 
+test("score run - a slot's next attempt goes on with the restart schedule where its last one ended (as one engine of solve)", async () => {
+  await withNats(async (t) => {
+    const worker = await startTestWorker(t, { concurrency: 1 });
+    const c = await startTestCoordinator(t);
+    try {
+      await until("the worker heard from", 10_000, () => c.coordinator.liveWorkers().length === 1);
+      const run = await c.coordinator.submitRun(requestFor(BOARD, { searchMs: undefined, objective: "score", timeLimitSec: 2, scoreSlots: 1 }));
+      // Attempts of 2 s: the third starts after two that searched.
+      const starts = await until("three attempts", 30_000, () => worker.logged(/score search started/).length >= 3).then(() => worker.logged(/score search started/));
+      const skips = starts.map((line) => Number(/restartSkip=(\d+)/.exec(line)?.[1]));
+      assert.equal(skips[0], 0, `the first attempt starts the schedule: ${starts[0]}`);
+      assert.ok(skips[1] > 0 && skips[2] > skips[1], `each next attempt skips what the slot searched before: ${skips.join(", ")}`);
+      await run.cancel("test over");
+    } finally {
+      await c.close();
+      await worker.close();
+    }
+  });
+});
+
 test("score run - a coordinator that takes the run over keeps its slots going and takes their improvements", async () => {
   await withNats(async (t) => {
     const worker = await startTestWorker(t, { concurrency: 1 });

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { InvalidOptionError } from "../../core/errors.js";
 import { buildRunSpec, cubeBudgetSec, DEFAULT_SEARCH_MS } from "../../coordinator/run-spec.js";
+import { DEFAULT_CUBE_TIME_LIMIT_SEC, SCORE_SLOT_SEC } from "../../coordinator/model/run-defaults.js";
 
 const SMALL = readFileSync("test/fixtures/cluster/unsat-6x6.txt", "utf8");
 const E2 = readFileSync("test/fixtures/eternity2/e2_pieces.txt", "utf8");
@@ -34,4 +35,12 @@ test("run spec - an explicit search time wins, 0 included; out of range is refus
   assert.equal(buildRunSpec({ puzzleText: SMALL, searchMs: 250 }).spec.solver!.searchMs, 250);
   assert.throws(() => buildRunSpec({ puzzleText: SMALL, searchMs: -1 }), InvalidOptionError);
   assert.throws(() => buildRunSpec({ puzzleText: SMALL, searchMs: 3_600_001 }), InvalidOptionError);
+});
+
+test("run spec - a score run's slots get their own default budget, not a cube's (a slot is a search that goes on)", () => {
+  const score = buildRunSpec({ puzzleText: E2, objective: "score" }).spec.solver!;
+  assert.equal(score.timeLimitSec, SCORE_SLOT_SEC);
+  assert.ok(SCORE_SLOT_SEC > DEFAULT_CUBE_TIME_LIMIT_SEC);
+  assert.equal(buildRunSpec({ puzzleText: E2 }).spec.solver!.timeLimitSec, DEFAULT_CUBE_TIME_LIMIT_SEC);
+  assert.equal(buildRunSpec({ puzzleText: E2, objective: "score", timeLimitSec: 30 }).spec.solver!.timeLimitSec, 30, "--cube-time still sets it");
 });

@@ -76,8 +76,13 @@ export interface EngineOptions {
    * Score mode (docs/engine.md "Score mode"): complete boards with as few mismatched inner edges as possible, each
    * improvement to `onBest`; runs until a limit or a stop unless a perfect board turns up (then "sat").
    */
-  /** lnsMs: branch and bound for this long, then neighbourhood search around the best board (engine --lns). */
-  score?: { breaks?: number; fromPct?: number; rampPct?: number; lnsMs?: number };
+  /**
+   * lnsMs: branch and bound for this long, then neighbourhood search around the best board (engine --lns).
+   * boundFile: a file whose break bound the engine reads twice a second and takes when tighter than its own, without
+   * a restart (a cluster's shared bound). restartSkip: placements of the Luby schedule an earlier search already
+   * made, so that its restarts go on where that one's ended.
+   */
+  score?: { breaks?: number; fromPct?: number; rampPct?: number; lnsMs?: number; boundFile?: string; restartSkip?: number };
   onBest?: (best: EngineBest) => void;
   /** Keep every printed board in the outcome's `boards` (false: only the first; see EngineOutputParser). @default true */
   keepBoards?: boolean;
@@ -177,6 +182,8 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
     if (o.score.fromPct !== undefined) args.push("--score-from", String(Math.min(100, Math.max(0, Math.round(o.score.fromPct)))));
     if (o.score.rampPct !== undefined) args.push("--score-ramp", String(Math.min(1000, Math.max(10, Math.round(o.score.rampPct)))));
     if (o.score.lnsMs !== undefined) args.push("--lns", String(Math.max(0, Math.round(o.score.lnsMs))));
+    if (o.score.boundFile !== undefined) args.push("--bound-file", o.score.boundFile);
+    if (o.score.restartSkip) args.push("--restart-skip", String(Math.floor(o.score.restartSkip)));
   }
   return args;
 }
