@@ -75,6 +75,17 @@ const PREFIX_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 export const RUN_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 export const CUBE_ID_RE = /^[A-Za-z0-9_-]+(\.[0-9]+){0,64}$/;
 /**
+ * A scan run's portfolio member's id (a whole-board task in one of the trees `cubist solve` searches, not a cube:
+ * coordinator/model/scan-trees.ts): its scan order, pinned corner piece and direction. Workers know a member's task
+ * by it (worker/slot.ts: the slot waits for the member's next attempt in the lead queue).
+ */
+export const MEMBER_ID_RE = /^member-(short|long)(?:-c([1-3]))?(-m)?$/;
+
+/** Whether `id` is a portfolio member's (MEMBER_ID_RE). */
+export function isMemberId(id: string): boolean {
+  return MEMBER_ID_RE.test(id);
+}
+/**
  * Worker ids: one subject token of `<p>.workers.<worker>` (no "."), starting with a letter or digit so that it never
  * reads as a flag, at most 64 characters. The worker refuses another id at start; the coordinator drops heartbeats
  * whose id does not match (coordinator/shell/heartbeats.ts).

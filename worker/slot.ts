@@ -24,7 +24,7 @@ import { Puller, type PullResult, type PulledTask } from "./pull.js";
 import { workerInboxPrefix } from "../cluster/nats-users.js";
 import { runOfConsumer } from "./validate-task.js";
 import { runQueues } from "../cluster/layout.js";
-import { isMemberId } from "../coordinator/model/scan-trees.js";
+import { isMemberId } from "../proto/contract.js";
 import { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 
 /** Whether a pulled message is a check task (a malformed one is not: the slot terminates it as usual). */

@@ -27,7 +27,8 @@ import { CUBE_PART_DEPTH, MAX_MEMBER_SHARE } from "./run-defaults.js";
 import { answerOfVerdict, closedOf } from "./run-answers.js";
 import { close, flushClosed, type CubesRun } from "./run-cubes.js";
 import { acceptSolution, rejectAnswer } from "./run-solutions.js";
-import { isMemberId, LEGACY_MEMBER_ID, memberId, treeLabel, treeOfMember, type ScanTree } from "./scan-trees.js";
+import { isMemberId } from "../../proto/contract.js";
+import { LEGACY_MEMBER_ID, memberId, treeLabel, treeOfMember, type ScanTree } from "./scan-trees.js";
 
 export const SCAN_MEMBER_SEC = 10;
 export const SCAN_MEMBER_MAX_SEC = 86_400;

@@ -14,6 +14,7 @@
 
 import { equivalentPieces, pieceKind, type Puzzle } from "../../core/puzzle.js";
 import { scanSymmetry, type ScanOrder } from "../../core/cubes/scan-split.js";
+import { MEMBER_ID_RE } from "../../proto/contract.js";
 
 export interface ScanTree {
   readonly order: ScanOrder;
@@ -24,8 +25,6 @@ export interface ScanTree {
 
 /** The member id of ledgers written before a run had several members: the long scan. */
 export const LEGACY_MEMBER_ID = "member-long";
-
-const ID = /^member-(short|long)(?:-c([1-3]))?(-m)?$/;
 
 export function memberId(t: ScanTree): string {
   return `member-${t.order}${t.corner > 0 ? `-c${t.corner}` : ""}${t.mirror ? "-m" : ""}`;
@@ -38,14 +37,10 @@ export function treeLabel(t: ScanTree): string {
 
 /** The tree a member id names, or null for an id that is no member's. */
 export function treeOfMember(id: string): ScanTree | null {
-  const m = ID.exec(id);
+  const m = MEMBER_ID_RE.exec(id);
   return m ? { order: m[1] as ScanOrder, corner: m[2] ? Number(m[2]) : 0, mirror: m[3] !== undefined } : null;
 }
 
-/** Whether `id` is a portfolio member's (a scan run's whole-board task, not a cube). */
-export function isMemberId(id: string): boolean {
-  return ID.test(id);
-}
 
 /**
  * Whether a square board has eight trees: no hints (the symmetry to break) and four corner pieces, none with a twin
