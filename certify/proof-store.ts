@@ -21,7 +21,6 @@ import { parseChunk, UploadFollower, type ChunkStep } from "./proof-uploads.js";
 /** Largest proof accepted. @default 4 GiB */
 export const DEFAULT_MAX_PROOF_BYTES = 4 * 1024 ** 3;
 
-
 /** A proof that is not in the store, does not hash to its name, or is larger than the limit: the task's fault. */
 export class ProofUnavailableError extends CubistError {
   override readonly name = "ProofUnavailableError";

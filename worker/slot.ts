@@ -27,22 +27,17 @@ import { runQueues } from "../cluster/layout.js";
 import { isMemberId } from "../proto/contract.js";
 import { CubeTask } from "../proto/gen/cubist/v1/cube.js";
 
-/** Whether a pulled message is a check task (a malformed one is not: the slot terminates it as usual). */
-function isCheckTask(message: PulledTask): boolean {
-  try {
-    return CubeTask.decode(message.data).check !== undefined;
-  } catch {
-    return false;
-  }
-}
-
-/** The run of a portfolio member's attempt (coordinator/model/scan-member.ts), or null for any other message. */
-function memberRunOf(message: PulledTask): string | null {
+/**
+ * What the slot needs to know of a pulled message before it works on it: whether it is a check task, and the run of
+ * a portfolio member's attempt (coordinator/model/scan-member.ts), else null. A malformed one is neither: the slot
+ * terminates it as usual.
+ */
+function peek(message: PulledTask): { check: boolean; memberRun: string | null } {
   try {
     const task = CubeTask.decode(message.data);
-    return isMemberId(task.cubeId) ? task.runId : null;
+    return { check: task.check !== undefined, memberRun: isMemberId(task.cubeId) ? task.runId : null };
   } catch {
-    return null;
+    return { check: false, memberRun: null };
   }
 }
 
@@ -152,12 +147,13 @@ export class Slot {
           got.message.nak();
           break;
         }
-        if (this.check === null && isCheckTask(got.message)) {
+        const seen = peek(got.message);
+        if (this.check === null && seen.check) {
           this.check = this.work(got.message, got.ackWaitMs).finally(() => { this.check = null; });
           continue;
         }
         this.setState("working");
-        this.leadRun = memberRunOf(got.message);
+        this.leadRun = seen.memberRun;
         await this.work(got.message, got.ackWaitMs);
       }
     } finally {

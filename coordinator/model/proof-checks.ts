@@ -38,8 +38,6 @@ import { DISTRUSTED_NOTE, sampled } from "./run-trust.js";
 /** The actor of the notes proof checks write (RunNote.actor). */
 export const PROOF_CHECK_ACTOR = "proof-check";
 
-/** A proof's object name: a SHA-256 in hex. */
-
 /** What proof checks read of a run. */
 export interface ProofChecksRun extends Omit<VerdictsRun, "certification">, CertifiedRun {
   /** The share of workers' verified proofs the coordinator checks again, percent. */

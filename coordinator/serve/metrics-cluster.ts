@@ -129,7 +129,8 @@ function registerLag(registers: Registry[], c: Pick<CoordinatorView, "runs" | "v
         lag.prune(keys);
         const got = await Promise.all(live.map((r) => Promise.all(consumers(r).map((x) => lag.get(names.cubesStream, x)))));
         live.forEach((r, i) => {
-          // A run made before a queue existed has no consumer for it: it counts none.
+          // A run made before a queue existed has no consumer for it: it counts none. The main queue (runQueues'
+          // last) every run has: without it the run is not counted at all.
           const main = got[i][got[i].length - 1];
           if (main) this.set({ run: r.id }, got[i].reduce((sum, l) => sum + (l ? pick(l) : 0), 0));
         });

@@ -70,7 +70,7 @@ export class RunUpkeep {
   /** A scan run's stopped members go on once the cubes' running time gives them their share (coordinator/model/scan-member.ts). */
   private async continueMembers(): Promise<void> {
     for (const run of this.x.runs()) {
-      if (run.state !== RunState.RUN_STATE_RUNNING || run.spec.cubing?.cellOrder !== "scan") continue;
+      if (run.state !== RunState.RUN_STATE_RUNNING) continue;
       await run.continueMembers().catch((err: Error) => this.x.log.debug("members not sent on", { run: run.id, err: err.message }));
     }
   }
