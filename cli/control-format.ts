@@ -159,6 +159,18 @@ export function formatBoardSize(r: BoardOfRun): string {
   return r.shape === "triangle" ? `triangle ${r.rows}` : `${r.rows}x${r.cols}`;
 }
 
+/**
+ * A run's base formula as RunInfo gives it: its encoding and size, or that it has none (0 variables: a score run, whose
+ * slots search boards with the placement engine alone and need no formula; docs/cluster.md "Score runs").
+ */
+export function formatFormula(r: Pick<RunInfo, "encoding" | "numVars" | "numClauses">): string {
+  return hasFormula(r) ? `encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses` : "no CNF formula (a score run)";
+}
+
+function hasFormula(r: Pick<RunInfo, "numVars">): boolean {
+  return r.numVars > 0;
+}
+
 /** Cells of a run's board. */
 export function boardCells(r: BoardOfRun): number {
   return r.shape === "triangle" ? r.rows * r.rows : r.rows * r.cols;
@@ -183,8 +195,8 @@ export function runJSON(r: RunInfo): Record<string, unknown> {
     rows: r.rows,
     cols: r.cols,
     encoding: r.encoding,
-    vars: r.numVars,
-    clauses: r.numClauses,
+    vars: hasFormula(r) ? r.numVars : null,
+    clauses: hasFormula(r) ? r.numClauses : null,
     cubing: r.cubing ? { targetCubes: r.cubing.targetCubes, maxDepth: r.cubing.maxDepth, cellOrder: r.cubing.cellOrder, parts: r.cubing.parts ?? 1 } : null,
     solver: r.solver
       ? { solver: r.solver.solver, timeLimitSec: r.solver.timeLimitSec, conflictLimit: r.solver.conflictLimit, seed: r.solver.seed, searchMs: r.solver.searchMs, objective: r.solver.objective || "sat" }

@@ -5,7 +5,7 @@ import { terminalSafe } from "../cluster/terminal-text.js";
 import type { RunInfo } from "../proto/gen/cubist/v1/api.js";
 import { RunState } from "../proto/gen/cubist/v1/run.js";
 import {
-  boardCells, emptyCounts, formatBoardSize, formatCount, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatTime, isTerminal, runStateName,
+  boardCells, emptyCounts, formatBoardSize, formatCount, formatFormula, formatCounts, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatTime, isTerminal, runStateName,
 } from "./control-format.js";
 import { formatCertification, formatProofChecks } from "./certification-format.js";
 
@@ -96,7 +96,7 @@ export function renderRunDetails(r: RunInfo, now: number): string {
     ["run", r.runId],
     ["name", r.name],
     ["state", stateWithMessage(runStateName(s?.state), s?.message ?? "")],
-    ["puzzle", `${formatBoardSize(r)}, encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses`],
+    ["puzzle", `${formatBoardSize(r)}, ${formatFormula(r)}`],
     ["solver", solverLine(r.solver)],
     ["cubing", `${cubesMade(r)}${r.cubing?.maxDepth ? ` (max depth ${r.cubing.maxDepth})` : ""}, ${r.cubing?.cellOrder ?? "?"} cell order${(r.cubing?.parts ?? 0) > 1 ? `, each cube in ${r.cubing!.parts} parts` : ""}; re-split ${resplit}`],
     ...(s?.solutionCount !== undefined ? [["count", `${formatCount(s)} (cubist solution list ${r.runId})`] as [string, string]] : []),

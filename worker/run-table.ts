@@ -1,6 +1,6 @@
 /**
  * What the worker knows about runs: the latest valid RunRecord of each run in the runs KV bucket, reduced to what
- * a worker needs (state, priority, formula, variable count, parsed puzzle). Records are never trusted: one that
+ * a worker needs (state, priority, formula, variable count, parsed puzzle; a score run has no formula). Records are never trusted: one that
  * does not decode or does not hold together is logged and ignored (the previous good record of that run stays).
  *
  * Runnable runs are those in state RUNNING, highest priority first (ties: the older run first). A run that leaves
@@ -14,7 +14,7 @@ import type { Puzzle } from "../core/puzzle.js";
 import type { TrianglePuzzle } from "../core/triangle/puzzle.js";
 import { isFormulaEncoding, parseFormulaPuzzle, type FormulaPuzzle } from "../core/cnf/run-formula.js";
 import { RUN_ID_RE } from "../proto/contract.js";
-import { RunRecord, RunState } from "../proto/gen/cubist/v1/run.js";
+import { RunRecord, RunState, type RunSpec } from "../proto/gen/cubist/v1/run.js";
 import type { SolverSpec } from "../proto/gen/cubist/v1/cube.js";
 import { isTerminal, runStateName } from "../proto/vocabulary.js";
 import { isSha256Hex } from "../core/sha256.js";
@@ -72,8 +72,8 @@ export function workerRunFromRecord(
   if (!spec) return { ok: false, reason: "no spec" };
   if (!RUN_ID_RE.test(key)) return { ok: false, reason: "key is not a valid run id" };
   if (spec.runId !== key) return { ok: false, reason: `spec.run_id "${spec.runId.slice(0, 80)}" differs from the key` };
-  if (!isSha256Hex(spec.formulaSha256)) return { ok: false, reason: "formula_sha256 is not a SHA-256" };
-  if (!Number.isInteger(spec.numVars) || spec.numVars < 1 || spec.numVars > MAX_VARS) return { ok: false, reason: `bad num_vars ${spec.numVars}` };
+  const formula = formulaProblem(spec);
+  if (formula !== null) return { ok: false, reason: formula };
   const state = record.status?.state ?? RunState.RUN_STATE_UNSPECIFIED;
   if (!(state in RunState) || state === RunState.RUN_STATE_UNSPECIFIED) return { ok: false, reason: `bad state ${state}` };
   if (spec.puzzleText.length > MAX_PUZZLE_TEXT) return { ok: false, reason: "puzzle text too large" };
@@ -112,6 +112,18 @@ export function workerRunFromRecord(
       best: bestOf(record),
     },
   };
+}
+
+/**
+ * Why the spec's formula is not one a worker can fetch, or null. A score run may have none (no SHA-256, 0 variables:
+ * the coordinator encodes nothing for it, docs/cluster.md "Score runs"); its tasks are the engine's alone
+ * (validate-task.ts checkLimits), so no cube of it asks for a formula.
+ */
+function formulaProblem(spec: RunSpec): string | null {
+  if (spec.solver?.objective === "score" && spec.formulaSha256 === "" && spec.numVars === 0) return null;
+  if (!isSha256Hex(spec.formulaSha256)) return "formula_sha256 is not a SHA-256";
+  if (!Number.isInteger(spec.numVars) || spec.numVars < 1 || spec.numVars > MAX_VARS) return `bad num_vars ${spec.numVars}`;
+  return null;
 }
 
 /** The record's best score, when it is a sane one. */

@@ -12,7 +12,7 @@ import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
-import { formatBoardSize, runJSON } from "../control-format.js";
+import { formatBoardSize, formatFormula, runJSON } from "../control-format.js";
 import { runPuzzleText } from "../triangle-commands.js";
 import { followRunFromCli, WATCH_EXIT_CODES, WATCH_OPTIONS } from "../control-watch.js";
 import { SOLVER_NAMES } from "../../host/solver/index.js";
@@ -126,7 +126,7 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     else process.stdout.write(`${info.runId}\n`);
     if (!values.json) {
       process.stderr.write(
-        `run ${info.runId} submitted: ${terminalSafe(info.name)}, ${formatBoardSize(info)}, ${info.encoding} (${info.numVars} vars, ${info.numClauses} clauses), ` +
+        `run ${info.runId} submitted: ${terminalSafe(info.name)}, ${formatBoardSize(info)}, ${formatFormula(info)}, ` +
         `${info.cubing?.targetCubes ?? "?"} cubes` + (values.watch ? "\n" : `; follow it with: cubist run watch ${info.runId}\n`),
       );
     }

@@ -105,7 +105,7 @@ function renderDetail(d) {
     ...(r.count ? [] : [["Solutions", `${r.solutions}${r.rejectedModels ? ` (${r.rejectedModels} rejected)` : ""}`]]),
     [terminal ? "Took" : "Running for", `${fmtDuration(elapsed)}${r.state === "paused" ? " (stopped while paused)" : ""}`],
     ["Puzzle", `${fmtBoardSize(r)}, ${d.spec.pieces} pieces, ${d.spec.hints} hints`],
-    ["Encoding", `${r.encoding}: ${fmtNumber(d.spec.numVars)} vars, ${fmtNumber(d.spec.numClauses)} clauses`],
+    ["Encoding", d.spec.numVars === null ? "none: a score run needs no CNF formula" : `${r.encoding}: ${fmtNumber(d.spec.numVars)} vars, ${fmtNumber(d.spec.numClauses)} clauses`],
     ["Solver", `${d.spec.solver}${d.spec.timeLimitSec ? `, ${d.spec.timeLimitSec} s per cube` : ""}${d.spec.searchMs ? `, search ${d.spec.searchMs} ms` : ""}`],
   ];
   $("facts").replaceChildren(...facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v))));

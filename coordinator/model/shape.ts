@@ -41,8 +41,8 @@ export interface ShapeSplit {
 export type BoardCheck = { ok: true; cells: Placement[]; shown: string[] } | { ok: false; reason: string };
 
 interface ShapeCommon {
-  /** The run's base formula (DIMACS for the SAT solvers, uploaded once). */
-  readonly formula: Pick<Formula, "numVars" | "clauses">;
+  /** The run's base formula (DIMACS for the SAT solvers, uploaded once); null for a run without one (run-shape.ts needsFormula). */
+  readonly formula: Pick<Formula, "numVars" | "clauses"> | null;
   /** Cells of the board. */
   readonly cells: number;
   /** As RunInfo and Solution carry them: rows x cols; a triangle of side n has n rows, the widest of 2n - 1 cells. */
@@ -52,7 +52,7 @@ interface ShapeCommon {
   readonly pieceIds: readonly number[];
   /** The puzzle's hints as placements. */
   readonly hintPlacements: readonly Placement[];
-  /** The unit literals that fix a placement in the base formula. */
+  /** The unit literals that fix a placement in the base formula (throws without one: nothing of such a run asks). */
   placementLiterals(p: Placement): number[];
   /** The initial split (cubing.cell_order picks the cells), streamed. */
   split(cubing: CubingSpec): Iterable<ShapeSplitEvent>;

@@ -27,10 +27,11 @@ function withCells(r: SplitResult): ShapeSplit {
 }
 
 /**
- * The square shape of `puzzle`, with its base formula already encoded. `symmetry`: scan cubes follow the engine's
+ * The square shape of `puzzle`, with its base formula already encoded, or none (a score run: run-shape.ts
+ * needsFormula), where nothing asks for literals or decodes a model. `symmetry`: scan cubes follow the engine's
  * `--symmetry` scan (core/cubes/scan-split.ts scanSymmetry says when a run may).
  */
-export function squareShape(puzzle: Puzzle, formula: Formula, options: { symmetry?: boolean } = {}): SquareShape {
+export function squareShape(puzzle: Puzzle, formula: Formula | null, options: { symmetry?: boolean } = {}): SquareShape {
   const symmetry = options.symmetry ?? false;
   const cells = puzzle.rows * puzzle.cols;
   return {
@@ -42,7 +43,10 @@ export function squareShape(puzzle: Puzzle, formula: Formula, options: { symmetr
     cols: puzzle.cols,
     pieceIds: puzzle.pieces.map((p) => p.id),
     hintPlacements: hintPlacements(puzzle),
-    placementLiterals: (p) => formula.varMap.placementLiterals(p),
+    placementLiterals(p) {
+      if (!formula) throw new Error("a run without a base formula has no literals");
+      return formula.varMap.placementLiterals(p);
+    },
     *split(c): Generator<ShapeSplitEvent> {
       const maxDepth = c.maxDepth > 0 ? c.maxDepth : undefined;
       if (c.cellOrder === "scan") {
@@ -80,6 +84,7 @@ export function squareShape(puzzle: Puzzle, formula: Formula, options: { symmetr
       return accepted(puzzle, boardFromPlacements(puzzle, list));
     },
     checkModel(value) {
+      if (!formula) return { ok: false, reason: "a run without a base formula takes boards, not models" };
       let board: Board;
       try {
         board = formula.varMap.decode(value);

@@ -329,8 +329,9 @@ export function runDetail(c: CoordinatorView, run: RunView, speeds: WorkerSpeeds
       searchMs: spec.solver?.searchMs ?? 0,
       resplitAfter: spec.resplit?.afterBudgets ?? 0,
       mode: spec.mode === RunMode.RUN_MODE_ALL_SOLUTIONS ? "all" : "first",
-      numVars: spec.numVars,
-      numClauses: spec.numClauses,
+      // Null for a run without a base formula (a score run), rather than a formula of 0 variables.
+      numVars: spec.formulaSha256 === "" ? null : spec.numVars,
+      numClauses: spec.formulaSha256 === "" ? null : spec.numClauses,
       pieces: run.shape.pieceIds.length,
       hints: run.shape.hintPlacements.length,
     },

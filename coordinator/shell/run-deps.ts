@@ -46,7 +46,10 @@ export interface RunDeps {
   readonly fence?: () => Promise<void>;
 }
 
-/** Encodes the puzzle, square or triangle (the model needs its placement literals), and builds the run's model. */
+/**
+ * Encodes the puzzle, square or triangle (the model needs its placement literals), unless the run needs no formula
+ * (a score run: coordinator/model/run-shape.ts needsFormula; `formula` is then null), and builds the run's model.
+ */
 export function runModelOf(deps: RunDeps, spec: RunSpec, puzzle?: Puzzle | TrianglePuzzle | FormulaPuzzle): { model: RunModel; formula: RunShape["formula"] } {
   const shape = runShapeOf(spec, puzzle);
   const model = new RunModel(spec, shape, {

@@ -137,17 +137,24 @@ export class RunController extends EventEmitter<RunEvents> {
 
   // ---- creation and resume ---------------------------------------------------------------------------------
 
-  /** A new run: encode, upload, record, then split and publish in the background. */
+  /**
+   * A new run: encode, upload, record, then split and publish in the background. A run without a base formula (a
+   * score run: coordinator/model/run-shape.ts needsFormula) uploads nothing; its spec keeps no formula, 0 variables.
+   */
   static async create(deps: RunDeps, spec: RunSpec, puzzle: Puzzle | TrianglePuzzle | FormulaPuzzle): Promise<RunController> {
     const { model, formula } = runModelOf(deps, spec, puzzle);
-    checkFormulaSize(formulaBytes(formula), deps.settings.limits);
-    const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));
-    spec.formulaSha256 = upload.sha256;
-    spec.numVars = formula.numVars;
-    spec.numClauses = formula.clauses.count;
+    let bytes = 0;
+    if (formula) {
+      checkFormulaSize(formulaBytes(formula), deps.settings.limits);
+      const upload = await uploadFormula(deps.layout.formulas, () => dimacsChunks(formula));
+      spec.formulaSha256 = upload.sha256;
+      spec.numVars = formula.numVars;
+      spec.numClauses = formula.clauses.count;
+      bytes = upload.bytes;
+    }
     const run = new RunController(deps, model);
     await ensureRunConsumer(deps.jsm, deps.names, spec.runId, { ackWaitMs: deps.settings.ackWaitMs, maxDeliver: deps.settings.maxDeliver });
-    run.log.info("run created", { puzzle: spec.name, encoding: spec.encoding, vars: spec.numVars, clauses: spec.numClauses, bytes: upload.bytes, rssMB: Math.round(process.memoryUsage().rss / 2 ** 20) });
+    run.log.info("run created", { puzzle: spec.name, encoding: formula ? spec.encoding : "none", vars: spec.numVars, clauses: spec.numClauses, bytes, rssMB: Math.round(process.memoryUsage().rss / 2 ** 20) });
     await run.carryOut(model.start());
     run.splitInBackground();
     return run;
@@ -167,7 +174,8 @@ export class RunController extends EventEmitter<RunEvents> {
         if (!first || first.$case !== "started") return null;
         const spec = first.value;
         const built = runModelOf(deps, spec);
-        if (built.formula.numVars !== spec.numVars) throw new Error(`run ${spec.runId}: re-encoding gives ${built.formula.numVars} variables, the ledger says ${spec.numVars}`);
+        // A run without a formula (a score run) is not encoded again: there is nothing to compare.
+        if (built.formula && built.formula.numVars !== spec.numVars) throw new Error(`run ${spec.runId}: re-encoding gives ${built.formula.numVars} variables, the ledger says ${spec.numVars}`);
         model = built.model;
       }
       model.apply(entry);

@@ -1,6 +1,6 @@
 /**
  * The run model (coordinator/model/run-model.ts) without NATS, for unit tests: a run built from a request as the
- * coordinator builds it (buildRunSpec, then its shape with the base formula encoded), every effect recorded, the
+ * coordinator builds it (buildRunSpec, then its shape with the base formula encoded unless a score run's), every effect recorded, the
  * ledger kept, and `replay()` for the model a restarted coordinator would rebuild from that ledger.
  */
 
@@ -32,7 +32,7 @@ export interface ModelHarness {
 export function modelHarness(req: RunRequest, options: Partial<Pick<RunModelOptions, "maxDeliver" | "batchSize" | "checkers" | "ownCheckFree" | "distrustedElsewhere" | "running">> = {}): ModelHarness {
   const { spec, puzzle } = buildRunSpec(req);
   const shape = runShapeOf(spec, puzzle);
-  spec.numVars = shape.formula.numVars;
+  spec.numVars = shape.formula?.numVars ?? 0;
   let now = 1_000_000;
   const opts = { maxDeliver: options.maxDeliver ?? 3, batchSize: options.batchSize ?? 3, clock: () => now++, log: silentLogger, lease: newLease, checkers: options.checkers, ownCheckFree: options.ownCheckFree, distrustedElsewhere: options.distrustedElsewhere, running: options.running };
   const model = new RunModel(spec, shape, opts);

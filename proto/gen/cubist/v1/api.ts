@@ -179,6 +179,7 @@ export interface RunInfo {
    */
   rows: number;
   cols: number;
+  /** 0 (and num_clauses 0): the run has no base formula (a score run) */
   numVars: number;
   numClauses: number;
   cubing: CubingSpec | undefined;

@@ -212,7 +212,7 @@ export interface CubeTask {
   runId: string;
   /** path in the cube tree: "17" (initial split), "17.3" (4th child of 17 after a re-split) */
   cubeId: string;
-  /** object name in the formula Object Store */
+  /** object name in the formula Object Store ("", num_vars 0: a score run, none) */
   formulaSha256: string;
   numVars: number;
   /** literals asserted by the cube (and nothing else) */

@@ -179,6 +179,10 @@ export interface RunSpec {
   mode: RunMode;
   createdUnixMs: number;
   puzzleSha256: string;
+  /**
+   * The base formula: its object in the formulas Object Store, its variables and clauses. None ("", 0, 0) in a score
+   * run, whose slots run the placement engine alone (docs/cluster.md "Score runs").
+   */
   formulaSha256: string;
   numVars: number;
   numClauses: number;
