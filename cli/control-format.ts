@@ -167,7 +167,8 @@ export function formatFormula(r: Pick<RunInfo, "encoding" | "numVars" | "numClau
   return hasFormula(r) ? `encoding ${r.encoding}, ${r.numVars} vars, ${r.numClauses} clauses` : "no CNF formula (a score run)";
 }
 
-function hasFormula(r: Pick<RunInfo, "numVars">): boolean {
+/** Whether the run has a base formula (a score run has none: 0 variables). */
+export function hasFormula(r: Pick<RunInfo, "numVars">): boolean {
   return r.numVars > 0;
 }
 

@@ -12,7 +12,7 @@ import { ENCODING_OPTIONS } from "../encode-options.js";
 import { RUN_OPTIONS, runRequestFrom } from "../run-options.js";
 import { CLIENT_OPTIONS } from "../client.js";
 import { withControlApi } from "../control-client.js";
-import { formatBoardSize, formatFormula, runJSON } from "../control-format.js";
+import { formatBoardSize, formatFormula, hasFormula, runJSON } from "../control-format.js";
 import { runPuzzleText } from "../triangle-commands.js";
 import { followRunFromCli, WATCH_EXIT_CODES, WATCH_OPTIONS } from "../control-watch.js";
 import { SOLVER_NAMES } from "../../host/solver/index.js";
@@ -22,7 +22,7 @@ import { InvalidOptionError } from "../../core/errors.js";
 import { isCnfPath } from "../cnf-io.js";
 import { isSudokuPath } from "../../core/sudoku/format.js";
 import { formulaRunRequest } from "../formula-submit.js";
-import type { SubmitRunRequest, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
+import type { RunInfo, SubmitRunRequest, SubmitRunResponse } from "../../proto/gen/cubist/v1/api.js";
 
 export const spec: CommandSpec = {
   name: "run submit",
@@ -126,11 +126,16 @@ export async function run(values: ParsedValues, [path]: string[]): Promise<numbe
     else process.stdout.write(`${info.runId}\n`);
     if (!values.json) {
       process.stderr.write(
-        `run ${info.runId} submitted: ${terminalSafe(info.name)}, ${formatBoardSize(info)}, ${formatFormula(info)}, ` +
+        `run ${info.runId} submitted: ${terminalSafe(info.name)}, ${formatBoardSize(info)}, ${submittedFormula(info)}, ` +
         `${info.cubing?.targetCubes ?? "?"} cubes` + (values.watch ? "\n" : `; follow it with: cubist run watch ${info.runId}\n`),
       );
     }
     if (!values.watch) return EXIT.OK;
     return followRunFromCli(api, info, values);
   });
+}
+
+/** The submit line's formula: its encoding and size, or that the run has none (a score run). */
+function submittedFormula(info: RunInfo): string {
+  return hasFormula(info) ? `${info.encoding} (${info.numVars} vars, ${info.numClauses} clauses)` : formatFormula(info);
 }

@@ -2,8 +2,8 @@
  * Score runs on the cluster (coordinator/model/score-slots.ts, worker/score-search.ts), with a real nats-server, the
  * coordinator and real workers running the engine: a score run has no cubes, one score slot per live solver slot,
  * improvements that stream while a slot's attempt goes on (its budget here far longer than the test), each re-scored
- * by the coordinator; the slots survive a coordinator that takes the run over; and a board with a perfect board
- * ends as a verified solution.
+ * by the coordinator; no formula is encoded or uploaded for it; the slots survive a coordinator that takes the run
+ * over; and a board with a perfect board ends as a verified solution.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -99,7 +99,12 @@ test("score run - a slot's next attempt goes on with the restart schedule where 
   });
 });
 
-test("score run - a coordinator that takes the run over keeps its slots going and takes their improvements", async () => {
+/** The objects in the formulas Object Store (not deleted). */
+async function formulaObjects(t: Parameters<Parameters<typeof withNats>[0]>[0]): Promise<string[]> {
+  return (await t.layout.formulas.list()).filter((o) => !o.deleted).map((o) => o.name);
+}
+
+test("score run - no formula is encoded or uploaded; a coordinator that takes the run over keeps its slots going and takes their improvements", async () => {
   await withNats(async (t) => {
     const worker = await startTestWorker(t, { concurrency: 1 });
     const first = await startTestCoordinator(t);
@@ -107,6 +112,9 @@ test("score run - a coordinator that takes the run over keeps its slots going an
     try {
       await until("the worker heard from", 10_000, () => first.coordinator.liveWorkers().length === 1);
       const run = await first.coordinator.submitRun(requestFor(BOARD, { searchMs: undefined, objective: "score", timeLimitSec: 3, scoreSlots: 1 }));
+      // A score run's slots run the placement engine alone: no formula in the store, none in the spec.
+      assert.deepEqual(await formulaObjects(t), [], "the formulas store holds nothing");
+      assert.deepEqual([run.spec.formulaSha256, run.spec.numVars, run.spec.numClauses], ["", 0, 0]);
       await until("a best board", 20_000, () => run.model.best.board !== null);
       await first.close();
       second = await startTestCoordinator(t);
@@ -116,6 +124,7 @@ test("score run - a coordinator that takes the run over keeps its slots going an
       await until("the slot's next attempt", 20_000, () => (resumed.model.slots.get("score-0")?.attempt ?? 0) >= 1);
       assert.equal(resumed.table.size, 0);
       assert.equal(resumed.model.slots.count, 1);
+      assert.deepEqual(await formulaObjects(t), [], "the takeover encoded and uploaded nothing either");
       await resumed.cancel("test over");
     } finally {
       await second?.close();

@@ -9,7 +9,7 @@ import {
   renderWatchView, StatusThrottle,
 } from "../../cli/watch-view.js";
 import {
-  exitCodeOfRun, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatWeight, parseDuration, runStateName, runStateOption,
+  exitCodeOfRun, formatDuration, formatEta, formatPercent, formatProgress, formatTable, formatWeight, parseDuration, runJSON, runStateName, runStateOption,
 } from "../../cli/control-format.js";
 import { renderRunDetails, renderRunTable, solverLine, stateWithMessage } from "../../cli/control-run-view.js";
 import { RunState, RunStatus } from "../../proto/gen/cubist/v1/run.js";
@@ -206,6 +206,10 @@ test("run views - run show lists state, settings, progress, counts, rate and sol
   assert.match(text, /^run\s+r1$/m);
   assert.match(text, /^state\s+running$/m);
   assert.match(text, /^puzzle\s+6x6, encoding heule-all, 728 vars, 8256 clauses$/m);
+  // A score run has no formula: said so, not "0 vars" (and null in --json).
+  const noFormula = { ...info, numVars: 0, numClauses: 0 };
+  assert.match(renderRunDetails(noFormula, now), /^puzzle\s+6x6, no CNF formula \(a score run\)$/m);
+  assert.deepEqual([runJSON(noFormula).vars, runJSON(noFormula).clauses, runJSON(info).vars, runJSON(info).clauses], [null, null, 728, 8256]);
   assert.match(text, /^solver\s+kissat: 1m00s per cube, seed 0$/m);
   // The engine's share in words: beside a SAT solver for some or all of the budget; alone with solver none.
   const solverOf = (solver: string, timeLimitSec: number, searchMs: number): string =>
