@@ -69,7 +69,7 @@ export interface LocalClusterPhases {
   natsReady: number;
   /** The coordinator is connected and has created the JetStream layout. */
   coordinatorReady: number;
-  /** The run is submitted: formula encoded and uploaded, cubes split and dispatched. */
+  /** The run is submitted: formula encoded and uploaded (a score run has none), recorded; its split goes on in the background. */
   submitted: number;
   /** Every worker is connected and consuming. */
   workersReady: number;

@@ -72,6 +72,10 @@ the exact counts of closed cubes (docs/cluster.md "Counting"). run show, solutio
 metric cubist_run_solutions_counted show the count as it grows; the run ends SAT (or UNSAT: none) once the closed
 weights sum to 1, or at --limit with the count a lower bound.
 
+--objective score keeps whole-board score searches going with the placement engine alone (docs/cluster.md "Score
+runs"): the coordinator encodes no CNF formula for the run and uploads none, so --encoding and --order do not matter
+to it.
+
 Exit codes:
   0    submitted (with --watch: see below)
   1    refused (INVALID_ARGUMENT: bad puzzle or option; UNAUTHENTICATED: pass --token or set CUBIST_AUTH_TOKEN;

@@ -309,8 +309,15 @@ test("cli control - a long run: cubes list filters (subtree time, file piece ids
 
 test("cli control - a score run's best board comes out: run best (text, --json read by render and verify, --svg, --bucas), best in run show --json and run list, solution show points to run best", async () => {
   const board = "test/fixtures/brendan/pieces_08x08.txt";
-  const run = (await cubist(["run", "submit", board, "--objective", "score", "--cube-time", "3600", "--id", "ctl-score"])).stdout.trim();
+  const submitted = await cubist(["run", "submit", board, "--objective", "score", "--cube-time", "3600", "--id", "ctl-score"]);
+  const run = submitted.stdout.trim();
   assert.equal(run, "ctl-score");
+  // No formula is encoded for a score run: every view says it has none, none says 0 variables.
+  assert.match(submitted.stderr, /submitted: .*, 8x8, no CNF formula \(a score run\), /);
+  assert.match((await cubist(["run", "show", run])).stdout, /^puzzle\s+8x8, no CNF formula \(a score run\)$/m);
+  const formulaFields = json<{ vars: unknown; clauses: unknown }>(await cubist(["run", "show", run, "--json"]));
+  const apiSpec = ((await (await fetch(`${httpBase}/api/runs/${run}`)).json()) as { spec: { numVars: unknown; numClauses: unknown } }).spec;
+  assert.deepEqual([formulaFields.vars, formulaFields.clauses, apiSpec.numVars, apiSpec.numClauses], [null, null, null, null]);
   const puzzle = parsePuzzle(readFileSync(board, "utf8"), board);
   type Shown = { state: string; solutions: number; etaSeconds: number; cubes: { running: number }; best: { score: number; maxScore: number; placed: number; board: unknown } | null };
   const shown = await until("a best board", 60_000, async () => {
