@@ -290,8 +290,12 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     return END_EXHAUSTED;
   }
   bframe_t *const Fleaf = F + leaf, *const Fpart = x->part_depth >= 0 ? F + x->part_depth : NULL;
+  /* --resume-from: depths before Fresume still skip the candidates an earlier search went through (one dfs only) */
+  const uint32_t *const R = x->resume;
+  bframe_t *Fresume = F + x->resume_len;
+  x->resume_len = 0;
   for (bframe_t *g = F; g < F + n; g++) {
-    g->slow = g->mask != 0 || g == Fpart;
+    g->slow = g->mask != 0 || g == Fpart || g < Fresume;
     g->nstride = (size_t)g->nm * (size_t)(W + 1);
     for (int j = 0; j < 3; j++) g->nmulw[j] = (size_t)g->nmul[j] * (size_t)(W + 1);
   }
@@ -320,6 +324,12 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
           uint32_t wd;
           memcpy(&wd, e->c, 4);
           if ((wd & f->mask) != f->need) continue;
+        }
+        if (f < Fresume) { /* resuming: below the path's rank was searched before; the path's own is placed again */
+          const uint32_t skip = R[f - F];
+          if ((uint32_t)r < skip) continue;
+          if ((uint32_t)r == skip && f < Fresume - 1) nodes--; /* a placement the stopped search counted */
+          else Fresume = F; /* off the path, or its last depth: the resume is over */
         }
         if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
           uint64_t num = x->part_counter++;
@@ -404,4 +414,20 @@ int bits_dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
   if (x->mode == BITS_ONE_SLOT) BY_WORDS(BITS_ONE_SLOT)
   if (x->mode == BITS_ONE_COPY) BY_WORDS(BITS_ONE_COPY)
   BY_WORDS(BITS_COPIES)
+}
+
+/* Where the search stopped at `depth` goes on (the engine's c resume-from): at each depth above it the rank of the
+ * candidate on the path (in the bucket's order), at `depth` the rank of the first candidate not yet tried (the
+ * bucket's size when none is left). */
+int bits_resume_path(const ctx_t *x, int depth, uint32_t *out) {
+  const int W = x->W;
+  for (int d = 0; d < depth; d++) out[d] = (uint32_t)(x->BF[d].chosen - (const cand_t *)(uintptr_t)x->BF[d].b[0]);
+  const bframe_t *f = &x->BF[depth];
+  uint32_t next = 0;
+  int w = 0;
+  while (w < W && f->m[w] == 0) w++;
+  for (int v = 0; v < W && v < w; v++) next += (uint32_t)__builtin_popcountll(f->b[1 + v]);
+  if (w < W) next += (uint32_t)__builtin_popcountll(f->b[1 + w] & ((f->m[w] & -f->m[w]) - 1));
+  out[depth] = next;
+  return depth + 1;
 }

@@ -188,6 +188,10 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     return END_EXHAUSTED;
   }
   frame_t *const Fleaf = F + leaf, *const Fpart = x->part_depth >= 0 ? F + x->part_depth : NULL;
+  /* --resume-from: depths before Fresume still skip the candidates an earlier search went through (one dfs only) */
+  const uint32_t *const R = x->resume;
+  frame_t *Fresume = F + x->resume_len;
+  x->resume_len = 0;
   frame_t *Fmax = F + x->max_depth;
   frame_t *f = F;
   if (dyn) mcf_enter(x, 0);
@@ -210,6 +214,12 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       continue;
     }
     f->lo = i + 1;
+    if (f < Fresume) { /* resuming: below the path's rank was searched before; the path's own is placed again */
+      const uint32_t r = (uint32_t)(i - f->first), skip = R[f - F];
+      if (r < skip) continue;
+      if (r == skip && f < Fresume - 1) nodes--; /* a placement the stopped search counted */
+      else Fresume = F; /* off the path, or its last depth: the resume is over */
+    }
     if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
       uint64_t num = x->part_counter++;
       if (num % (uint64_t)o->part_n != (uint64_t)o->part_k || num < o->part_from) continue;
@@ -255,6 +265,15 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       if (end >= 0) { search_unwind(x, depth); return end; }
     }
   }
+}
+
+/* Where the stopped search goes on (c resume-from): the ranks (in the bucket's order) of the path's candidates above
+ * `depth`, then at `depth` the rank of the first candidate not yet tried. */
+static int resume_path(const ctx_t *x, int depth, uint32_t *out) {
+  if (x->W) return bits_resume_path(x, depth, out);
+  for (int d = 0; d < depth; d++) out[d] = (uint32_t)(x->F[d].chosen - x->F[d].list - x->F[d].first);
+  out[depth] = (uint32_t)(x->F[depth].lo - x->F[depth].first);
+  return depth + 1;
 }
 
 static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
@@ -365,6 +384,11 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
     end = END_EXHAUSTED; /* no free cell: the one board is part 0's, the other parts are empty */
   } else if (o->restart_base == 0 || partitioned || o->count) {
     /* A restart would walk solutions already counted again: counting (and a partition) never restarts. */
+    if (o->resume_len > 0 && !x.dyn) { /* going on: the subtrees numbered from here on are part_from and after */
+      x.resume = o->resume_from;
+      x.resume_len = o->resume_len < x.n ? o->resume_len : x.n;
+      x.part_counter = o->part_from;
+    }
     end = dfs(&x, x.n, 0, &leaves);
   } else {
     uint64_t seed = o->seed ? o->seed : 1;
@@ -389,6 +413,9 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
     uint64_t next = x.stop_depth > x.part_depth ? x.part_counter - 1 : x.part_counter;
     r->has_part_next = true;
     r->part_next = next > o->part_from ? next : o->part_from;
+  }
+  if (!x.dyn && x.n > 0 && r->resume_buf && (end == END_NODE_LIMIT || end == END_TIME_LIMIT || end == END_STOPPED)) {
+    r->resume_len = resume_path(&x, x.stop_depth, r->resume_buf);
   }
   if (x.solutions == 0) search_print_best(&x);
   free(x.best);
