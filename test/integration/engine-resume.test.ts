@@ -24,7 +24,7 @@ async function chain(o: EngineOptions, chunk: number, depth?: number): Promise<C
   let resume: number[] | undefined;
   let from: number | undefined;
   for (;;) {
-    const part = { k: 0, n: 1, ...(depth !== undefined ? { depth } : {}), ...(from ? { from } : {}), ...(resume ? { resume } : {}) };
+    const part = { k: 0, n: 1, ...(depth !== undefined ? { depth } : {}), ...(from ? { from } : {}), ...(resume ? { resume: { ranks: resume } } : {}) };
     const out = await runEngine(text, size, { ...o, count: true, nodeLimit: chunk, part });
     total.nodes += out.stats.nodes;
     total.solutions += out.stats.solutions;
@@ -66,7 +66,7 @@ for (const o of [{ order: "row", seed: 11 }, { order: "short", symmetry: true, c
     let resume: number[] | undefined;
     let nodes = 0;
     for (let chunks = 1; chunks <= 1000; chunks++) {
-      const out = await runEngine(text, size, { ...o, nodeLimit: 50_000, ...(resume ? { part: { k: 0, n: 1, resume } } : {}) });
+      const out = await runEngine(text, size, { ...o, nodeLimit: 50_000, ...(resume ? { part: { k: 0, n: 1, resume: { ranks: resume } } } : {}) });
       nodes += out.stats.nodes;
       if (out.kind === "sat") {
         assert.ok(chunks >= 5, `${chunks} chunks`);
@@ -85,7 +85,7 @@ test("engine resume - refused with what it cannot go on in, and a malformed list
     [{ order: "mcf" as const }, /not with --order mcf/],
     [{ restartBase: 1000 }, /not with .*--restart/],
   ] as const) {
-    await assert.rejects(runEngine(text, size, { ...extra, part: { k: 0, n: 1, resume: [1, 2] } }), why);
+    await assert.rejects(runEngine(text, size, { ...extra, part: { k: 0, n: 1, resume: { ranks: [1, 2] } } }), why);
   }
-  await assert.rejects(runEngine(text, size, { part: { k: 0, n: 1, resume: [1.5e10] } }), /--resume-from wants comma-separated ranks/);
+  await assert.rejects(runEngine(text, size, { part: { k: 0, n: 1, resume: { ranks: [1.5e10] } } }), /--resume-from wants comma-separated ranks/);
 });

@@ -12,6 +12,7 @@ import { accessSync, constants } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CubistError } from "../../core/errors.js";
 import type { Placement } from "../../core/puzzle.js";
+import type { ResumePath } from "../../core/cubes/types.js";
 import { runChild, type ChildExit } from "../../host/child.js";
 import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
 
@@ -63,7 +64,7 @@ export interface EngineOptions {
    * `resume` (n = 1 only): go on exactly where an earlier search with the same options stopped, its
    * stats.resumeFrom (engine --resume-from); with `from`, that search's part-next.
    */
-  part?: { k: number; n: number; depth?: number; from?: number; resume?: readonly number[] };
+  part?: { k: number; n: number; depth?: number; from?: number; resume?: ResumePath };
   nodeLimit?: number;
   timeLimitMs?: number;
   /** Progress lines every this many ms (to `onProgress`). */
@@ -173,7 +174,7 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
     if (o.part.depth !== undefined) args.push("--part-depth", String(o.part.depth));
     if (o.part.from) args.push("--part-from", String(Math.floor(o.part.from)));
   }
-  if (o.part?.resume?.length) args.push("--resume-from", o.part.resume.map((r) => Math.floor(r)).join(","));
+  if (o.part?.resume?.ranks.length) args.push("--resume-from", o.part.resume.ranks.map((r) => Math.floor(r)).join(","));
   if (o.nodeLimit) args.push("--nodes", String(Math.floor(o.nodeLimit)));
   if (o.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(o.timeLimitMs))));
   if (o.progressMs) args.push("--progress-ms", String(Math.max(1, Math.ceil(o.progressMs))));
