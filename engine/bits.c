@@ -290,12 +290,8 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     return END_EXHAUSTED;
   }
   bframe_t *const Fleaf = F + leaf, *const Fpart = x->part_depth >= 0 ? F + x->part_depth : NULL;
-  /* --resume-from: depths before Fresume still skip the candidates an earlier search went through (one dfs only) */
-  const uint32_t *const R = x->resume;
-  bframe_t *Fresume = F + x->resume_len;
-  x->resume_len = 0;
   for (bframe_t *g = F; g < F + n; g++) {
-    g->slow = g->mask != 0 || g == Fpart || g < Fresume;
+    g->slow = g->mask != 0 || g == Fpart;
     g->nstride = (size_t)g->nm * (size_t)(W + 1);
     for (int j = 0; j < 3; j++) g->nmulw[j] = (size_t)g->nmul[j] * (size_t)(W + 1);
   }
@@ -307,6 +303,46 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
   uint64_t peek_until = check_at - 1;
   bframe_t *f = F;
   enter(x, f, A, W, NULL);
+  /* --resume-from: down the stopped search's path again, uncounted, before the loop (which then carries no test) */
+  for (int d = 0; d < x->resume_len; d++) {
+    const uint32_t want = x->resume[d];
+    uint32_t seen = 0;
+    int hw = -1;
+    uint64_t hbit = 0;
+    for (int w = 0; w < W && hw < 0; w++) { /* drop the candidates ranked below the path's: searched before */
+      const uint64_t all = f->b[1 + w];
+      const uint32_t cnt = (uint32_t)__builtin_popcountll(all);
+      if (seen + cnt <= want) { f->m[w] = 0; seen += cnt; continue; }
+      uint64_t rest = all;
+      for (uint32_t j = seen; j < want; j++) rest &= rest - 1;
+      hbit = rest & -rest;
+      hw = w;
+      f->m[w] &= ~(hbit - 1);
+    }
+    /* the last depth goes on from its rank; a path the search cannot take (not this problem's) ends the walk there */
+    if (d == x->resume_len - 1 || hw < 0 || !(f->m[hw] & hbit) || f + 1 >= Fleaf) break;
+    const cand_t *c = (const cand_t *)(uintptr_t)f->b[0] + want;
+    if (f->mask) {
+      uint32_t wd;
+      memcpy(&wd, c->c, 4);
+      if ((wd & f->mask) != f->need) break;
+    }
+    if (f == Fpart) x->part_counter++;
+    f->m[hw] ^= hbit;
+    f->bit = hbit;
+    f->w = hw;
+    TAKE(f, c);
+    f->chosen = c;
+    memcpy(f->dst, c->c, 4);
+    f++;
+    if (f > Fmax) {
+      Fmax = f;
+      Fpeek = Fmax < Fleaf - 1 ? Fmax : Fleaf - 1;
+      x->max_depth = (int)(f - F);
+    }
+    enter(x, f, A, W, NULL);
+  }
+  x->resume_len = 0;
   for (;;) {
     const cand_t *c = NULL;
     const uint64_t *peeked = NULL;
@@ -324,12 +360,6 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
           uint32_t wd;
           memcpy(&wd, e->c, 4);
           if ((wd & f->mask) != f->need) continue;
-        }
-        if (f < Fresume) { /* resuming: below the path's rank was searched before; the path's own is placed again */
-          const uint32_t skip = R[f - F];
-          if ((uint32_t)r < skip) continue;
-          if ((uint32_t)r == skip && f < Fresume - 1) nodes--; /* a placement the stopped search counted */
-          else Fresume = F; /* off the path, or its last depth: the resume is over */
         }
         if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
           uint64_t num = x->part_counter++;

@@ -188,14 +188,32 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
     return END_EXHAUSTED;
   }
   frame_t *const Fleaf = F + leaf, *const Fpart = x->part_depth >= 0 ? F + x->part_depth : NULL;
-  /* --resume-from: depths before Fresume still skip the candidates an earlier search went through (one dfs only) */
-  const uint32_t *const R = x->resume;
-  frame_t *Fresume = F + x->resume_len;
-  x->resume_len = 0;
   frame_t *Fmax = F + x->max_depth;
   frame_t *f = F;
   if (dyn) mcf_enter(x, 0);
   else enter_static(x, f);
+  /* --resume-from (static orders): down the stopped search's path again, uncounted, before the loop */
+  for (int d = 0; !dyn && d < x->resume_len; d++) {
+    const int i = (int64_t)f->first + x->resume[d] < f->hi ? f->first + (int)x->resume[d] : f->hi;
+    f->lo = i; /* the candidates ranked below the path's were searched before */
+    /* the last depth goes on from its rank; a path the search cannot take (not this problem's) ends the walk there */
+    if (d == x->resume_len - 1 || i >= f->hi || avail[f->list[i].cls] == 0 || f + 1 >= Fleaf) break;
+    const cand_t *c = &f->list[i];
+    if (f->mask) {
+      uint32_t w;
+      memcpy(&w, c->c, 4);
+      if ((w & f->mask) != f->need) break;
+    }
+    if (f == Fpart) x->part_counter++;
+    f->lo = i + 1;
+    avail[c->cls]--;
+    f->chosen = c;
+    memcpy(f->dst, c->c, 4);
+    f++;
+    if (f > Fmax) { Fmax = f; x->max_depth = (int)(f - F); }
+    enter_static(x, f);
+  }
+  x->resume_len = 0;
   for (;;) {
     const cand_t *L = f->list;
     int i = f->lo, e = f->hi;
@@ -214,12 +232,6 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       continue;
     }
     f->lo = i + 1;
-    if (f < Fresume) { /* resuming: below the path's rank was searched before; the path's own is placed again */
-      const uint32_t r = (uint32_t)(i - f->first), skip = R[f - F];
-      if (r < skip) continue;
-      if (r == skip && f < Fresume - 1) nodes--; /* a placement the stopped search counted */
-      else Fresume = F; /* off the path, or its last depth: the resume is over */
-    }
     if (f == Fpart) { /* ours: numbered k mod n, and not below from (searched before) */
       uint64_t num = x->part_counter++;
       if (num % (uint64_t)o->part_n != (uint64_t)o->part_k || num < o->part_from) continue;

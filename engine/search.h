@@ -88,8 +88,8 @@ typedef struct {
   uint64_t nodes, solutions, part_counter;
   int part_depth;
   int stop_depth;        /* the search path's depth when a limit or a stop request ended it */
-  const uint32_t *resume; /* the main search only: o->resume_from, taken (and cleared) by the first dfs */
-  int resume_len;
+  const uint32_t *resume; /* the main search only: o->resume_from; the depths before resume_len still skip (0 once the */
+  int resume_len;         /* search has left the path or reached its last depth) */
   int max_depth;
   uint64_t rng;
   struct timespec t0;
