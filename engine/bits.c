@@ -303,6 +303,46 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
   uint64_t peek_until = check_at - 1;
   bframe_t *f = F;
   enter(x, f, A, W, NULL);
+  /* --resume-from: down the stopped search's path again, uncounted, before the loop (which then carries no test) */
+  for (int d = 0; d < x->resume_len; d++) {
+    const uint32_t want = x->resume[d];
+    uint32_t seen = 0;
+    int hw = -1;
+    uint64_t hbit = 0;
+    for (int w = 0; w < W && hw < 0; w++) { /* drop the candidates ranked below the path's: searched before */
+      const uint64_t all = f->b[1 + w];
+      const uint32_t cnt = (uint32_t)__builtin_popcountll(all);
+      if (seen + cnt <= want) { f->m[w] = 0; seen += cnt; continue; }
+      uint64_t rest = all;
+      for (uint32_t j = seen; j < want; j++) rest &= rest - 1;
+      hbit = rest & -rest;
+      hw = w;
+      f->m[w] &= ~(hbit - 1);
+    }
+    /* the last depth goes on from its rank; a path the search cannot take (not this problem's) ends the walk there */
+    if (d == x->resume_len - 1 || hw < 0 || !(f->m[hw] & hbit) || f + 1 >= Fleaf) break;
+    const cand_t *c = (const cand_t *)(uintptr_t)f->b[0] + want;
+    if (f->mask) {
+      uint32_t wd;
+      memcpy(&wd, c->c, 4);
+      if ((wd & f->mask) != f->need) break;
+    }
+    if (f == Fpart) x->part_counter++;
+    f->m[hw] ^= hbit;
+    f->bit = hbit;
+    f->w = hw;
+    TAKE(f, c);
+    f->chosen = c;
+    memcpy(f->dst, c->c, 4);
+    f++;
+    if (f > Fmax) {
+      Fmax = f;
+      Fpeek = Fmax < Fleaf - 1 ? Fmax : Fleaf - 1;
+      x->max_depth = (int)(f - F);
+    }
+    enter(x, f, A, W, NULL);
+  }
+  x->resume_len = 0;
   for (;;) {
     const cand_t *c = NULL;
     const uint64_t *peeked = NULL;
@@ -404,4 +444,20 @@ int bits_dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
   if (x->mode == BITS_ONE_SLOT) BY_WORDS(BITS_ONE_SLOT)
   if (x->mode == BITS_ONE_COPY) BY_WORDS(BITS_ONE_COPY)
   BY_WORDS(BITS_COPIES)
+}
+
+/* Where the search stopped at `depth` goes on (the engine's c resume-from): at each depth above it the rank of the
+ * candidate on the path (in the bucket's order), at `depth` the rank of the first candidate not yet tried (the
+ * bucket's size when none is left). */
+int bits_resume_path(const ctx_t *x, int depth, uint32_t *out) {
+  const int W = x->W;
+  for (int d = 0; d < depth; d++) out[d] = (uint32_t)(x->BF[d].chosen - (const cand_t *)(uintptr_t)x->BF[d].b[0]);
+  const bframe_t *f = &x->BF[depth];
+  uint32_t next = 0;
+  int w = 0;
+  while (w < W && f->m[w] == 0) w++;
+  for (int v = 0; v < W && v < w; v++) next += (uint32_t)__builtin_popcountll(f->b[1 + v]);
+  if (w < W) next += (uint32_t)__builtin_popcountll(f->b[1 + w] & ((f->m[w] & -f->m[w]) - 1));
+  out[depth] = next;
+  return depth + 1;
 }

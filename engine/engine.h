@@ -74,6 +74,9 @@ typedef struct {
   int part_k, part_n;    /* explore only subtrees k mod n at the partition depth (n = 1: all) */
   int part_depth;        /* -1: chosen automatically (and with part_n = 1: no partition) */
   uint64_t part_from;    /* skip the subtrees numbered below this (an earlier search of the same part exhausted them) */
+  const uint32_t *resume_from; /* go on exactly where a search stopped (its c resume-from): at depth d, the first time
+                                  there, skip the candidates ranked below resume_from[d] (NULL: from the start) */
+  int resume_len;
   double progress_s;     /* progress line period (0: none) */
   bool best;             /* report the deepest partial board (c best + b lines) */
   int estimate_probes;   /* before searching, estimate the tree's size with this many random probes (0: no) */
@@ -103,6 +106,8 @@ typedef struct {
   int part_depth;        /* the partition depth used, or -1 */
   bool has_part_next;    /* stopped by a limit in a partition: part_next says how far it got */
   uint64_t part_next;    /* every subtree of the part numbered below this is exhausted */
+  uint32_t *resume_buf;  /* caller's (cells + 1)-sized buffer: where a search stopped by a limit goes on (--resume-from) */
+  int resume_len;        /* its length (0: not stopped by a limit, or not a resumable search) */
   int *board_piece_buf;  /* caller's cells-sized buffers: the first solution */
   int *board_rot_buf;
   int best_score;        /* score mode: the best complete board's matched inner edges (-1: none) */

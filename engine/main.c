@@ -33,6 +33,9 @@ static const char *usage =
   "  --part-depth D    the depth at which parts are dealt out (default: chosen by probing); with --part 0/1 (or no\n"
   "                    --part) the one process numbers the subtrees there, to say how far it got (c part-next)\n"
   "  --part-from S     skip the part's subtrees numbered below S (a search of the same part stopped there before)\n"
+  "  --resume-from L   go on exactly where a search with the same options stopped (its c resume-from line, a list of\n"
+  "                    candidate ranks per depth); with --part-from, from that part-next (not with --order mcf, --score,\n"
+  "                    --alternate, --restart, or --part K/N for N > 1)\n"
   "  --nodes N         stop after N placements\n"
   "  --time-ms N       stop after N milliseconds\n"
   "  --progress-ms N   print a progress line every N milliseconds\n"
@@ -49,6 +52,25 @@ static const char *usage =
   "  --restart-skip N  score mode: start the Luby restarts where N placements of them end (a search that goes on)\n"
   "  --lns MS          score mode: after MS milliseconds of branch and bound (and a first board), improve the best\n"
   "                    board by large neighbourhood search (windows re-filled exactly, scattered cells reassigned)\n";
+
+/* A comma-separated list of ranks (--resume-from): each below 2^31, at most MAX_CELLS of them. NULL when malformed. */
+static uint32_t *parse_ranks(const char *s, int *len) {
+  uint32_t *out = malloc(sizeof(uint32_t) * MAX_CELLS);
+  int n = 0;
+  for (;;) {
+    char *end;
+    if (*s < '0' || *s > '9' || n == MAX_CELLS) break;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno == ERANGE || v >= (1ul << 31)) break;
+    out[n++] = (uint32_t)v;
+    if (*end == 0) { *len = n; return out; }
+    if (*end != ',') break;
+    s = end + 1;
+  }
+  free(out);
+  return NULL;
+}
 
 static void on_signal(int sig) { (void)sig; engine_stop_requested = 1; }
 
@@ -137,6 +159,14 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--bound-file") && v) {
       i++;
       o.bound_file = v;
+    } else if (!strcmp(a, "--resume-from") && v) {
+      i++;
+      free((void *)o.resume_from);
+      o.resume_from = parse_ranks(v, &o.resume_len);
+      if (!o.resume_from) {
+        fprintf(stderr, "cubist-engine: --resume-from wants comma-separated ranks (c resume-from), got '%.60s'\n", v);
+        return 2;
+      }
     } else if (!strcmp(a, "--part") && v) {
       i++;
       int k, n;
@@ -195,6 +225,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cubist-engine: --alternate runs complete scans (the scan and its mirror, or those of --scans) to the first answer: not with --count, --part, --part-depth, --restart or --score\n");
     return 2;
   }
+  if (o.resume_from && (o.order == ORDER_MCF || o.score || o.alternate || o.restart_base || o.part_n > 1)) {
+    fprintf(stderr, "cubist-engine: --resume-from goes on with one static scan: not with --order mcf, --score, --alternate, --restart or --part K/N for N > 1\n");
+    return 2;
+  }
   if (o.nscans && !o.alternate) { fprintf(stderr, "cubist-engine: --scans lists the scans of --alternate: give --alternate N\n"); return 2; }
   if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }
 
@@ -224,6 +258,7 @@ int main(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   r.board_piece_buf = malloc(sizeof(int) * (size_t)p.cells);
   r.board_rot_buf = malloc(sizeof(int) * (size_t)p.cells);
+  r.resume_buf = malloc(sizeof(uint32_t) * ((size_t)p.cells + 1));
   if (o.score) engine_score(&p, &o, &r);
   else engine_solve(&p, &o, &r);
 
@@ -242,6 +277,11 @@ int main(int argc, char **argv) {
          (unsigned long long)r.restarts, r.max_depth, r.positions);
   if (o.part_n > 1) printf("c part %d/%d depth %d\n", o.part_k, o.part_n, r.part_depth);
   if (r.has_part_next) printf("c part-next %llu depth %d\n", (unsigned long long)r.part_next, r.part_depth);
+  if (r.resume_len > 0) {
+    printf("c resume-from ");
+    for (int d = 0; d < r.resume_len; d++) printf(d ? ",%u" : "%u", r.resume_buf[d]);
+    printf("\n");
+  }
   if (o.score) printf("c score %d of %d\n", r.best_score, r.max_score);
   fflush(stdout);
   return sat ? 10 : exhausted ? 20 : 0;

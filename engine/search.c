@@ -192,6 +192,28 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
   frame_t *f = F;
   if (dyn) mcf_enter(x, 0);
   else enter_static(x, f);
+  /* --resume-from (static orders): down the stopped search's path again, uncounted, before the loop */
+  for (int d = 0; !dyn && d < x->resume_len; d++) {
+    const int i = (int64_t)f->first + x->resume[d] < f->hi ? f->first + (int)x->resume[d] : f->hi;
+    f->lo = i; /* the candidates ranked below the path's were searched before */
+    /* the last depth goes on from its rank; a path the search cannot take (not this problem's) ends the walk there */
+    if (d == x->resume_len - 1 || i >= f->hi || avail[f->list[i].cls] == 0 || f + 1 >= Fleaf) break;
+    const cand_t *c = &f->list[i];
+    if (f->mask) {
+      uint32_t w;
+      memcpy(&w, c->c, 4);
+      if ((w & f->mask) != f->need) break;
+    }
+    if (f == Fpart) x->part_counter++;
+    f->lo = i + 1;
+    avail[c->cls]--;
+    f->chosen = c;
+    memcpy(f->dst, c->c, 4);
+    f++;
+    if (f > Fmax) { Fmax = f; x->max_depth = (int)(f - F); }
+    enter_static(x, f);
+  }
+  x->resume_len = 0;
   for (;;) {
     const cand_t *L = f->list;
     int i = f->lo, e = f->hi;
@@ -255,6 +277,15 @@ static inline __attribute__((always_inline)) int dfs_impl(ctx_t *x, int leaf, ui
       if (end >= 0) { search_unwind(x, depth); return end; }
     }
   }
+}
+
+/* Where the stopped search goes on (c resume-from): the ranks (in the bucket's order) of the path's candidates above
+ * `depth`, then at `depth` the rank of the first candidate not yet tried. */
+static int resume_path(const ctx_t *x, int depth, uint32_t *out) {
+  if (x->W) return bits_resume_path(x, depth, out);
+  for (int d = 0; d < depth; d++) out[d] = (uint32_t)(x->F[d].chosen - x->F[d].list - x->F[d].first);
+  out[depth] = (uint32_t)(x->F[depth].lo - x->F[depth].first);
+  return depth + 1;
 }
 
 static int dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves) {
@@ -365,6 +396,11 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
     end = END_EXHAUSTED; /* no free cell: the one board is part 0's, the other parts are empty */
   } else if (o->restart_base == 0 || partitioned || o->count) {
     /* A restart would walk solutions already counted again: counting (and a partition) never restarts. */
+    if (o->resume_len > 0 && !x.dyn) { /* going on: the subtrees numbered from here on are part_from and after */
+      x.resume = o->resume_from;
+      x.resume_len = o->resume_len < x.n ? o->resume_len : x.n;
+      x.part_counter = o->part_from;
+    }
     end = dfs(&x, x.n, 0, &leaves);
   } else {
     uint64_t seed = o->seed ? o->seed : 1;
@@ -389,6 +425,9 @@ void search_run(const puzzle_t *p, const options_t *o, result_t *r, struct alt *
     uint64_t next = x.stop_depth > x.part_depth ? x.part_counter - 1 : x.part_counter;
     r->has_part_next = true;
     r->part_next = next > o->part_from ? next : o->part_from;
+  }
+  if (!x.dyn && x.n > 0 && r->resume_buf && (end == END_NODE_LIMIT || end == END_TIME_LIMIT || end == END_STOPPED)) {
+    r->resume_len = resume_path(&x, x.stop_depth, r->resume_buf);
   }
   if (x.solutions == 0) search_print_best(&x);
   free(x.best);

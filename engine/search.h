@@ -88,6 +88,8 @@ typedef struct {
   uint64_t nodes, solutions, part_counter;
   int part_depth;
   int stop_depth;        /* the search path's depth when a limit or a stop request ended it */
+  const uint32_t *resume; /* the main search only: o->resume_from; the depths before resume_len still skip (0 once the */
+  int resume_len;         /* search has left the path or reached its last depth) */
   int max_depth;
   uint64_t rng;
   struct timespec t0;
@@ -165,6 +167,7 @@ void bits_free_tables(ctx_t *x);
 void bits_free(ctx_t *x); /* everything bits_setup and bits_build_tables made */
 int bits_dfs(ctx_t *x, int leaf, uint64_t budget, uint64_t *leaves);
 double bits_covered(const ctx_t *x, int depth);
+int bits_resume_path(const ctx_t *x, int depth, uint32_t *out); /* the stopped search's c resume-from; its length */
 
 /* mcf.c */
 void mcf_setup(ctx_t *x);

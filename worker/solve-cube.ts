@@ -21,10 +21,11 @@ import { performance } from "node:perf_hooks";
 import { modelToBitset } from "../core/accept.js";
 import { faultOf } from "../core/errors.js";
 import { scanSymmetry } from "../core/cubes/scan-split.js";
+import type { CubePart, PartProgress } from "../core/cubes/types.js";
 import { parsePuzzle } from "../core/formats/index.js";
 import { placementsOfBoard, type Puzzle } from "../core/puzzle.js";
 import type { WorkerContext } from "./context.js";
-import { engineProblem, firstProof, noEngineStats, runEngine, type Contender, type EngineOrder, type EngineOutcome } from "./engine/index.js";
+import { engineProblem, firstProof, noEngineStats, runEngine, type Contender, type EngineOrder, type EngineOutcome, type EngineStats } from "./engine/index.js";
 import { proofFiles, proverTable, publishProof, type ProofFiles } from "./certify-cube.js";
 import { proverBinary, proverProblem, runProver, type ProverOutcome } from "./engine/prove.js";
 import { countCube } from "./count-cube.js";
@@ -216,7 +217,7 @@ export async function solveCube(ctx: WorkerContext, job: CubeJob): Promise<CubeR
   // The deepest partial board the search reached: the run's best board is the best of these (the coordinator checks).
   const best = search?.search.best?.board;
   // How far a search in parts got: the cube's next search starts there (docs/cubing.md "Resuming").
-  const partNext = task.part && search?.search.kind === "unknown" ? search.search.stats.partNext : undefined;
+  const partNext = task.part && search?.search.kind === "unknown" ? partProgress(task.part, search.search.stats) : undefined;
   return { kind: "unknown", reason, stats, ...(best && best.length > 0 ? { best } : {}), ...(partNext ? { partNext } : {}) };
   }
 }
@@ -241,4 +242,14 @@ function withProver(stats: CubeStats, prove: ProverOutcome | undefined): CubeSta
   stats.searchNodes = (stats.searchNodes ?? 0) + prove.stats.nodes;
   stats.cpuMs = (stats.cpuMs ?? 0) + Math.round(prove.stats.seconds * 1000);
   return stats;
+}
+
+/**
+ * How far a search in parts got (stats.partNext), and for the whole cube (part 0 of 1, a portfolio member) exactly
+ * where it stopped, so that its next attempt goes on there (engine --resume-from).
+ */
+function partProgress(part: CubePart, stats: EngineStats): PartProgress | undefined {
+  if (!stats.partNext) return undefined;
+  const { next, depth } = stats.partNext;
+  return { next, depth, ...(part.n === 1 && stats.resumeFrom ? { path: { ranks: stats.resumeFrom } } : {}) };
 }

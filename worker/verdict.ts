@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../cluster/log.js";
 import type { Fault } from "../core/errors.js";
 import type { Placement } from "../core/puzzle.js";
+import type { PartProgress } from "../core/cubes/types.js";
 import { FaultKind, Verdict, VerdictKind, type VerdictStats } from "../proto/gen/cubist/v1/cube.js";
 import { faultKindOf } from "../proto/vocabulary.js";
 
@@ -38,7 +39,7 @@ export type CubeResult =
   /** `proofSha256`: a certified task's uploaded DRAT proof. */
   | { kind: "unsat"; stats: CubeStats; proofSha256?: string }
   /** `partNext`: a search in parts (scan cubes) stopped by its budget says how far it got (docs/cubing.md "Resuming"). */
-  | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[]; partNext?: { next: number; depth: number } }
+  | { kind: "unknown"; reason: string; stats: CubeStats; best?: Placement[]; partNext?: PartProgress }
   /** `fault`: whose fault (core/errors.ts); it travels in Verdict.fault and decides whether quarantine counts it. */
   | { kind: "error"; fault: Fault; reason: string; stats: CubeStats }
   /** Objective "count": the cube exhausted, its exact count and its first boards (worker/count-cube.ts). */
@@ -120,7 +121,7 @@ export function buildVerdict(ctx: VerdictContext, result: Exclude<CubeResult, { 
     proofSha256: result.kind === "unsat" ? result.proofSha256 ?? "" : "",
     best: result.kind === "unknown" && result.best ? result.best.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) : [],
     lease: ctx.lease,
-    ...(result.kind === "unknown" && result.partNext ? { partNext: { next: result.partNext.next, depth: result.partNext.depth } } : {}),
+    ...(result.kind === "unknown" && result.partNext ? { partNext: { next: result.partNext.next, depth: result.partNext.depth, ...(result.partNext.path ? { path: { ranks: [...result.partNext.path.ranks] } } : {}) } } : {}),
     ...(result.kind === "counted"
       ? { counted: { solutions: count(result.solutions), boards: result.boards.map((b) => ({ cells: b.map((p) => ({ cell: p.cell, piece: p.piece, rot: p.rot })) })) } }
       : {}),

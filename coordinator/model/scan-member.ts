@@ -111,14 +111,15 @@ export interface MemberRun extends CubesRun {
  * attempt goes to the main queue; one that goes on (`lead`) to the lead queue, which workers ask before the front
  * queue: behind a re-split's children there (16 or more, each up to its budget) the member would wait minutes.
  */
-export function* publishMember(run: MemberRun, tree: ScanTree, budgetSec: number, from: number, attempts: number, lead: boolean): RunSteps {
+export function* publishMember(run: MemberRun, tree: ScanTree, budgetSec: number, from: PartProgress | undefined, attempts: number, lead: boolean): RunSteps {
   const id = memberId(tree);
-  const part: CubePart = { k: 0, n: 1, depth: CUBE_PART_DEPTH, ...(from > 0 ? { from } : {}) };
+  const next = from?.next ?? 0;
+  const part: CubePart = { k: 0, n: 1, depth: CUBE_PART_DEPTH, ...(next > 0 ? { from: next } : {}), ...(from?.path ? { resume: from.path } : {}) };
   // Each attempt its own attempt number, so its own message id: JetStream drops a message whose id it has seen
   // within its duplicate window (2 minutes), and the member would never go on.
   const task = run.recorder.task({ id, placements: [], part }, attempts, { tree, timeLimitSec: budgetSec });
   yield* run.recorder.publishAndRecord({ type: "publish", tasks: [task], seqs: [], ...(lead ? { lead: true } : {}) },
-    () => ({ $case: "member", value: { id, from: { next: from, depth: CUBE_PART_DEPTH }, budgetSec, attempts, lease: task.task.lease, searchNodes: 0 } }));
+    () => ({ $case: "member", value: { id, from: { next, depth: CUBE_PART_DEPTH, path: from?.path }, budgetSec, attempts, lease: task.task.lease, searchNodes: 0 } }));
 }
 
 /**
@@ -138,8 +139,8 @@ export function* continueMember(run: MemberRun): RunSteps {
     // sent twice, both copies would run, and the member would wait for the copy whose lease the record keeps.
     if (s.attempts > round || run.recorder.inFlight.hasCube(id)) continue;
     if (!run.member.withinShare(memberShare(run.spec), runningMs(run))) return;
-    yield* publishMember(run, tree, s.budgetSec, s.from.next, s.attempts + 1, true);
-    run.log.info("portfolio member goes on", { member: id, from: s.from.next, budgetSec: s.budgetSec, attempt: s.attempts + 1 });
+    yield* publishMember(run, tree, s.budgetSec, s.from, s.attempts + 1, true);
+    run.log.info("portfolio member goes on", { member: id, from: s.from.next, exactly: s.from.path ? "yes" : "no", budgetSec: s.budgetSec, attempt: s.attempts + 1 });
   }
 }
 
@@ -187,7 +188,7 @@ export function* recordMember(run: MemberRun, v: Verdict): RunSteps {
       yield* memberEnded(run, v);
       return;
     }
-    yield* memberBack(run, v, progress, Math.min(SCAN_MEMBER_MAX_SEC, 2 * (run.member.state(v.cubeId)?.budgetSec ?? SCAN_MEMBER_SEC)));
+    yield* memberBack(run, v, progress, nextBudgetSec(run.member.state(v.cubeId)?.budgetSec ?? SCAN_MEMBER_SEC, progress));
     yield* continueMember(run);
     return;
   }
@@ -214,12 +215,21 @@ function* memberBack(run: MemberRun, v: Verdict, from: PartProgress | undefined,
   yield* run.recorder.record({ $case: "member", value: { id, from, budgetSec, attempts: run.member.state(id)?.attempts ?? 0, lease: "", searchNodes } });
 }
 
+/**
+ * The budget of a member's next attempt: the same again when it goes on exactly where it stopped (a resume path);
+ * else twice this one (up to SCAN_MEMBER_MAX_SEC), since it repeats the subtree it stopped in and must outgrow it.
+ */
+export function nextBudgetSec(budgetSec: number, progress: PartProgress): number {
+  return progress.path ? budgetSec : Math.min(SCAN_MEMBER_MAX_SEC, 2 * budgetSec);
+}
+
 /** How far the member got, if its report fits its task (whole board numbered at CUBE_PART_DEPTH, not behind its start). */
 function memberProgress(run: MemberRun, v: Verdict): PartProgress | undefined {
   const p = v.partNext;
   const from = run.member.state(v.cubeId)?.from?.next ?? 0;
   if (!p || progressProblem(p) !== null || p.depth !== CUBE_PART_DEPTH || p.next < from) return undefined;
-  return { next: p.next, depth: p.depth };
+  // (path: undefined, not absent: the shape the ledger decodes to)
+  return { next: p.next, depth: p.depth, path: p.path ? { ranks: [...p.path.ranks] } : undefined };
 }
 
 /** A member exhausted the whole board in its tree: every open cube is refuted with its own weight, and the workers stop. */

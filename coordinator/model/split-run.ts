@@ -88,7 +88,7 @@ function* splitScan(run: SplitRun): RunSteps {
   } else {
     yield* publishCubes(run, undefined, ids.slice(0, 1), "initial", false, { count: 0, weight: 0 });
     const budget = s.timeLimitSec > 0 ? Math.min(s.timeLimitSec, SCAN_MEMBER_SEC) : SCAN_MEMBER_SEC;
-    for (const tree of trees) yield* publishMember(run, tree, budget, 0, 0, false);
+    for (const tree of trees) yield* publishMember(run, tree, budget, undefined, 0, false);
     yield* publishCubes(run, undefined, ids.slice(1), "initial", true, refuted);
     const early = run.member.takeUnsat();
     if (early && !run.life.ended) yield* closeAllByMember(run, early);

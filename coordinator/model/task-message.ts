@@ -20,13 +20,14 @@ import type { RunShape } from "./shape.js";
  * The part a cube's task searches (docs/cubing.md "Resuming"): a part searches itself; a whole cube of a run whose
  * cubes may be parts (scan cubes, not certified, objective sat) is searched as part 0 of 1 at CUBE_PART_DEPTH, so
  * that a stop by its budget says how far it got; other cubes are searched whole (undefined). Either starts where
- * an earlier attempt stopped (`progress`, when at the same depth).
+ * an earlier attempt stopped (`progress`, when at the same depth); a portfolio member's part may go on exactly where
+ * its last attempt stopped (`resume`).
  */
 export function taskPart(spec: RunSpec, cube: { part?: CubePart; progress?: PartProgress }): CubePart | undefined {
   const part = cube.part ?? (resumable(spec) ? { k: 0, n: 1, depth: CUBE_PART_DEPTH } : undefined);
   if (!part) return undefined;
   const from = resumeFrom(part, cube.progress);
-  return { k: part.k, n: part.n, depth: part.depth, ...(from > 0 ? { from } : {}) };
+  return { k: part.k, n: part.n, depth: part.depth, ...(from > 0 ? { from } : {}), ...(part.resume ? { resume: part.resume } : {}) };
 }
 
 /** A run whose cubes are searched in parts, or may become parts when re-split (core/cubes/parts.ts). */

@@ -11,7 +11,7 @@
  * change: a part still stands for all of its subtrees, the ones before `from` closed by its ancestor.
  */
 
-import type { Cube, CubePart, PartProgress } from "./types.js";
+import type { Cube, CubePart, PartProgress, ResumePath } from "./types.js";
 
 /** The largest n of a part: the engine reads `--part k/n` as C ints, and a worker refuses more (partProblem). */
 export const MAX_PART_N = 2 ** 31 - 1;
@@ -62,12 +62,27 @@ export function partProblem(part: CubePart): string | null {
   if (!Number.isInteger(part.k) || part.k < 0 || part.k >= part.n) return `part k ${part.k} of ${part.n}`;
   if (!Number.isInteger(part.depth) || part.depth < 0 || part.depth > 1_000_000) return `part depth ${part.depth}`;
   if (part.from !== undefined && !(Number.isSafeInteger(part.from) && part.from >= 0)) return `part from ${part.from}`;
+  if (part.resume !== undefined) {
+    if (part.n !== 1) return `a resume path in part ${part.k} of ${part.n} (only the whole cube goes on exactly)`;
+    return pathProblem(part.resume);
+  }
   return null;
+}
+
+/** The most depths a resume path has: the engine's largest board (64 x 64 cells), and the depth it stopped in. */
+export const MAX_RESUME_DEPTHS = 64 * 64 + 1;
+
+/** Why `path` is not a resume path the engine takes (1 .. MAX_RESUME_DEPTHS ranks, each an integer below 2^31), or null. */
+export function pathProblem(path: ResumePath): string | null {
+  const ranks = path.ranks;
+  if (!Array.isArray(ranks) || ranks.length === 0 || ranks.length > MAX_RESUME_DEPTHS) return `a resume path of ${Array.isArray(ranks) ? ranks.length : "no"} depths`;
+  const bad = ranks.find((r) => !(Number.isInteger(r) && r >= 0 && r < 2 ** 31));
+  return bad === undefined ? null : `a resume rank ${bad}`;
 }
 
 /** Why `progress` (from a verdict) is not a well-formed report, or null. */
 export function progressProblem(progress: PartProgress): string | null {
   if (!(Number.isSafeInteger(progress.next) && progress.next >= 0)) return `part next ${progress.next}`;
   if (!(Number.isInteger(progress.depth) && progress.depth >= 0 && progress.depth <= 1_000_000)) return `part depth ${progress.depth}`;
-  return null;
+  return progress.path === undefined ? null : pathProblem(progress.path);
 }

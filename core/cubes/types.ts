@@ -40,12 +40,26 @@ export interface CubePart {
   readonly n: number;
   readonly depth: number;
   readonly from?: number;
+  /** n = 1: go on exactly where an earlier search stopped (its PartProgress.path; the engine's --resume-from). */
+  readonly resume?: ResumePath;
 }
 
-/** How far a search of a cube in parts got (the engine's `c part-next`): its subtrees below `next` at `depth` are exhausted. */
+/**
+ * Where a stopped search goes on exactly (the engine's `c resume-from`): per depth the rank of the candidate on its
+ * path in the engine's candidate order, at the last depth the first candidate not yet tried.
+ */
+export interface ResumePath {
+  readonly ranks: number[];
+}
+
+/**
+ * How far a search of a cube in parts got (the engine's `c part-next`): its subtrees below `next` at `depth` are
+ * exhausted; `path`, when the engine said, is exactly where it stopped.
+ */
 export interface PartProgress {
   readonly next: number;
   readonly depth: number;
+  readonly path?: ResumePath;
 }
 
 /** A complete board reached by the splitter (a cube whose placements fill the board). */

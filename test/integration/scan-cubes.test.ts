@@ -256,7 +256,7 @@ test("scan cubes - solve --workers 1 (the defaults pick scan cubes on a near-uni
   assert.deepEqual(verifySolution(puzzle, readBoardJSON(out.board, puzzle)), { ok: true });
 });
 
-test("scan cubes - with --member-share the whole-board members go on where their budgets stopped them, each attempt delivered, and an exhausted board ends the run UNSAT at weight 1", async () => {
+test("scan cubes - with --member-share the whole-board members go on exactly where their budgets stopped them, each attempt delivered, and an exhausted board ends the run UNSAT at weight 1", async () => {
   // 0.01 s budgets: the members (this board's seven other trees, each a few M placements: 0.05 s on a fast machine,
   // 0.4 s on a loaded one) are stopped and sent on several times within JetStream's 2-minute duplicate window, so each
   // attempt must carry its own message id to be delivered at all. (0.05 s budgets let a fast machine finish in one.)
@@ -284,4 +284,6 @@ test("scan cubes - with --member-share the whole-board members go on where their
     assert.ok(attempts.every((a, i) => i === 0 || a > attempts[i - 1]!), `${id}: attempts ${attempts.join(",")}`);
     assert.ok(froms.every((f, i) => f > 0 && (i === 0 || f >= froms[i - 1]!)), `${id}: ${froms.join(",")}`);
   }
+  // Each goes on exactly where it stopped (the engine's resume path), with the budget it started with.
+  assert.ok(goesOn.every((l) => / exactly=yes /.test(l) && / budgetSec=0\.01 /.test(l)), goesOn.join("\n"));
 });

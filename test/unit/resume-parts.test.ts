@@ -180,6 +180,28 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
   assert.equal(h.model.state, RunState.RUN_STATE_RUNNING);
 });
 
+test("resuming - a member that says exactly where it stopped goes on there with the same budget, also after a restart; a bad path ends it", async () => {
+  const { h, first } = await split({ timeLimitSec: 30, memberShare: 0.5 });
+  const path = { ranks: [3, 0, 7, 2] };
+  const member = (next: number, ranks: number[], lease: string) =>
+    verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next, depth: D, path: { ranks } }, lease, stats: { wallMs: 10_000 } as never });
+  await h.run(h.model.recordVerdicts([member(40, path.ranks, first.task.lease), verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 20_000 } as never })]));
+  const again = published(h.effects).filter((t) => t.task.cubeId === MIRROR && t.task.lease !== first.task.lease);
+  assert.equal(again.length, 1);
+  assert.deepEqual(again[0].task.part, { k: 0, n: 1, depth: D, from: 40, resume: path });
+  assert.equal(again[0].task.solver!.timeLimitSec, 10, "nothing is searched twice: the budget need not grow");
+  // Stopped again, and the coordinator restarts: the next one goes on from the new path, where the ledger says.
+  await h.run(h.model.recordVerdicts([member(41, [3, 0, 9], again[0].task.lease), verdict("2", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 20_000 } as never })]));
+  const third = published(h.effects).filter((t) => t.task.cubeId === MIRROR).at(-1)!;
+  assert.deepEqual([third.task.part!.resume, third.task.solver!.timeLimitSec], [{ ranks: [3, 0, 9] }, 10]);
+  const replayed = h.replay();
+  assert.deepEqual(replayed.table.member(MIRROR), { id: MIRROR, lease: third.task.lease, open: true });
+  // A path the engine could not have printed (a rank past 2^31) is no report: the member ends.
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([member(42, [3, 2 ** 31], third.task.lease), verdict("3", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 90_000 } as never })]));
+  assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 0);
+});
+
 test("resuming - with --member-share 0 the member does not go on", async () => {
   const { h, first } = await split({ timeLimitSec: 30, memberShare: 0 });
   h.effects.length = 0;

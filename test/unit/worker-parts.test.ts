@@ -182,6 +182,13 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check({ ...task, certify: true, part: { k: 0, n: 2, depth: 10 } }).action, "term");
   assert.equal(check({ ...task, engineOrder: "long", part: { k: 0, n: 2, depth: 10 } }).action, "term");
   assert.equal(check({ ...task, engineOrder: "long", part: { k: 0, n: 1, depth: 10, from: 99 } }).action, "run", "the member, numbered, going on");
+  assert.equal(check({ ...task, engineOrder: "long", part: { k: 0, n: 1, depth: 10, from: 99, resume: { ranks: [4, 0, 2] } } }).action, "run", "going on exactly where it stopped");
+  for (const resume of [{ ranks: [] }, { ranks: [1, 2 ** 31] }, { ranks: [2 ** 32 - 1] }, { ranks: new Array<number>(64 * 64 + 2).fill(0) }]) {
+    const r = check({ ...task, engineOrder: "long", part: { k: 0, n: 1, depth: 10, resume } });
+    assert.ok(r.action === "term" && /resume/.test(r.reason), JSON.stringify(resume).slice(0, 40));
+  }
+  const resumePart = check({ ...task, part: { k: 1, n: 2, depth: 10, resume: { ranks: [1] } } });
+  assert.ok(resumePart.action === "term" && /only the whole cube goes on exactly/.test(resumePart.reason));
   // A member's tree (coordinator/model/scan-trees.ts): mirrored, a pinned corner piece 0-3 where the board's symmetry
   // is broken (no hints, not certified), on a whole-board task with engine_order only.
   const member: CubeTask = { ...task, cubeId: "member-short-c3-m", placements: [], units: [], engineOrder: "short", part: { k: 0, n: 1, depth: 10 } };

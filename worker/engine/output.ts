@@ -41,6 +41,11 @@ export interface EngineStats {
    * below `next` at `depth` is exhausted (`c part-next N depth D`).
    */
   partNext?: { next: number; depth: number };
+  /**
+   * A static scan stopped by a limit: where it goes on exactly (`c resume-from R0,R1,...`), per depth the rank of the
+   * candidate on its path, and at the last the first not yet tried (engine --resume-from).
+   */
+  resumeFrom?: number[];
 }
 
 /**
@@ -138,6 +143,8 @@ export class EngineOutputParser {
         throw new EngineOutputError(`a malformed part-next line '${line.slice(0, 60)}'`);
       }
       this.stats.partNext = { next, depth };
+    } else if (line.startsWith("c resume-from ")) {
+      this.stats.resumeFrom = resumeRanks(line);
     } else if (line.startsWith("c ")) {
       const [key, value, , of] = line.slice(2).split(" ");
       const n = Number(value);
@@ -181,4 +188,12 @@ function fields(text: string): Record<string, number> {
     }
   }
   return out;
+}
+
+/** The ranks of a `c resume-from` line; malformed (not comma-separated integers below 2^31): EngineOutputError. */
+function resumeRanks(line: string): number[] {
+  const text = line.slice("c resume-from ".length).trim();
+  const ranks = /^\d+(,\d+)*$/.test(text) ? text.split(",").map(Number) : [];
+  if (ranks.length === 0 || ranks.some((r) => r >= 2 ** 31)) throw new EngineOutputError(`a malformed resume-from line '${line.slice(0, 60)}'`);
+  return ranks;
 }

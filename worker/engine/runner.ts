@@ -12,6 +12,7 @@ import { accessSync, constants } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CubistError } from "../../core/errors.js";
 import type { Placement } from "../../core/puzzle.js";
+import type { ResumePath } from "../../core/cubes/types.js";
 import { runChild, type ChildExit } from "../../host/child.js";
 import { EngineOutputParser, type EngineBest, type EngineProgress, type EngineStats } from "./output.js";
 
@@ -60,8 +61,10 @@ export interface EngineOptions {
    * Search only part k of n of the space (n processes with the same order and seed cover all of it): the subtrees at
    * `depth` numbered k mod n, and none numbered below `from` (an earlier search of the part exhausted them). With
    * n = 1 and a depth the whole space is searched, and a stop by a limit reports how far it got (stats.partNext).
+   * `resume` (n = 1 only): go on exactly where an earlier search with the same options stopped, its
+   * stats.resumeFrom (engine --resume-from); with `from`, that search's part-next.
    */
-  part?: { k: number; n: number; depth?: number; from?: number };
+  part?: { k: number; n: number; depth?: number; from?: number; resume?: ResumePath };
   nodeLimit?: number;
   timeLimitMs?: number;
   /** Progress lines every this many ms (to `onProgress`). */
@@ -171,6 +174,7 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
     if (o.part.depth !== undefined) args.push("--part-depth", String(o.part.depth));
     if (o.part.from) args.push("--part-from", String(Math.floor(o.part.from)));
   }
+  if (o.part?.resume?.ranks.length) args.push("--resume-from", o.part.resume.ranks.map((r) => Math.floor(r)).join(","));
   if (o.nodeLimit) args.push("--nodes", String(Math.floor(o.nodeLimit)));
   if (o.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(o.timeLimitMs))));
   if (o.progressMs) args.push("--progress-ms", String(Math.max(1, Math.ceil(o.progressMs))));

@@ -155,7 +155,22 @@ export interface CubePart {
    * The part's subtrees numbered below `from` are exhausted already: an ancestor's search stopped there
    * (docs/cubing.md "Resuming"). The engine's --part-from.
    */
-  from?: number | undefined;
+  from?:
+    | number
+    | undefined;
+  /**
+   * n = 1: go on exactly where an earlier search of this part stopped (its PartProgress.path; the engine's
+   * --resume-from), so that nothing before that point is searched again.
+   */
+  resume?: ResumePath | undefined;
+}
+
+/**
+ * Where a stopped search goes on exactly (the engine's c resume-from and --resume-from): per depth the rank of the
+ * candidate on its path (in the engine's candidate order), at the last depth the first candidate not yet tried.
+ */
+export interface ResumePath {
+  ranks: number[];
 }
 
 /**
@@ -165,6 +180,8 @@ export interface CubePart {
 export interface PartProgress {
   next: number;
   depth: number;
+  /** Where the search goes on exactly (unset: from the subtree numbered `next`). */
+  path?: ResumePath | undefined;
 }
 
 /** Solver selection and limits for one cube. */
@@ -506,7 +523,7 @@ export const Placement: MessageFns<Placement> = {
 };
 
 function createBaseCubePart(): CubePart {
-  return { k: 0, n: 0, depth: 0, from: undefined };
+  return { k: 0, n: 0, depth: 0, from: undefined, resume: undefined };
 }
 
 export const CubePart: MessageFns<CubePart> = {
@@ -522,6 +539,9 @@ export const CubePart: MessageFns<CubePart> = {
     }
     if (message.from !== undefined) {
       writer.uint32(32).uint64(message.from);
+    }
+    if (message.resume !== undefined) {
+      ResumePath.encode(message.resume, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -571,6 +591,14 @@ export const CubePart: MessageFns<CubePart> = {
             message.from = longToNumber(reader.uint64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.resume = ResumePath.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -589,6 +617,7 @@ export const CubePart: MessageFns<CubePart> = {
       n: isSet(object.n) ? globalThis.Number(object.n) : 0,
       depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
       from: isSet(object.from) ? globalThis.Number(object.from) : undefined,
+      resume: isSet(object.resume) ? ResumePath.fromJSON(object.resume) : undefined,
     };
   },
 
@@ -606,6 +635,9 @@ export const CubePart: MessageFns<CubePart> = {
     if (message.from !== undefined) {
       obj.from = Math.round(message.from);
     }
+    if (message.resume !== undefined) {
+      obj.resume = ResumePath.toJSON(message.resume);
+    }
     return obj;
   },
 
@@ -618,12 +650,96 @@ export const CubePart: MessageFns<CubePart> = {
     message.n = object.n ?? 0;
     message.depth = object.depth ?? 0;
     message.from = object.from ?? undefined;
+    message.resume = (object.resume !== undefined && object.resume !== null)
+      ? ResumePath.fromPartial(object.resume)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResumePath(): ResumePath {
+  return { ranks: [] };
+}
+
+export const ResumePath: MessageFns<ResumePath> = {
+  encode(message: ResumePath, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ranks.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.ranks) {
+        writer.uint32(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumePath {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumePath();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.ranks.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ranks.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumePath {
+    return { ranks: globalThis.Array.isArray(object?.ranks) ? object.ranks.map((e: any) => globalThis.Number(e)) : [] };
+  },
+
+  toJSON(message: ResumePath): unknown {
+    const obj: any = {};
+    if (message.ranks?.length) {
+      obj.ranks = message.ranks.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumePath>, I>>(base?: I): ResumePath {
+    return ResumePath.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumePath>, I>>(object: I): ResumePath {
+    const message = createBaseResumePath();
+    message.ranks = object.ranks?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBasePartProgress(): PartProgress {
-  return { next: 0, depth: 0 };
+  return { next: 0, depth: 0, path: undefined };
 }
 
 export const PartProgress: MessageFns<PartProgress> = {
@@ -633,6 +749,9 @@ export const PartProgress: MessageFns<PartProgress> = {
     }
     if (message.depth !== 0) {
       writer.uint32(16).uint32(message.depth);
+    }
+    if (message.path !== undefined) {
+      ResumePath.encode(message.path, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -666,6 +785,14 @@ export const PartProgress: MessageFns<PartProgress> = {
             message.depth = reader.uint32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.path = ResumePath.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -682,6 +809,7 @@ export const PartProgress: MessageFns<PartProgress> = {
     return {
       next: isSet(object.next) ? globalThis.Number(object.next) : 0,
       depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+      path: isSet(object.path) ? ResumePath.fromJSON(object.path) : undefined,
     };
   },
 
@@ -693,6 +821,9 @@ export const PartProgress: MessageFns<PartProgress> = {
     if (message.depth !== 0) {
       obj.depth = Math.round(message.depth);
     }
+    if (message.path !== undefined) {
+      obj.path = ResumePath.toJSON(message.path);
+    }
     return obj;
   },
 
@@ -703,6 +834,9 @@ export const PartProgress: MessageFns<PartProgress> = {
     const message = createBasePartProgress();
     message.next = object.next ?? 0;
     message.depth = object.depth ?? 0;
+    message.path = (object.path !== undefined && object.path !== null)
+      ? ResumePath.fromPartial(object.path)
+      : undefined;
     return message;
   },
 };
