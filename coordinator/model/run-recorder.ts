@@ -53,7 +53,13 @@ export interface RunModelOptions {
    * heartbeats): a scan run's members weigh their share against this time too (coordinator/model/scan-member.ts), not
    * only against verdicts already back, which lag a whole cube budget behind. @default none
    */
-  readonly running?: () => ReadonlyArray<{ cube: string; sinceMs: number }>;
+  readonly running?: () => ReadonlyArray<RunningTask>;
+}
+
+/** A task a live worker reports running (its heartbeat): the cube's (or member's) id, and since when (ms since the epoch). */
+export interface RunningTask {
+  readonly cube: string;
+  readonly sinceMs: number;
 }
 
 /** What every decision of a run reads: its spec, its shape, the options, the log, and the recorder it records through. */

@@ -13,6 +13,7 @@ import type { Names } from "../../proto/contract.js";
 import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import type { CoordinatorSettings } from "../config.js";
 import { RunModel } from "../model/run-model.js";
+import type { RunningTask } from "../model/run-recorder.js";
 import { runShapeOf } from "../model/run-shape.js";
 import type { RunShape } from "../model/shape.js";
 import type { Ledger } from "./ledger.js";
@@ -41,7 +42,7 @@ export interface RunDeps {
   /** Why a spot check of any run in memory disproved a worker (coordinator/model/run-trust.ts). @default none */
   readonly distrustedElsewhere?: (worker: string) => string | undefined;
   /** The run's tasks live workers report running, with their starts (the workers' heartbeats). @default none */
-  readonly running?: (runId: string) => ReadonlyArray<{ cube: string; sinceMs: number }>;
+  readonly running?: (runId: string) => ReadonlyArray<RunningTask>;
   /** Throws unless this coordinator leads, waiting while its lease is lapsed (coordinator/shell/coordinator.ts): before every effect. */
   readonly fence?: () => Promise<void>;
 }
