@@ -2,9 +2,10 @@
  * The scan members, a part of the run model (coordinator/model/run-model.ts): a scan run's portfolio members (cell
  * order "scan", docs/cubing.md "Scan cubes"), whole-board engine scans of the trees `cubist solve` searches beside
  * the one the cubes split (coordinator/model/scan-trees.ts: the mirror, or on a square board with eight trees the
- * other seven), each with a first budget of its own. Stopped by its budget a member goes on later from where it
- * stopped (its whole board numbered as part 0 of 1, docs/cubing.md "Resuming"), each time with twice the budget (up
- * to SCAN_MEMBER_MAX_SEC: a resume repeats the subtree it stopped in, so a budget must grow past the largest), while
+ * other seven), each with a first budget of its own. Stopped by its budget a member goes on later exactly where it
+ * stopped (its whole board numbered as part 0 of 1 with the engine's resume path, docs/cubing.md "Resuming") with
+ * the same budget (without a path, from an older worker, with twice the budget up to SCAN_MEMBER_MAX_SEC: such a
+ * resume repeats the subtree it stopped in, so a budget must grow past the largest: nextBudgetSec), while
  * the members' worker time stays within the run's `--member-share` of the whole (by default the share that gives
  * every tree the same time, as `cubist solve` gives them its cores: run-spec.ts; 0: the first budget only).
  *
