@@ -119,10 +119,15 @@ test("engine output - malformed lines and boards that do not name every cell onc
     ["v 0 0 0 1 1 0 2 2 0 3 x 0\n", /names piece NaN out of range/],
     ["v 0 0 0 1 1 0 2 2 0 3 3 4\n", /has rotation 4/],
     ["v 0 0 0 1 1 0 2 2 0 3 3 1.5\n", /has rotation 1.5/],
+    ["c resume-from \n", /a malformed resume-from line/],
+    ["c resume-from 1,,2\n", /a malformed resume-from line/],
+    ["c resume-from 1,-2\n", /a malformed resume-from line/],
+    ["c resume-from 1,2147483648\n", /a malformed resume-from line/],
   ];
   for (const [text, message] of bad) {
     assert.throws(() => parse([text]), (err: unknown) => err instanceof EngineOutputError && message.test(err.message), JSON.stringify(text));
   }
+  assert.deepEqual(parse(["c resume-from 3,0,2147483647\n"]).parser.stats.resumeFrom, [3, 0, 2 ** 31 - 1]);
   const parser = new EngineOutputParser(4, 4);
   assert.throws(() => parser.push("c ".padEnd((1 << 20) + 10, "x")), /longer than 1048576 bytes/);
 });

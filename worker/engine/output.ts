@@ -5,6 +5,7 @@
  * solution is the verifier's call, not this parser's.
  */
 
+import { pathProblem } from "../../core/cubes/parts.js";
 import { CubistError } from "../../core/errors.js";
 import type { Placement } from "../../core/puzzle.js";
 
@@ -190,10 +191,10 @@ function fields(text: string): Record<string, number> {
   return out;
 }
 
-/** The ranks of a `c resume-from` line; malformed (not comma-separated integers below 2^31): EngineOutputError. */
+/** The ranks of a `c resume-from` line; malformed (not comma-separated ranks the engine takes back, pathProblem): EngineOutputError. */
 function resumeRanks(line: string): number[] {
   const text = line.slice("c resume-from ".length).trim();
   const ranks = /^\d+(,\d+)*$/.test(text) ? text.split(",").map(Number) : [];
-  if (ranks.length === 0 || ranks.some((r) => r >= 2 ** 31)) throw new EngineOutputError(`a malformed resume-from line '${line.slice(0, 60)}'`);
+  if (pathProblem({ ranks }) !== null) throw new EngineOutputError(`a malformed resume-from line '${line.slice(0, 60)}'`);
   return ranks;
 }
