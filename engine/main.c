@@ -34,8 +34,9 @@ static const char *usage =
   "                    --part) the one process numbers the subtrees there, to say how far it got (c part-next)\n"
   "  --part-from S     skip the part's subtrees numbered below S (a search of the same part stopped there before)\n"
   "  --resume-from L   go on exactly where a search with the same options stopped (its c resume-from line, a list of\n"
-  "                    candidate ranks per depth); with --part-from, from that part-next (not with --order mcf, --score,\n"
-  "                    --alternate, --restart, or --part K/N for N > 1)\n"
+  "                    candidate ranks per depth); with --part-from, from that part-next (not with --order mcf,\n"
+  "                    --alternate, --restart, or --part K/N for N > 1); in score mode with the same seed and\n"
+  "                    --restart-skip its placements (not with --lns)\n"
   "  --nodes N         stop after N placements\n"
   "  --time-ms N       stop after N milliseconds\n"
   "  --progress-ms N   print a progress line every N milliseconds\n"
@@ -225,10 +226,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cubist-engine: --alternate runs complete scans (the scan and its mirror, or those of --scans) to the first answer: not with --count, --part, --part-depth, --restart or --score\n");
     return 2;
   }
-  if (o.resume_from && (o.order == ORDER_MCF || o.score || o.alternate || o.restart_base || o.part_n > 1)) {
-    fprintf(stderr, "cubist-engine: --resume-from goes on with one static scan: not with --order mcf, --score, --alternate, --restart or --part K/N for N > 1\n");
+  if (o.resume_from && !o.score && (o.order == ORDER_MCF || o.alternate || o.restart_base || o.part_n > 1)) {
+    fprintf(stderr, "cubist-engine: --resume-from goes on with one static scan: not with --order mcf, --alternate, --restart or --part K/N for N > 1\n");
     return 2;
   }
+  if (o.resume_from && o.lns) { fprintf(stderr, "cubist-engine: --resume-from goes on with branch and bound: not with --lns\n"); return 2; }
   if (o.nscans && !o.alternate) { fprintf(stderr, "cubist-engine: --scans lists the scans of --alternate: give --alternate N\n"); return 2; }
   if (o.symmetry && o.count) { fprintf(stderr, "cubist-engine: --symmetry would change a count; not with --count\n"); return 2; }
 

@@ -62,6 +62,10 @@ typedef struct {
   int *best_piece, *best_rot;   /* the best board printed (where --lns starts from) */
   bool one_off;            /* at most one keyed mismatch per placement, from the one-colour buckets */
   double bound_read_at;    /* --bound-file: when it was last read (seconds since t0) */
+  const uint32_t *resume;  /* --resume-from: the stopped search's iterators, walked again by the first pass */
+  int resume_len;
+  uint32_t *resume_out;    /* the caller's: where this search goes on when a limit stops it (c resume-from) */
+  int resume_out_len;
   struct timespec t0;
 } sctx_t;
 
@@ -139,10 +143,15 @@ static void build_buckets(sctx_t *x, int rim, int keyed) {
   x->blist[rim][keyed] = out;
 }
 
+/* Each restart shuffles the rim lists as the restart before left them. */
+static void shuffle_rims(sctx_t *x) {
+  for (int r = 0; r < 16; r++) if (x->rim_list[r]) shuffle(x, x->rim_list[r], x->rim_len[r]);
+}
+
 static void build_lists(sctx_t *x) {
   bool done[16][16];
   memset(done, 0, sizeof done);
-  for (int r = 0; r < 16; r++) if (x->rim_list[r]) shuffle(x, x->rim_list[r], x->rim_len[r]);
+  shuffle_rims(x);
   for (int i = 0; i < x->n; i++) {
     int r = x->rim[i], k = x->kmask[i];
     if (!done[r][k]) { build_buckets(x, r, k); done[r][k] = true; }
@@ -274,6 +283,53 @@ static void one_off_enter(sctx_t *x, int i, int phase) {
   x->hi[i] = start[key + 1];
 }
 
+/* A resume step packs a position's iterator: the index of its next candidate and the phase whose list it indexes. */
+#define RESUME_PHASES 8
+
+static uint32_t resume_step(int phase, int index) { return (uint32_t)index * RESUME_PHASES + (uint32_t)phase; }
+
+/* Where a search stopped by a limit goes on (c resume-from): at each position up to `depth` the candidate it placed
+ * (its phase and index), and at `depth` the next candidate to try. The same seed, restart and options find the same
+ * lists, so the steps name the same candidates again. */
+static void resume_record(sctx_t *x, int depth) {
+  for (int d = 0; d <= depth && d < x->n; d++) x->resume_out[d] = resume_step(x->phase[d], x->lo[d] - (d < depth ? 1 : 0));
+  x->resume_out_len = depth < x->n ? depth + 1 : x->n;
+}
+
+/* The bounds of the list phase `phase` of position i indexes, as entering it sets them; false for a phase the
+ * position does not have. */
+static bool phase_bounds(sctx_t *x, int i, int phase, int *lo, int *hi) {
+  if (phase == 0 || phase == 2) { enter(x, i); *lo = x->lo[i]; *hi = x->hi[i]; return true; }
+  if (phase == 1) { *lo = 0; *hi = x->rim_len[x->rim[i]]; return true; }
+  if ((phase == 3 || phase == 4) && x->nkey[i] == 2 && x->one_off) { one_off_enter(x, i, phase); *lo = x->lo[i]; *hi = x->hi[i]; return true; }
+  return false;
+}
+
+/* Sets position i's iterator from a resume step (false, and the position left as entered, when the step does not fit:
+ * then the walk ends there and the search goes on from that position's start). */
+static bool resume_apply(sctx_t *x, int i, uint32_t step) {
+  int phase = (int)(step % RESUME_PHASES), index = (int)(step / RESUME_PHASES), lo, hi;
+  bool ok = phase_bounds(x, i, phase, &lo, &hi) && index >= lo && index <= hi;
+  if (!ok) { enter(x, i); return false; }
+  x->phase[i] = phase;
+  x->lo[i] = index;
+  x->hi[i] = hi;
+  return true;
+}
+
+/* The walk's candidate at position i (resume_apply set its iterator there), its iterator moved past it; NULL when the
+ * step does not name an available candidate of its list (the lists are not those of the stopped search). */
+static const ocand_t *walk_take(sctx_t *x, int i) {
+  int phase = x->phase[i], k = x->lo[i];
+  if (k >= x->hi[i] || phase == 2) return NULL;
+  const ocand_t *L = phase == 0 ? x->blist[x->rim[i]][x->kmask[i]]
+                   : phase == 1 ? x->rim_list[x->rim[i]]
+                   : x->blist[x->rim[i]][1 << x->kd[i * 4 + phase - 3]];
+  if (x->avail[L[k].cls] == 0) return NULL;
+  x->lo[i] = k + 1;
+  return &L[k];
+}
+
 /* One pass of at most `budget` nodes (0: none). Returns an end_kind, or -1 when the budget was spent. */
 static int score_dfs(sctx_t *x, uint64_t budget) {
   const options_t *o = x->o;
@@ -283,9 +339,17 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
   uint64_t next_check = x->nodes + CHECK_EVERY;
   if (n == 0) { if (x->best_breaks > 0) { x->best_breaks = 0; report(x, 0); } return END_EXHAUSTED; }
   enter(x, 0);
+  /* --resume-from: positions below `walk` - 1 take their stopped search's candidate again, and the position at
+   * `walk` - 1 goes on from its next candidate */
+  int walk = x->resume_len < n ? x->resume_len : n;
+  x->resume_len = 0;
+  if (walk > 0 && (!resume_apply(x, 0, x->resume[0]) || walk == 1)) walk = 0;
   for (;;) {
-    const ocand_t *c = NULL;
-    int cost = 0;
+    /* the walk places what the stopped search had placed, as it was placed then (under the bound of then), uncounted */
+    const ocand_t *c = depth < walk - 1 ? walk_take(x, depth) : NULL;
+    int cost = c ? mismatches(x, depth, c) : 0;
+    bool again = c != NULL;
+    if (!c) walk = 0;
     while (!c) {
       if (x->phase[depth] == 0) {
         const ocand_t *L = x->blist[x->rim[depth]][x->kmask[depth]];
@@ -342,7 +406,7 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
       used -= x->cost[depth];
       continue;
     }
-    x->nodes++;
+    if (!again) x->nodes++;
     x->avail[c->cls]--;
     x->chosen[depth] = c;
     x->cost[depth] = cost;
@@ -362,6 +426,7 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
       used -= cost;
     } else {
       enter(x, depth);
+      if (depth < walk && (!resume_apply(x, depth, x->resume[depth]) || depth == walk - 1)) walk = 0;
     }
     if (x->nodes >= next_check || x->nodes >= stop_at) {
       next_check = x->nodes + CHECK_EVERY;
@@ -372,6 +437,7 @@ static int score_dfs(sctx_t *x, uint64_t budget) {
       else if (o->lns && x->best_breaks <= x->inner_edges && since(&x->t0) >= o->lns_after_s) end = -3;
       if (end == -2 && o->bound_file) read_bound(x);
       if (end != -2) {
+        if (x->resume_out && end != -1 && end != -3) resume_record(x, depth);
         while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
         return end;
       }
@@ -396,12 +462,20 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
   x.best_piece = malloc(sizeof(int) * (size_t)p->cells);
   x.best_rot = malloc(sizeof(int) * (size_t)p->cells);
   r->positions = x.n;
-  build_lists(&x);
   int end;
   uint64_t seed = o->seed ? o->seed : 1, first = 1, skip = o->restart_skip;
-  /* --restart-skip: the schedule goes on where an earlier search ended (its seed another): the restart it was in
-   * gets what was left of it, then the next ones */
+  /* --restart-skip: the schedule goes on where an earlier search ended: the restart it was in gets what was left of
+   * it, then the next ones. With the same seed the skipped restarts' shuffles are made again, so that the lists are
+   * those of the search that stopped and --resume-from goes on exactly where it stopped. */
   while (o->restart_base && skip >= luby_s(first) * o->restart_base) skip -= luby_s(first++) * o->restart_base;
+  for (uint64_t j = 1; j < first; j++) { /* the shuffles of the restarts skipped, so restart `first` has its lists */
+    shuffle_rims(&x);
+    x.rng = seed * 0x100000001B3ull + j;
+  }
+  build_lists(&x);
+  x.resume = o->resume_from;
+  x.resume_len = o->resume_from ? o->resume_len : 0;
+  x.resume_out = r->resume_buf;
   for (uint64_t i = first;; i++) {
     end = score_dfs(&x, o->restart_base ? luby_s(i) * o->restart_base - (i == first ? skip : 0) : 0);
     if (end == -3) { /* --lns: the rest of the time improves the best board (lns.c) */
@@ -414,6 +488,7 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
     build_lists(&x);
   }
   r->end = (end_kind)end;
+  r->resume_len = x.resume_out_len;
   r->nodes = x.nodes;
   r->solutions = x.best_breaks == 0 ? 1 : 0;
   r->max_depth = x.n;

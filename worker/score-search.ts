@@ -5,8 +5,9 @@
  * best board is reported at once (`job.improved`: an interim verdict, the task stays open). The search looks only
  * for boards better than the run's best as the run record says (`--breaks` one below the best board's breaks); when
  * another worker's board raises the run's best, the new bound goes to the running engine through its bound file
- * (`--bound-file`), which takes it without a restart. A slot's next attempt goes on with the restart schedule where
- * its last one on this process ended (`--restart-skip`), so a slot searches as one engine of `solve` does. Ends SAT
+ * (`--bound-file`), which takes it without a restart. A slot's next attempt on this process goes on exactly where
+ * its last one stopped (the same seed, `--restart-skip` its placements and `--resume-from` the engine's path), so a
+ * slot searches as one engine of `solve` does; on another process it starts the schedule with the task's seed. Ends SAT
  * with a perfect board, otherwise UNKNOWN with the task's best board; running out of a narrowed space proves nothing.
  */
 
@@ -23,15 +24,34 @@ import type { CubeResult, CubeStats } from "./verdict.js";
 /** How often the search looks at the run's best while it goes on. */
 const BOUND_CHECK_MS = 500;
 
-/** Placements of the restart schedule each slot has searched in this process (run and slot -> placements). */
-const slotPlacements = new Map<string, number>();
+/**
+ * Where a slot's search stopped in this process: the placements of its restart schedule, and, when the engine said
+ * where it goes on (engine --resume-from), the seed it searched with and that path.
+ */
+interface SlotStop {
+  placements: number;
+  seed: number;
+  resume?: readonly number[];
+}
+
+/** Each slot's last stop in this process (run and slot -> stop). */
+const slotStops = new Map<string, SlotStop>();
 /** Slots remembered at most (the oldest forgotten first: a forgotten slot starts its schedule again, nothing worse). */
 const MAX_SLOTS_REMEMBERED = 4096;
 
-function rememberPlacements(key: string, placements: number): void {
-  slotPlacements.delete(key);
-  slotPlacements.set(key, placements);
-  if (slotPlacements.size > MAX_SLOTS_REMEMBERED) slotPlacements.delete(slotPlacements.keys().next().value!);
+function rememberStop(key: string, stop: SlotStop): void {
+  slotStops.delete(key);
+  slotStops.set(key, stop);
+  if (slotStops.size > MAX_SLOTS_REMEMBERED) slotStops.delete(slotStops.keys().next().value!);
+}
+
+/**
+ * How a slot's attempt searches: exactly where its last one in this process stopped (that seed and path), or with
+ * the task's seed from where its schedule's placements ended (none: from the start).
+ */
+export function slotStart(stop: SlotStop | undefined, taskSeed: number): SlotStop {
+  if (stop?.resume?.length) return stop;
+  return { placements: stop?.placements ?? 0, seed: taskSeed };
 }
 
 /** The most mismatched edges a better board than the run's best may have (undefined: no bound yet). */
@@ -56,8 +76,8 @@ export async function scoreSearch(
   const bound = boundOf(job, ctx);
   if (bound !== undefined && bound < 0) return { kind: "unknown", reason: "score: the run has a perfect board", stats: stats(0, 0) };
   const key = `${run.id}/${task.cubeId}`;
-  const skip = slotPlacements.get(key) ?? 0;
-  ctx.log.debug("score search started", { run: run.id, cube: task.cubeId, breaks: bound ?? "any", restartSkip: skip });
+  const start = slotStart(slotStops.get(key), 1 + (task.solver?.seed ?? 0));
+  ctx.log.debug("score search started", { run: run.id, cube: task.cubeId, breaks: bound ?? "any", seed: start.seed, restartSkip: start.placements, exactly: start.resume ? "yes" : "no" });
   const dir = await mkdtemp(join(tmpdir(), "cubist-bound-"));
   const boundFile = join(dir, "bound");
   let best: EngineBest | null = null;
@@ -74,8 +94,11 @@ export async function scoreSearch(
   let last: EngineOutcome;
   try {
     last = await runEngine(problem, shape, {
-      order: "row", seed: 1 + (task.solver?.seed ?? 0), restartBase: SCORE_RESTART_NODES,
-      score: { fromPct: SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, ...(bound !== undefined ? { breaks: bound } : {}), boundFile, restartSkip: skip },
+      order: "row", seed: start.seed, restartBase: SCORE_RESTART_NODES,
+      score: {
+        fromPct: SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, ...(bound !== undefined ? { breaks: bound } : {}), boundFile,
+        restartSkip: start.placements, ...(start.resume ? { resume: start.resume } : {}),
+      },
       timeLimitMs: Math.max(1, deadline - performance.now()), signal: active.signal, binary: ctx.config.enginePath,
       onBest: (b) => {
         if (b.score === undefined || (best?.score !== undefined && b.score <= best.score)) return;
@@ -91,7 +114,8 @@ export async function scoreSearch(
     clearInterval(watch);
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
-  rememberPlacements(key, skip + last.stats.nodes);
+  const resume = last.stats.resumeFrom;
+  rememberStop(key, { placements: start.placements + last.stats.nodes, seed: start.seed, ...(resume?.length ? { resume } : {}) });
   const done = stats(last.stats.nodes, Math.round(last.stats.seconds * 1000));
   if (active.stopReason !== null) return { kind: "stopped", stats: done };
   if (last.kind === "sat") return { kind: "sat-board", board: last.board, stats: done };

@@ -6,8 +6,9 @@
  * improvement of its best board (VERDICT_KIND_BEST: the task stays open), which the run re-scores and keeps when it
  * beats the run's best; the worker reads the run's best back from the run record and searches only for better boards
  * (a shared bound). When its budget ends the slot comes back (UNKNOWN with its best) and goes out again with the next
- * attempt, so a new seed, and so that workers return to the queue, where priorities between runs hold. A perfect
- * board ends the run as a verified solution; otherwise it runs until it is cancelled.
+ * attempt, with a new seed (a worker process that ran the slot's last attempt goes on exactly where it stopped, with
+ * that attempt's seed: worker/score-search.ts), and so that workers return to the queue, where priorities between
+ * runs hold. A perfect board ends the run as a verified solution; otherwise it runs until it is cancelled.
  *
  * Changed only by `apply` ("slot" entries: an attempt sent, with its lease, or back, with its placements). A slot sent
  * is a member of the cube table (coordinator/model/cube-table.ts), so its verdicts pass the same lease checks.

@@ -79,7 +79,7 @@ test("score run - a slot joining later searches only for boards better than the 
   });
 });
 
-test("score run - a slot's next attempt goes on with the restart schedule where its last one ended (as one engine of solve)", async () => {
+test("score run - a slot's next attempt goes on exactly where its last one stopped (as one engine of solve)", async () => {
   await withNats(async (t) => {
     const worker = await startTestWorker(t, { concurrency: 1 });
     const c = await startTestCoordinator(t);
@@ -91,6 +91,9 @@ test("score run - a slot's next attempt goes on with the restart schedule where 
       const skips = starts.map((line) => Number(/restartSkip=(\d+)/.exec(line)?.[1]));
       assert.equal(skips[0], 0, `the first attempt starts the schedule: ${starts[0]}`);
       assert.ok(skips[1] > 0 && skips[2] > skips[1], `each next attempt skips what the slot searched before: ${skips.join(", ")}`);
+      const seeds = starts.map((line) => /seed=(\d+)/.exec(line)?.[1]);
+      assert.ok(seeds[0] !== undefined && seeds.every((s) => s === seeds[0]), `with the seed it started with: ${seeds.join(", ")}`);
+      assert.ok(starts.slice(1).every((line) => /exactly=yes/.test(line)), `and the path where it stopped: ${starts.join(" | ")}`);
       await run.cancel("test over");
     } finally {
       await c.close();

@@ -78,14 +78,13 @@ export interface EngineOptions {
   /**
    * Score mode (docs/engine.md "Score mode"): complete boards with as few mismatched inner edges as possible, each
    * improvement to `onBest`; runs until a limit or a stop unless a perfect board turns up (then "sat").
-   */
-  /**
    * lnsMs: branch and bound for this long, then neighbourhood search around the best board (engine --lns).
    * boundFile: a file whose break bound the engine reads twice a second and takes when tighter than its own, without
    * a restart (a cluster's shared bound). restartSkip: placements of the Luby schedule an earlier search already
-   * made, so that its restarts go on where that one's ended.
+   * made, so that its restarts go on where that one's ended; with the same seed and `resume` (that search's
+   * stats.resumeFrom), exactly where it stopped.
    */
-  score?: { breaks?: number; fromPct?: number; rampPct?: number; lnsMs?: number; boundFile?: string; restartSkip?: number };
+  score?: { breaks?: number; fromPct?: number; rampPct?: number; lnsMs?: number; boundFile?: string; restartSkip?: number; resume?: readonly number[] };
   onBest?: (best: EngineBest) => void;
   /** Keep every printed board in the outcome's `boards` (false: only the first; see EngineOutputParser). @default true */
   keepBoards?: boolean;
@@ -188,6 +187,7 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
     if (o.score.lnsMs !== undefined) args.push("--lns", String(Math.max(0, Math.round(o.score.lnsMs))));
     if (o.score.boundFile !== undefined) args.push("--bound-file", o.score.boundFile);
     if (o.score.restartSkip) args.push("--restart-skip", String(Math.floor(o.score.restartSkip)));
+    if (o.score.resume?.length) args.push("--resume-from", o.score.resume.map((r) => Math.floor(r)).join(","));
   }
   return args;
 }
