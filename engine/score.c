@@ -23,53 +23,11 @@
 #include <string.h>
 #include <time.h>
 #include <math.h>
-#include "engine.h"
+#include "score.h"
 
-#define CHECK_EVERY (1u << 14)
 #define BOUND_READ_S 0.5
 
-typedef struct {
-  uint16_t cls;
-  uint8_t rot;
-  uint8_t c[4];
-} ocand_t; /* one orientation of a class */
-
-typedef struct {
-  const puzzle_t *p;
-  const options_t *o;
-  int n, inner_edges;
-  int *cell;               /* position -> cell */
-  int *nkn;                /* position -> known sides (neighbour fixed or earlier) */
-  int *kd, *kidx;          /* position*4+j -> side and colour index of the j-th known side */
-  int *nkey;               /* position -> keyed sides (the first min(2, nkn)) */
-  ocand_t *rim_list[16];   /* orientations fitting each rim mask, shuffled per restart */
-  int rim_len[16];
-  ocand_t *bucket[16];     /* per rim mask, sorted by key (c[kd0] + K * c[kd1]) for the position's keyed sides */
-  int *bstart[16][16];     /* [rim][keyed mask] -> starts of K*K buckets (built on demand) */
-  ocand_t *blist[16][16];
-  int *rim;                /* position -> rim mask */
-  int *kmask;              /* position -> keyed side mask */
-  uint8_t *colour;
-  int *avail;
-  int *phase, *lo, *hi, *cost;
-  const ocand_t **chosen;
-  int *allow;
-  int budget, from;        /* the break ramp */
-  uint64_t nodes, rng;
-  int best_breaks;         /* of the best complete board so far (inner_edges + 1: none) */
-  int **free_pieces;
-  int *board_piece, *board_rot; /* caller's: a perfect board */
-  int *best_piece, *best_rot;   /* the best board printed (where --lns starts from) */
-  bool one_off;            /* at most one keyed mismatch per placement, from the one-colour buckets */
-  double bound_read_at;    /* --bound-file: when it was last read (seconds since t0) */
-  const uint32_t *resume;  /* --resume-from: the stopped search's iterators, walked again by the first pass */
-  int resume_len;
-  uint32_t *resume_out;    /* the caller's: where this search goes on when a limit stops it (c resume-from) */
-  int resume_out_len;
-  struct timespec t0;
-} sctx_t;
-
-static double since(const struct timespec *t0) {
+double score_since(const struct timespec *t0) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
@@ -83,7 +41,7 @@ static uint64_t rnd(uint64_t *s) { /* splitmix64 */
 }
 
 
-static void ramp(sctx_t *x) {
+void score_ramp(sctx_t *x) {
   for (int i = 0; i < x->n; i++) {
     if (i < x->from || x->budget <= 0) { x->allow[i] = 0; continue; }
     double f = (double)(i - x->from + 1) / (double)(x->n - x->from);
@@ -94,8 +52,8 @@ static void ramp(sctx_t *x) {
 
 /* --bound-file: a bound below the budget (another search's board, told by the caller) narrows the search at once,
  * as a board of its own would (the ramp is rebuilt; placements past it are undone as the search backs up). */
-static void read_bound(sctx_t *x) {
-  double now = since(&x->t0);
+void score_read_bound(sctx_t *x) {
+  double now = score_since(&x->t0);
   if (now - x->bound_read_at < BOUND_READ_S) return;
   x->bound_read_at = now;
   FILE *f = fopen(x->o->bound_file, "r");
@@ -103,7 +61,7 @@ static void read_bound(sctx_t *x) {
   int b;
   if (fscanf(f, "%d", &b) == 1 && b >= 0 && b < x->budget) {
     x->budget = b;
-    ramp(x);
+    score_ramp(x);
   }
   fclose(f);
 }
@@ -223,37 +181,20 @@ static void setup_score(sctx_t *x, const puzzle_t *p, const options_t *o) {
   x->budget = o->score_breaks >= 0 ? o->score_breaks : x->inner_edges;
   x->from = (int)(o->score_from * x->n);
   if (x->from > x->n) x->from = x->n;
-  ramp(x);
+  score_ramp(x);
   x->rng = o->seed;
   x->one_off = !o->score_any;
   free(all); free(rank);
   clock_gettime(CLOCK_MONOTONIC, &x->t0);
   x->bound_read_at = -BOUND_READ_S;
-  if (o->bound_file) read_bound(x); /* a bound there already counts from the start */
+  if (o->bound_file) score_read_bound(x); /* a bound there already counts from the start */
 }
 
-/* Mismatches of candidate c at position i against its known neighbours. */
-static inline int mismatches(const sctx_t *x, int i, const ocand_t *c) {
-  int m = 0;
-  for (int j = 0; j < x->nkn[i]; j++) m += c->c[x->kd[i * 4 + j]] != x->colour[x->kidx[i * 4 + j]];
-  return m;
-}
-
-static void enter(sctx_t *x, int i) {
-  int K = x->p->ncolours, key = 0;
-  if (x->nkey[i] >= 1) key = x->colour[x->kidx[i * 4]];
-  if (x->nkey[i] >= 2) key += K * x->colour[x->kidx[i * 4 + 1]];
-  const int *start = x->bstart[x->rim[i]][x->kmask[i]];
-  x->phase[i] = 0;
-  x->lo[i] = start[key];
-  x->hi[i] = start[key + 1];
-}
-
-static void report(sctx_t *x, int breaks) {
+void score_report(sctx_t *x, int breaks) {
   const puzzle_t *p = x->p;
   int *cursor = calloc((size_t)p->nclasses, sizeof(int));
   printf("c best score=%d max=%d placed=%d breaks=%d nodes=%llu seconds=%.3f\nb", x->inner_edges - breaks,
-         x->inner_edges, p->cells, breaks, (unsigned long long)x->nodes, since(&x->t0));
+         x->inner_edges, p->cells, breaks, (unsigned long long)x->nodes, score_since(&x->t0));
   int *piece = x->best_piece, *rot = x->best_rot; /* kept: --lns starts from the best board */
   for (int cell = 0; cell < p->cells; cell++) { piece[cell] = p->fixed_piece[cell]; rot[cell] = p->fixed_rot[cell]; }
   for (int i = 0; i < x->n; i++) {
@@ -270,179 +211,6 @@ static void report(sctx_t *x, int breaks) {
     memcpy(x->board_rot, rot, sizeof(int) * (size_t)p->cells);
   }
   free(cursor);
-}
-
-/* Phase 3 (4) of position i: the bucket of the first (second) keyed side's colour, where the other keyed side
- * mismatches: the candidates with exactly one keyed mismatch, without a scan of the whole rim list. */
-static void one_off_enter(sctx_t *x, int i, int phase) {
-  int which = phase - 3;
-  const int *start = x->bstart[x->rim[i]][1 << x->kd[i * 4 + which]];
-  int key = x->colour[x->kidx[i * 4 + which]];
-  x->phase[i] = phase;
-  x->lo[i] = start[key];
-  x->hi[i] = start[key + 1];
-}
-
-/* A resume step packs a position's iterator: the index of its next candidate and the phase whose list it indexes. */
-#define RESUME_PHASES 8
-
-static uint32_t resume_step(int phase, int index) { return (uint32_t)index * RESUME_PHASES + (uint32_t)phase; }
-
-/* Where a search stopped by a limit goes on (c resume-from): at each position up to `depth` the candidate it placed
- * (its phase and index), and at `depth` the next candidate to try. The same seed, restart and options find the same
- * lists, so the steps name the same candidates again. */
-static void resume_record(sctx_t *x, int depth) {
-  for (int d = 0; d <= depth && d < x->n; d++) x->resume_out[d] = resume_step(x->phase[d], x->lo[d] - (d < depth ? 1 : 0));
-  x->resume_out_len = depth < x->n ? depth + 1 : x->n;
-}
-
-/* The bounds of the list phase `phase` of position i indexes, as entering it sets them; false for a phase the
- * position does not have. */
-static bool phase_bounds(sctx_t *x, int i, int phase, int *lo, int *hi) {
-  if (phase == 0 || phase == 2) { enter(x, i); *lo = x->lo[i]; *hi = x->hi[i]; return true; }
-  if (phase == 1) { *lo = 0; *hi = x->rim_len[x->rim[i]]; return true; }
-  if ((phase == 3 || phase == 4) && x->nkey[i] == 2 && x->one_off) { one_off_enter(x, i, phase); *lo = x->lo[i]; *hi = x->hi[i]; return true; }
-  return false;
-}
-
-/* Sets position i's iterator from a resume step (false, and the position left as entered, when the step does not fit:
- * then the walk ends there and the search goes on from that position's start). */
-static bool resume_apply(sctx_t *x, int i, uint32_t step) {
-  int phase = (int)(step % RESUME_PHASES), index = (int)(step / RESUME_PHASES), lo, hi;
-  bool ok = phase_bounds(x, i, phase, &lo, &hi) && index >= lo && index <= hi;
-  if (!ok) { enter(x, i); return false; }
-  x->phase[i] = phase;
-  x->lo[i] = index;
-  x->hi[i] = hi;
-  return true;
-}
-
-/* The walk's candidate at position i (resume_apply set its iterator there), its iterator moved past it; NULL when the
- * step does not name an available candidate of its list (the lists are not those of the stopped search). */
-static const ocand_t *walk_take(sctx_t *x, int i) {
-  int phase = x->phase[i], k = x->lo[i];
-  if (k >= x->hi[i] || phase == 2) return NULL;
-  const ocand_t *L = phase == 0 ? x->blist[x->rim[i]][x->kmask[i]]
-                   : phase == 1 ? x->rim_list[x->rim[i]]
-                   : x->blist[x->rim[i]][1 << x->kd[i * 4 + phase - 3]];
-  if (x->avail[L[k].cls] == 0) return NULL;
-  x->lo[i] = k + 1;
-  return &L[k];
-}
-
-/* One pass of at most `budget` nodes (0: none). Returns an end_kind, or -1 when the budget was spent. */
-static int score_dfs(sctx_t *x, uint64_t budget) {
-  const options_t *o = x->o;
-  int n = x->n, depth = 0, used = 0;
-  uint64_t stop_at = budget ? x->nodes + budget : UINT64_MAX;
-  if (o->node_limit && o->node_limit < stop_at) stop_at = o->node_limit;
-  uint64_t next_check = x->nodes + CHECK_EVERY;
-  if (n == 0) { if (x->best_breaks > 0) { x->best_breaks = 0; report(x, 0); } return END_EXHAUSTED; }
-  enter(x, 0);
-  /* --resume-from: positions below `walk` - 1 take their stopped search's candidate again, and the position at
-   * `walk` - 1 goes on from its next candidate */
-  int walk = x->resume_len < n ? x->resume_len : n;
-  x->resume_len = 0;
-  if (walk > 0 && (!resume_apply(x, 0, x->resume[0]) || walk == 1)) walk = 0;
-  for (;;) {
-    /* the walk places what the stopped search had placed, as it was placed then (under the bound of then), uncounted */
-    const ocand_t *c = depth < walk - 1 ? walk_take(x, depth) : NULL;
-    int cost = c ? mismatches(x, depth, c) : 0;
-    bool again = c != NULL;
-    if (!c) walk = 0;
-    while (!c) {
-      if (x->phase[depth] == 0) {
-        const ocand_t *L = x->blist[x->rim[depth]][x->kmask[depth]];
-        int i = x->lo[depth], e = x->hi[depth];
-        for (; i < e; i++) {
-          if (x->avail[L[i].cls] == 0) continue;
-          int m = x->nkn[depth] > 2 ? mismatches(x, depth, &L[i]) : 0;
-          if (used + m <= x->allow[depth]) { c = &L[i]; cost = m; break; }
-        }
-        x->lo[depth] = i + 1;
-        if (c) break;
-        if (used >= x->allow[depth] || x->nkn[depth] == 0) { x->phase[depth] = 2; break; }
-        if (x->nkey[depth] == 2 && x->one_off) { one_off_enter(x, depth, 3); continue; }
-        x->phase[depth] = 1;
-        x->lo[depth] = 0;
-        x->hi[depth] = x->rim_len[x->rim[depth]];
-      } else if (x->phase[depth] == 1) {
-        const ocand_t *L = x->rim_list[x->rim[depth]];
-        int i = x->lo[depth], e = x->hi[depth], room = x->allow[depth] - used;
-        for (; i < e; i++) {
-          if (x->avail[L[i].cls] == 0) continue;
-          /* a candidate whose keyed sides match was in the bucket already */
-          int km = 0;
-          for (int j = 0; j < x->nkey[depth]; j++) km += L[i].c[x->kd[depth * 4 + j]] != x->colour[x->kidx[depth * 4 + j]];
-          if (km == 0) continue;
-          int m = mismatches(x, depth, &L[i]);
-          if (m <= room) { c = &L[i]; cost = m; break; }
-        }
-        x->lo[depth] = i + 1;
-        if (!c) x->phase[depth] = 2;
-      } else if (x->phase[depth] >= 3) {
-        /* one keyed side matches (the bucket of that side's colour), the other does not */
-        int which = x->phase[depth] - 3, d = x->kd[depth * 4 + 1 - which];
-        uint8_t other = x->colour[x->kidx[depth * 4 + 1 - which]];
-        const ocand_t *L = x->blist[x->rim[depth]][1 << x->kd[depth * 4 + which]];
-        int i = x->lo[depth], e = x->hi[depth], room = x->allow[depth] - used;
-        for (; i < e; i++) {
-          if (x->avail[L[i].cls] == 0 || L[i].c[d] == other) continue;
-          int m = x->nkn[depth] > 2 ? mismatches(x, depth, &L[i]) : 1;
-          if (m <= room) { c = &L[i]; cost = m; break; }
-        }
-        x->lo[depth] = i + 1;
-        if (c) break;
-        if (which == 0) one_off_enter(x, depth, 4);
-        else x->phase[depth] = 2;
-      } else {
-        break;
-      }
-    }
-    if (!c) {
-      if (depth == 0) return END_EXHAUSTED;
-      depth--;
-      x->avail[x->chosen[depth]->cls]++;
-      used -= x->cost[depth];
-      continue;
-    }
-    if (!again) x->nodes++;
-    x->avail[c->cls]--;
-    x->chosen[depth] = c;
-    x->cost[depth] = cost;
-    used += cost;
-    memcpy(&x->colour[x->cell[depth] * 4], c->c, 4);
-    depth++;
-    if (depth == n) {
-      depth--;
-      if (used < x->best_breaks) {
-        x->best_breaks = used;
-        report(x, used);
-        if (used == 0) { x->avail[c->cls]++; for (int d = 0; d < depth; d++) x->avail[x->chosen[d]->cls]++; return END_SOLUTION_LIMIT; }
-        x->budget = used - 1;
-        ramp(x);
-      }
-      x->avail[c->cls]++;
-      used -= cost;
-    } else {
-      enter(x, depth);
-      if (depth < walk && (!resume_apply(x, depth, x->resume[depth]) || depth == walk - 1)) walk = 0;
-    }
-    if (x->nodes >= next_check || x->nodes >= stop_at) {
-      next_check = x->nodes + CHECK_EVERY;
-      int end = -2;
-      if (x->nodes >= stop_at) end = o->node_limit && x->nodes >= o->node_limit ? END_NODE_LIMIT : -1;
-      else if (engine_stop_requested) end = END_STOPPED;
-      else if (o->time_limit_s > 0 && since(&x->t0) >= o->time_limit_s) end = END_TIME_LIMIT;
-      else if (o->lns && x->best_breaks <= x->inner_edges && since(&x->t0) >= o->lns_after_s) end = -3;
-      if (end == -2 && o->bound_file) read_bound(x);
-      if (end != -2) {
-        if (x->resume_out && end != -1 && end != -3) resume_record(x, depth);
-        while (depth > 0) x->avail[x->chosen[--depth]->cls]++;
-        return end;
-      }
-    }
-  }
 }
 
 static uint64_t luby_s(uint64_t i) {
@@ -492,7 +260,7 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
   r->nodes = x.nodes;
   r->solutions = x.best_breaks == 0 ? 1 : 0;
   r->max_depth = x.n;
-  r->seconds = since(&x.t0);
+  r->seconds = score_since(&x.t0);
   r->best_score = x.best_breaks <= x.inner_edges ? x.inner_edges - x.best_breaks : -1;
   r->max_score = x.inner_edges;
   free(x.best_piece); free(x.best_rot);
