@@ -82,10 +82,10 @@ export class ScanMember {
 
   /**
    * Whether the members' worker time is within `share` of the whole, so that they may go on: the time of verdicts
-   * back, and of tasks running now (`running`, from the workers' heartbeats).
+   * back, and of tasks running now (`running`, from the workers' heartbeats); beyond it by at most `slackMs`.
    */
-  withinShare(share: number, running: { cubes: number; members: number } = { cubes: 0, members: 0 }): boolean {
-    return this.memberMs + running.members <= (share / (1 - share)) * (this.cubeMs + running.cubes);
+  withinShare(share: number, running: { cubes: number; members: number } = { cubes: 0, members: 0 }, slackMs = 0): boolean {
+    return this.memberMs + running.members - slackMs <= (share / (1 - share)) * (this.cubeMs + running.cubes);
   }
 
   /** Holds a member's UNSAT that came back before the split's last cube was recorded (live only). */
@@ -125,9 +125,13 @@ export function* publishMember(run: MemberRun, tree: ScanTree, budgetSec: number
 
 /**
  * The stopped members (their last recorded state has no lease: no attempt in flight) go on, to the lead queue, once
- * the cubes have had their share of the run's worker time; each in its own tree, with its own next budget.
+ * the cubes have had their share of the run's worker time; each in its own tree, with its own next budget. When a
+ * member's attempt has just come back (`freed`), one member may go on beyond the share by one attempt: the slot that
+ * ran the attempt waits on the run's lead queue for a member to go on (worker/slot.ts LEAD_WAIT_MS), and would
+ * otherwise sit idle until a status round sends one or the wait ends; the share still holds within one attempt.
  */
-export function* continueMember(run: MemberRun): RunSteps {
+export function* continueMember(run: MemberRun, freed = false): RunSteps {
+  let slack = freed;
   // In rounds, as `cubist solve` turns its trees: no member starts its next attempt before every member still going
   // (in flight, or stopped to go on) has had as many; a member's first attempt waits in the queue behind the cubes'
   // first one, and the members that go on (to the lead queue) would otherwise take its turns.
@@ -139,7 +143,8 @@ export function* continueMember(run: MemberRun): RunSteps {
     // Its next attempt published and not yet recorded (a status round asking while a verdict's decision publishes):
     // sent twice, both copies would run, and the member would wait for the copy whose lease the record keeps.
     if (s.attempts > round || run.recorder.inFlight.hasCube(id)) continue;
-    if (!run.member.withinShare(memberShare(run.spec), runningMs(run))) return;
+    if (!run.member.withinShare(memberShare(run.spec), runningMs(run), slack ? s.budgetSec * 1000 : 0)) continue;
+    slack = false;
     yield* publishMember(run, tree, s.budgetSec, s.from, s.attempts + 1, true);
     run.log.info("portfolio member goes on", { member: id, from: s.from.next, exactly: s.from.path ? "yes" : "no", budgetSec: s.budgetSec, attempt: s.attempts + 1 });
   }
@@ -190,7 +195,7 @@ export function* recordMember(run: MemberRun, v: Verdict): RunSteps {
       return;
     }
     yield* memberBack(run, v, progress, nextBudgetSec(run.member.state(v.cubeId)?.budgetSec ?? SCAN_MEMBER_SEC, progress));
-    yield* continueMember(run);
+    yield* continueMember(run, true);
     return;
   }
   // Its tasks are published before the split's cubes are all recorded: the cubes recorded later must close too.

@@ -152,14 +152,14 @@ test("resuming - the portfolio member goes on from where it stopped, with twice 
   const member = (next: number, wallMs: number, lease: string) =>
     verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next, depth: D }, lease, stats: { wallMs } as never });
   h.effects.length = 0;
-  await h.run(h.model.recordVerdicts([member(40, 10_000, first.task.lease)]));
-  assert.equal(published(h.effects).length, 0, "the cubes have had no time yet");
-  // The cubes catch up (a cube back unknown after 6 s, another refuted after 5 s): the member goes on, to the lead
-  // queue (workers ask it before the front queue, where a re-split's children wait).
+  await h.run(h.model.recordVerdicts([member(40, 30_000, first.task.lease)]));
+  assert.equal(published(h.effects).length, 0, "the cubes have had no time yet (and it is over by more than its next attempt)");
+  // The cubes catch up (a cube back after 16 s, another after 15 s): the member goes on, to the lead queue (workers
+  // ask it before the front queue, where a re-split's children wait).
   const withMs = (id: string, kind: VerdictKind, wallMs: number) => verdict(id, kind, { stats: { wallMs } as never });
-  await h.run(h.model.recordVerdicts([withMs("1", VerdictKind.VERDICT_KIND_UNSAT, 6_000)]));
+  await h.run(h.model.recordVerdicts([withMs("1", VerdictKind.VERDICT_KIND_UNSAT, 16_000)]));
   assert.equal(published(h.effects).filter((t) => t.task.cubeId === MIRROR).length, 0);
-  await h.run(h.model.recordVerdicts([withMs("2", VerdictKind.VERDICT_KIND_UNSAT, 5_000)]));
+  await h.run(h.model.recordVerdicts([withMs("2", VerdictKind.VERDICT_KIND_UNSAT, 15_000)]));
   const again = published(h.effects).filter((t) => t.task.cubeId === MIRROR);
   assert.equal(again.length, 1);
   assert.ok(again[0].lead && !again[0].front);
@@ -222,8 +222,8 @@ test("resuming - the member's attempts are in the ledger: a restarted coordinato
   h.effects.length = 0;
   await h.run(second.recover());
   assert.equal(published(h.effects).length, 0, "nothing is sent again while the attempt is in flight");
-  await h.run(second.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 10_000 } as never })]));
-  assert.equal(published(h.effects).length, 0, "the cubes have had no time yet");
+  await h.run(second.recordVerdicts([verdict(MIRROR, VerdictKind.VERDICT_KIND_UNKNOWN, { partNext: { next: 40, depth: D }, lease: first.task.lease, stats: { wallMs: 30_000 } as never })]));
+  assert.equal(published(h.effects).length, 0, "the cubes have had no time yet (and it is over by more than its next attempt)");
   assert.equal(second.table.member(MIRROR)!.open, false);
   // The next coordinator finds the member stopped: it goes on at once, where it stopped, with twice the budget.
   const third = h.replay();

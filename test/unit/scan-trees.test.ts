@@ -64,12 +64,13 @@ test("scan trees - each stopped member goes on in its own tree from where it sto
   const h = await split(EIGHT, { memberShare: 0.875 });
   const first = new Map(published(h.effects).filter((t) => isMemberId(t.task.cubeId)).map((t) => [t.task.cubeId, t]));
   h.effects.length = 0;
-  // Two members back stopped (20 s of worker time), the cubes with 1 s: over 7/8, nobody goes on.
-  await h.run(h.model.recordVerdicts([stopped("member-short-c2", 40, first.get("member-short-c2")!.task.lease, 10_000), stopped("member-short-m", 9, first.get("member-short-m")!.task.lease, 10_000)]));
+  // Two members back stopped (60 s of worker time), the cubes with 1 s: over 7/8 by more than their next attempts
+  // (20 s), nobody goes on.
+  await h.run(h.model.recordVerdicts([stopped("member-short-c2", 40, first.get("member-short-c2")!.task.lease, 30_000), stopped("member-short-m", 9, first.get("member-short-m")!.task.lease, 30_000)]));
   await h.run(h.model.recordVerdicts([verdict("1", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 1_000 } as never })]));
   assert.equal(published(h.effects).filter((t) => isMemberId(t.task.cubeId)).length, 0, "the cubes have had too little time");
-  // The cubes catch up (3 s in all: the members' 20 s is within 7/8, 20 <= 7 x 3): both go on, to the lead queue.
-  await h.run(h.model.recordVerdicts([verdict("2", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 2_000 } as never })]));
+  // The cubes catch up (9 s in all: the members' 60 s is within 7/8, 60 <= 7 x 9): both go on, to the lead queue.
+  await h.run(h.model.recordVerdicts([verdict("2", VerdictKind.VERDICT_KIND_UNSAT, { stats: { wallMs: 8_000 } as never })]));
   const again = published(h.effects).filter((t) => isMemberId(t.task.cubeId));
   assert.deepEqual(again.map((t) => [t.task.cubeId, t.task.engineCorner, t.task.engineMirror, t.task.part!.from, t.task.solver!.timeLimitSec, t.lead]).sort(),
     [["member-short-c2", 2, false, 40, 20, true], ["member-short-m", 0, true, 9, 20, true]]);
@@ -82,33 +83,45 @@ test("scan trees - each stopped member goes on in its own tree from where it sto
   assert.deepEqual(replayed.member.state("member-short-c2"), h.model.member.state("member-short-c2"));
   // Stopped members of the replayed run go on at once, each in its own tree.
   const c3m = first.get("member-short-c3-m")!;
-  await h.run(replayed.recordVerdicts([stopped("member-short-c3-m", 5, c3m.task.lease, 10_000)]));
+  await h.run(replayed.recordVerdicts([stopped("member-short-c3-m", 5, c3m.task.lease, 30_000)]));
   h.effects.length = 0;
   await h.run(h.replay().recover());
   assert.deepEqual(published(h.effects).map((t) => [t.task.cubeId, t.task.engineCorner, t.task.engineMirror, t.task.part!.from, t.task.solver!.timeLimitSec]),
     [["member-short-c3-m", 3, true, 5, 20]]);
 });
 
-test("scan trees - the members' share counts the tasks running now (the workers' heartbeats), checked between verdicts too: a stopped member goes on while the cubes are still in their budgets", async () => {
+test("scan trees - the members' share counts the tasks running now (the workers' heartbeats), checked between verdicts too, and a member just back may go beyond it by one attempt", async () => {
   let running: Array<{ cube: string; sinceMs: number }> = [];
   const h = modelHarness({ runId: "r1", solver: "none", cellOrder: "scan", puzzleText: TWO, targetCubes: 4, timeLimitSec: 30 }, { batchSize: 5, running: () => running });
   await h.run(h.model.start());
   await h.run(h.model.splitInitial());
   const first = published(h.effects).find((t) => t.task.cubeId === "member-short-m")!;
   h.effects.length = 0;
+  const sentOn = () => published(h.effects).map((t) => [t.task.cubeId, t.task.part!.from, t.task.solver!.timeLimitSec]);
   // Back after 10 s while cube 0 has been running 4 s (the member itself still shows in the last heartbeat, but is
-  // back: not counted twice): 10 > 4, it waits.
+  // back: not counted twice): 10 > 4, over the share, but by less than its next attempt (20 s): its slot is free and
+  // waits for it, so it goes on at once.
   const now = 1_000_000;
   running = [{ cube: "0", sinceMs: now - 4_000 }, { cube: "member-short-m", sinceMs: now - 10_000 }, { cube: "nothing", sinceMs: now - 60_000 }];
   await h.run(h.model.recordVerdicts([stopped("member-short-m", 40, first.task.lease, 10_000)]));
-  assert.equal(published(h.effects).length, 0, "within its share only with the cubes' time");
+  assert.deepEqual(sentOn(), [["member-short-m", 40, 20]], "beyond the share by one attempt at most");
+  h.effects.length = 0;
+  // Back again after 20 s more (30 s in all) with the cubes still at 4 s: 30 - 40 (its next attempt) <= 4 goes on
+  // too; after 80 s more (110 s in all) it is over by more than an attempt (110 - 80 > 4): it waits.
+  const lease = () => h.model.table.member("member-short-m")!.lease;
+  running = [{ cube: "0", sinceMs: now - 4_000 }];
+  await h.run(h.model.recordVerdicts([stopped("member-short-m", 50, lease(), 20_000)]));
+  assert.deepEqual(sentOn(), [["member-short-m", 50, 40]]);
+  h.effects.length = 0;
+  await h.run(h.model.recordVerdicts([stopped("member-short-m", 60, lease(), 80_000)]));
+  assert.deepEqual(sentOn(), [], "over the share by more than an attempt");
   await h.run(h.model.continueMembers());
-  assert.equal(published(h.effects).length, 0);
-  // A heartbeat later (the shell asks with each status round, no verdict needed): cube 0 has been running 6 s, cube 1
-  // 4 s, none of them back: 10 <= 10, it goes on.
-  running = [{ cube: "0", sinceMs: now - 6_000 }, { cube: "1", sinceMs: now - 4_000 }];
+  assert.deepEqual(sentOn(), [], "a status round allows no slack");
+  // A heartbeat later (the shell asks with each status round, no verdict needed): cubes 0 and 1 have been running
+  // 60 s and 50 s, none of them back: 110 <= 110, it goes on.
+  running = [{ cube: "0", sinceMs: now - 60_000 }, { cube: "1", sinceMs: now - 50_000 }];
   await h.run(h.model.continueMembers());
-  assert.deepEqual(published(h.effects).map((t) => [t.task.cubeId, t.task.part!.from, t.task.solver!.timeLimitSec]), [["member-short-m", 40, 20]]);
+  assert.deepEqual(sentOn(), [["member-short-m", 60, 80]]);
 });
 
 test("scan trees - members go on in rounds: none starts its next attempt before every member still going has had as many", async () => {
