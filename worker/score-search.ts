@@ -49,7 +49,7 @@ function rememberStop(key: string, stop: SlotStop): void {
  * How a slot's attempt searches: exactly where its last one in this process stopped (that seed and path), or with
  * the task's seed from where its schedule's placements ended (none: from the start).
  */
-export function slotStart(stop: SlotStop | undefined, taskSeed: number): SlotStop {
+function slotStart(stop: SlotStop | undefined, taskSeed: number): SlotStop {
   if (stop?.resume?.length) return stop;
   return { placements: stop?.placements ?? 0, seed: taskSeed };
 }
