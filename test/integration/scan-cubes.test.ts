@@ -273,8 +273,11 @@ test("scan cubes - with --member-share the whole-board members go on exactly whe
   // JetStream dropped every attempt after the first, and the cubes ended the run instead).
   const exhausted = memberLines.filter((l) => /portfolio member exhausted the board/.test(l));
   assert.equal(exhausted.length, 1, memberLines.join("\n"));
+  // A later attempt was delivered and ran: the winner went on before it exhausted its tree, or (on a fast machine
+  // the winner's tree may fit its first budget) some member went on a second time, after its second attempt came back.
   const winner = /member=(\S+)/.exec(exhausted[0])![1];
-  assert.ok(goesOn.some((l) => l.includes(`member=${winner} `)), `${winner} went on before it exhausted its tree`);
+  const later = goesOn.some((l) => l.includes(`member=${winner} `)) || goesOn.some((l) => Number(/attempt=(\d+)/.exec(l)?.[1]) >= 3);
+  assert.ok(later, `a later attempt came back (${winner} exhausted its tree):\n${memberLines.join("\n")}`);
   // Each member's attempts are sent once each, in order, and never start before the one before (an attempt that
   // ran out of budget inside the subtree it resumed in may start where the one before did).
   for (const id of new Set(goesOn.map((l) => /member=(\S+)/.exec(l)![1]))) {
