@@ -37,6 +37,13 @@ static void one_off_enter(sctx_t *x, int i, int phase) {
   x->hi[i] = start[key + 1];
 }
 
+/* Phase 1 of position i: the whole rim list (candidates that mismatch on both keyed sides: --score-any). */
+static void rim_enter(sctx_t *x, int i) {
+  x->phase[i] = 1;
+  x->lo[i] = 0;
+  x->hi[i] = x->rim_len[x->rim[i]];
+}
+
 /* A resume step packs a position's iterator: the index of its next candidate and the phase whose list it indexes. */
 #define RESUME_PHASES 8
 
@@ -50,24 +57,18 @@ static void resume_record(sctx_t *x, int depth) {
   x->resume_out_len = depth < x->n ? depth + 1 : x->n;
 }
 
-/* The bounds of the list phase `phase` of position i indexes, as entering it sets them; false for a phase the
- * position does not have. */
-static bool phase_bounds(sctx_t *x, int i, int phase, int *lo, int *hi) {
-  if (phase == 0 || phase == 2) { enter(x, i); *lo = x->lo[i]; *hi = x->hi[i]; return true; }
-  if (phase == 1) { *lo = 0; *hi = x->rim_len[x->rim[i]]; return true; }
-  if ((phase == 3 || phase == 4) && x->nkey[i] == 2 && x->one_off) { one_off_enter(x, i, phase); *lo = x->lo[i]; *hi = x->hi[i]; return true; }
-  return false;
-}
-
-/* Sets position i's iterator from a resume step (false, and the position left as entered, when the step does not fit:
- * then the walk ends there and the search goes on from that position's start). */
+/* Sets position i's iterator from a resume step: the phase's list entered, the index in it (false, and the position
+ * left as entered, when the step does not fit: then the walk ends there and the search goes on from that position's
+ * start). */
 static bool resume_apply(sctx_t *x, int i, uint32_t step) {
-  int phase = (int)(step % RESUME_PHASES), index = (int)(step / RESUME_PHASES), lo, hi;
-  bool ok = phase_bounds(x, i, phase, &lo, &hi) && index >= lo && index <= hi;
-  if (!ok) { enter(x, i); return false; }
+  int phase = (int)(step % RESUME_PHASES), index = (int)(step / RESUME_PHASES);
+  enter(x, i);
+  if (phase == 1) rim_enter(x, i);
+  else if ((phase == 3 || phase == 4) && x->nkey[i] == 2 && x->one_off) one_off_enter(x, i, phase);
+  else if (phase != 0 && phase != 2) return false;
+  if (index < x->lo[i] || index > x->hi[i]) { enter(x, i); return false; }
   x->phase[i] = phase;
   x->lo[i] = index;
-  x->hi[i] = hi;
   return true;
 }
 
@@ -117,9 +118,7 @@ int score_dfs(sctx_t *x, uint64_t budget) {
         if (c) break;
         if (used >= x->allow[depth] || x->nkn[depth] == 0) { x->phase[depth] = 2; break; }
         if (x->nkey[depth] == 2 && x->one_off) { one_off_enter(x, depth, 3); continue; }
-        x->phase[depth] = 1;
-        x->lo[depth] = 0;
-        x->hi[depth] = x->rim_len[x->rim[depth]];
+        rim_enter(x, depth);
       } else if (x->phase[depth] == 1) {
         const ocand_t *L = x->rim_list[x->rim[depth]];
         int i = x->lo[depth], e = x->hi[depth], room = x->allow[depth] - used;

@@ -213,6 +213,9 @@ void score_report(sctx_t *x, int breaks) {
   free(cursor);
 }
 
+/* The shuffle seed of the restart after restart i (the first restart shuffles with --seed itself). */
+static uint64_t restart_seed(uint64_t seed, uint64_t i) { return seed * 0x100000001B3ull + i; }
+
 static uint64_t luby_s(uint64_t i) {
   for (;;) {
     uint64_t k = 1;
@@ -238,7 +241,7 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
   while (o->restart_base && skip >= luby_s(first) * o->restart_base) skip -= luby_s(first++) * o->restart_base;
   for (uint64_t j = 1; j < first; j++) { /* the shuffles of the restarts skipped, so restart `first` has its lists */
     shuffle_rims(&x);
-    x.rng = seed * 0x100000001B3ull + j;
+    x.rng = restart_seed(seed, j);
   }
   build_lists(&x);
   x.resume = o->resume_from;
@@ -252,7 +255,7 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
     }
     if (end != -1) break;
     r->restarts++;
-    x.rng = seed * 0x100000001B3ull + i;
+    x.rng = restart_seed(seed, i);
     build_lists(&x);
   }
   r->end = (end_kind)end;

@@ -173,7 +173,8 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
     if (o.part.depth !== undefined) args.push("--part-depth", String(o.part.depth));
     if (o.part.from) args.push("--part-from", String(Math.floor(o.part.from)));
   }
-  if (o.part?.resume?.ranks.length) args.push("--resume-from", o.part.resume.ranks.map((r) => Math.floor(r)).join(","));
+  const resume = o.part?.resume?.ranks ?? o.score?.resume;
+  if (resume?.length) args.push("--resume-from", resume.map((r) => Math.floor(r)).join(","));
   if (o.nodeLimit) args.push("--nodes", String(Math.floor(o.nodeLimit)));
   if (o.timeLimitMs) args.push("--time-ms", String(Math.max(1, Math.ceil(o.timeLimitMs))));
   if (o.progressMs) args.push("--progress-ms", String(Math.max(1, Math.ceil(o.progressMs))));
@@ -187,7 +188,6 @@ function engineArgs(o: EngineOptions, shape: { rows: number; cols: number }): st
     if (o.score.lnsMs !== undefined) args.push("--lns", String(Math.max(0, Math.round(o.score.lnsMs))));
     if (o.score.boundFile !== undefined) args.push("--bound-file", o.score.boundFile);
     if (o.score.restartSkip) args.push("--restart-skip", String(Math.floor(o.score.restartSkip)));
-    if (o.score.resume?.length) args.push("--resume-from", o.score.resume.map((r) => Math.floor(r)).join(","));
   }
   return args;
 }
