@@ -34,17 +34,33 @@ export interface VerdictsRun extends CountRun, MemberRun, BestRun, OutcomeRun, S
 export function* recordVerdicts(run: VerdictsRun, verdicts: readonly Verdict[]): RunSteps {
   if (run.life.ended) return;
   const batch = newBatch();
+  if (yield* recordEach(run, verdicts, batch)) return;
+  yield* flushClosed(run, batch.closed);
+  for (const f of batch.failed) yield* failCube(run, f.entry, f.reason);
+  for (const e of batch.retries) if (e.state === "queued") yield* requeue(run, e, e.unknowns + e.errors);
+  yield* followUpUnknowns(run, batch.unknowns);
+  yield* checkComplete(run);
+  yield* continueMember(run);
+}
+
+/**
+ * Each verdict in turn, until one ends the run (then true). The cubes closed so far are recorded before a verdict
+ * that can end the run (a member's, a score slot's, a solution: recordSat), so that they are recorded before its end.
+ */
+function* recordEach(run: VerdictsRun, verdicts: readonly Verdict[], batch: VerdictBatch): RunSteps<boolean> {
   for (const v of verdicts) {
     if (isScoreSlot(v.cubeId)) {
+      yield* flushClosed(run, batch.closed);
       yield* recordSlot(run, v);
-      if (run.life.ended) return;
+      if (run.life.ended) return true;
       continue;
     }
     // An improvement streamed while a task goes on is for score slots only.
     if (v.kind === VerdictKind.VERDICT_KIND_BEST) continue;
     if (run.cubes.table.member(v.cubeId)) {
+      yield* flushClosed(run, batch.closed);
       yield* recordMember(run, screenMemberVerdict(run, v));
-      if (run.life.ended) return;
+      if (run.life.ended) return true;
       continue;
     }
     const entry = run.cubes.table.get(v.cubeId);
@@ -53,14 +69,9 @@ export function* recordVerdicts(run: VerdictsRun, verdicts: readonly Verdict[]):
       continue;
     }
     if (isOpen(entry)) run.member.addCubeTime(workerMs(v));
-    if ((yield* recordCubeVerdict(run, v, entry, batch)) === "ended") return;
+    if ((yield* recordCubeVerdict(run, v, entry, batch)) === "ended") return true;
   }
-  yield* flushClosed(run, batch.closed);
-  for (const f of batch.failed) yield* failCube(run, f.entry, f.reason);
-  for (const e of batch.retries) if (e.state === "queued") yield* requeue(run, e, e.unknowns + e.errors);
-  yield* followUpUnknowns(run, batch.unknowns);
-  yield* checkComplete(run);
-  yield* continueMember(run);
+  return false;
 }
 
 /** One verdict of a cube: "ended" when it ended the run. */

@@ -150,23 +150,15 @@ export function* publishCubes(run: CubesRun, parent: string | undefined, cubes: 
 export function close(run: CubesRun, c: CubeClosed, pending: CubeClosed[]): boolean {
   const e = run.cubes.table.get(c.id);
   if (!e || !isOpen(e)) return false;
-  run.recorder.applyNow({ $case: "closed", value: { cubes: [c] } });
+  run.recorder.applyClosedNow(c);
   pending.push(c);
   return true;
 }
 
-/**
- * Records the closed records applied so far (and empties the list), at most `batchSize` to an entry: a member that
- * exhausts its tree closes every open cube at once, thousands after many re-splits, and one entry of them all could
- * exceed NATS's largest message, which the ledger then retried for minutes while the run hung.
- */
+/** Records the closed records applied so far (and empties the list), in batches (coordinator/model/run-recorder.ts recordClosed). */
 export function* flushClosed(run: CubesRun, closed: CubeClosed[]): RunSteps {
   if (closed.length === 0) return;
-  const all = closed.splice(0);
-  const size = Math.max(1, run.opts.batchSize);
-  const entries = [];
-  for (let i = 0; i < all.length; i += size) entries.push(run.recorder.entry({ $case: "closed", value: { cubes: all.slice(i, i + size) } }));
-  yield { type: "append", entries };
+  yield* run.recorder.recordClosed(closed.splice(0));
 }
 
 /**

@@ -1,16 +1,20 @@
 /**
  * How a run's decisions record what they decide. A ledger entry is stamped by the injected clock; `record` yields its
  * append and applies it once it is durable, `applyAndRecord` applies it at once (later steps of the same decision
- * must see it) and then appends it, `applyNow` applies it and leaves the append to a later batch, and
+ * must see it) and then appends it, `applyClosedNow` applies a closed cube and leaves the append to a later batch, and
  * `publishAndRecord` publishes tasks, keeps them in flight (coordinator/model/in-flight.ts) until their entry is
  * applied, then tells the shell (`settled`). Applying is always the run model's `apply` (coordinator/model/run-model.ts),
  * which hands the entry to the parts it concerns: nothing else changes a run's state.
+ *
+ * What was applied before it was recorded is owed to the ledger until its append succeeds. A decision that an effect
+ * stopped (a task publish failed while NATS lost a node) leaves debts: the shell records them at once (`recordOwed`),
+ * since the verdicts that caused them come back as redeliveries that the model, which already applied them, ignores.
  */
 
 import type { Logger } from "../../cluster/log.js";
 import type { CubePart, PartProgress } from "../../core/cubes/types.js";
 import type { Placement } from "../../core/puzzle.js";
-import type { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
+import type { CubeClosed, LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import type { RunSpec } from "../../proto/gen/cubist/v1/run.js";
 import { InFlightTasks } from "./in-flight.js";
 import type { LedgerBody, PublishEffect, RunSteps, TaskMessage } from "./run-effects.js";
@@ -83,6 +87,10 @@ export interface TaskCube {
 export class RunRecorder {
   /** Tasks published but not yet recorded: their verdicts are held, not dropped (coordinator/model/in-flight.ts). */
   readonly inFlight = new InFlightTasks();
+  /** Entries applied and not yet recorded (`applyAndRecord`), in the order applied. */
+  private readonly owedEntries = new Set<LedgerEntry>();
+  /** Closed records applied and not yet recorded (`applyClosedNow`, then `recordClosed`). */
+  private readonly owedClosed = new Set<CubeClosed>();
 
   constructor(
     private readonly spec: RunSpec,
@@ -113,12 +121,57 @@ export class RunRecorder {
   *applyAndRecord(body: LedgerBody): RunSteps {
     const e = this.entry(body);
     this.apply(e);
-    yield { type: "append", entries: [e] };
+    this.owedEntries.add(e);
+    yield* this.pay([e], []);
   }
 
-  /** Applies an entry now; the caller records the fact later, in a batch (closed cubes: run-cubes.ts flushClosed). */
-  applyNow(body: LedgerBody): void {
-    this.apply(this.entry(body));
+  /** Applies a cube's closed record now; the caller records it later, in a batch (`recordClosed`). */
+  applyClosedNow(c: CubeClosed): void {
+    this.apply(this.entry({ $case: "closed", value: { cubes: [c] } }));
+    this.owedClosed.add(c);
+  }
+
+  /**
+   * Records closed records applied with `applyClosedNow`, at most `batchSize` to an entry: a member that exhausts its
+   * tree closes every open cube at once, thousands after many re-splits, and one entry of them all could exceed NATS's
+   * largest message, which the ledger then retried for minutes while the run hung. Records already recorded (as debts
+   * of a stopped decision) are left out.
+   */
+  *recordClosed(closed: readonly CubeClosed[]): RunSteps {
+    yield* this.pay([], closed);
+  }
+
+  /** Records everything applied and not yet recorded (after a decision stopped by a failed effect); nothing when nothing is owed. */
+  *recordOwed(): RunSteps {
+    yield* this.pay([...this.owedEntries], [...this.owedClosed]);
+  }
+
+  /** True while something applied is not yet recorded (only within a decision, or after one stopped by a failed effect). */
+  get owes(): boolean {
+    return this.owedEntries.size + this.owedClosed.size > 0;
+  }
+
+  /**
+   * Appends the debts among `entries` and `closed`, taken off the books while their append is in flight (so that two
+   * decisions never record the same fact) and put back if it fails.
+   */
+  private *pay(entries: readonly LedgerEntry[], closed: readonly CubeClosed[]): RunSteps {
+    const dueEntries = entries.filter((e) => this.owedEntries.delete(e));
+    const dueClosed = closed.filter((c) => this.owedClosed.delete(c));
+    if (dueEntries.length + dueClosed.length === 0) return;
+    const size = Math.max(1, this.opts.batchSize);
+    const batches = [];
+    for (let i = 0; i < dueClosed.length; i += size) batches.push(this.entry({ $case: "closed", value: { cubes: dueClosed.slice(i, i + size) } }));
+    let recorded = false;
+    try {
+      yield { type: "append", entries: [...dueEntries, ...batches] };
+      recorded = true;
+    } finally {
+      if (!recorded) {
+        for (const e of dueEntries) this.owedEntries.add(e);
+        for (const c of dueClosed) this.owedClosed.add(c);
+      }
+    }
   }
 
   /**

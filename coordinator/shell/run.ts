@@ -208,9 +208,24 @@ export class RunController extends EventEmitter<RunEvents> {
   private async carryOut<T>(steps: RunSteps<T>): Promise<T> {
     try {
       return await runSteps(steps, (effect) => this.perform(effect));
+    } catch (err) {
+      await this.recordOwed(err as Error);
+      throw err;
     } finally {
       this.dirty = true;
     }
+  }
+
+  /**
+   * After a decision stopped by a failed effect: what it applied and did not record is recorded now, since the verdicts
+   * behind it come back as redeliveries that the run, which applied them, ignores. A coordinator that no longer leads
+   * records nothing: it drops its runs, and the next leader rebuilds them from the ledger.
+   */
+  private async recordOwed(cause: Error): Promise<void> {
+    if (cause instanceof NotLeaderError || cause instanceof LedgerFencedError || !this.model.recorder.owes) return;
+    this.log.warn("a decision stopped before it was recorded; recording what it applied", { err: cause.message });
+    await runSteps(this.model.recordOwed(), (effect) => this.perform(effect))
+      .catch((err) => this.log.error("recording what a stopped decision applied failed", { err: (err as Error).message }));
   }
 
   private perform(effect: RunEffect): Promise<void> {
@@ -368,7 +383,13 @@ export class RunController extends EventEmitter<RunEvents> {
     if (!force && !this.dirty) return;
     this.dirty = false;
     const status = this.status();
-    await this.deps.layout.runs.put(this.id, RunRecord.encode({ spec: this.spec, status }).finish());
+    try {
+      await this.deps.layout.runs.put(this.id, RunRecord.encode({ spec: this.spec, status }).finish());
+    } catch (err) {
+      // Written again by the next status round (coordinator/shell/run-upkeep.ts).
+      this.dirty = true;
+      throw err;
+    }
     this.emit("status", status);
   }
 

@@ -4,12 +4,36 @@
  * (`<run>:<cube>[:a<attempt>]`), so a publish repeated after a coordinator restart within the stream's duplicate
  * window is dropped by the server. Such a duplicate keeps the lease of the message stored first: the task's `lease` is
  * replaced by the stored one, so the ledger records what workers will actually see (coordinator/model/leases.ts).
+ * A publish that NATS could not take for the moment (no stream leader after a node died: no responders, or a
+ * timeout) is made again, for up to PUBLISH_RETRY_MS, as the ledger's appends are: the msg id makes it safe.
  */
 
-import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import type { JetStreamClient, JetStreamManager, PubAck } from "@nats-io/jetstream";
 import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
 
 export const PUBLISH_WINDOW = 256;
+
+/** How long a task publish keeps retrying while the stream has no leader (an election after a node loss takes seconds). */
+const PUBLISH_RETRY_MS = 120_000;
+
+/** An error after which the same publish may succeed: nobody answered (no stream leader yet), or no answer in time. */
+function isTransient(err: unknown): boolean {
+  const name = (err as Error)?.name ?? "";
+  return name === "JetStreamNotEnabled" || name === "TimeoutError" || /no responders|timeout/i.test((err as Error)?.message ?? "");
+}
+
+/** Publishes once, again after transient failures until `PUBLISH_RETRY_MS` has passed. */
+async function publishRetrying(js: JetStreamClient, subject: string, data: Uint8Array, msgID: string): Promise<PubAck> {
+  const deadline = Date.now() + PUBLISH_RETRY_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await js.publish(subject, data, { msgID, timeout: 30_000 });
+    } catch (err) {
+      if (!isTransient(err) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** Math.min(attempt, 5))));
+    }
+  }
+}
 
 /**
  * Publishes the tasks; returns each task's stream sequence, in order. With `jsm`, a task the server reports as a
@@ -29,7 +53,7 @@ export async function publishTasks(
     for (let i = start; i < end; i++) {
       const { task, msgId } = tasks[i];
       acks.push(
-        js.publish(subject, CubeTask.encode(task).finish(), { msgID: msgId, timeout: 30_000 }).then(async (ack) => {
+        publishRetrying(js, subject, CubeTask.encode(task).finish(), msgId).then(async (ack) => {
           seqs[i] = ack.seq;
           if (ack.duplicate && jsm) task.lease = await storedLease(jsm.manager, jsm.stream, ack.seq, task.lease);
         }),

@@ -24,7 +24,11 @@ import { createNames, type Names } from "../../proto/contract.js";
 import { RunState } from "../../proto/gen/cubist/v1/run.js";
 import { VerdictKind, type Verdict } from "../../proto/gen/cubist/v1/cube.js";
 
-/** Kissat refutes each of its cubes in tens of ms; the workers' wrapper makes each take a second. */
+/**
+ * Kissat refutes each of its cubes in tens of ms; the workers' wrapper makes each take a second. Half the refutations
+ * are spot-checked, so that checks are being published (and cubes closed in the same verdict batches) when the node
+ * dies: a decision stopped by a failed publish once left a cube closed in memory and never in the ledger.
+ */
 const UNSAT = "test/fixtures/cluster/unsat-5x5.txt";
 
 /** The JetStream streams behind the layout: three streams plus the KV and Object Store buckets. */
@@ -85,7 +89,7 @@ test("replicated state - every stream and bucket has 3 replicas; a NATS node kil
     }
 
     const slow = writeFakeSolver(dir, "slow-kissat", 'sleep 1\nexec kissat "$@"');
-    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 12 }));
+    const run = await c.coordinator.submitRun(requestFor(UNSAT, { targetCubes: 12, spotCheckPercent: 50 }));
     const verdicts: Verdict[] = [];
     run.on("verdict", (v) => verdicts.push(v));
     for (const id of ["w1", "w2"]) {
