@@ -11,6 +11,9 @@ import { Verdict, VerdictKind } from "../../proto/gen/cubist/v1/cube.js";
 
 const MAX_VERDICT_BYTES = 16 * 1024 * 1024;
 
+/** How long the verdict consumer's pulls wait on the server (ms); its idle heartbeats come at half that. */
+const VERDICT_PULL_EXPIRES_MS = 4000;
+
 export interface VerdictLoopOptions {
   js: JetStreamClient;
   names: Names;
@@ -64,6 +67,9 @@ export class VerdictIntake {
         let ended = false;
         const messages = await consumer.consume({
           max_messages: 1000,
+          // Pulls that expire every few seconds, with heartbeats at half that: a pull lost with the consumer's leader
+          // (a NATS node died) is noticed after two missed heartbeats, 4 s, not the client's default 30 s.
+          expires: VERDICT_PULL_EXPIRES_MS,
           callback: (m) => {
             this.queue.push(m);
             this.wake?.();

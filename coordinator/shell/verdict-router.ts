@@ -3,8 +3,8 @@
  * not decode as a verdict is terminated; one for a run the coordinator does not hold, or that ended, is acked and
  * dropped; one whose lease or sender a run does not recognise (coordinator/model/leases.ts) is dropped and counted,
  * or held unacked while its task is still in flight (coordinator/model/verdict-hold.ts). The rest go to their runs, a
- * batch per run (coordinator/shell/run.ts handleVerdicts), and are acked once each run recorded its batch: a failed
- * record leaves them unacked, and JetStream delivers them again (recording is idempotent).
+ * batch per run (coordinator/shell/run.ts handleVerdicts), and are acked once each run recorded its batch: after a failed
+ * record they are handed back, and JetStream delivers them again after a second or more (recording is idempotent).
  */
 
 import type { EventEmitter } from "node:events";
@@ -18,6 +18,11 @@ import { awaitsRecord, checkVerdict } from "../model/leases.js";
 import type { HeldVerdicts } from "../model/verdict-hold.js";
 import type { Rejections } from "./heartbeats.js";
 import { LedgerFencedError } from "./ledger.js";
+
+/** How soon verdicts whose recording failed are delivered again: 1 s after the first failure, doubling up to the ack wait. */
+function redeliverMs(m: JsMsg): number {
+  return Math.min(60_000, 1000 * 2 ** Math.min(6, Math.max(0, m.info.deliveryCount - 1)));
+}
 import type { RunController } from "./run.js";
 import { decodeVerdict } from "./verdict-intake.js";
 
@@ -65,7 +70,7 @@ export class VerdictRouter {
       return;
     }
     const byRun = new Map<string, { verdicts: Verdict[] }>();
-    const acks: Array<() => void> = [];
+    const taken: JsMsg[] = [];
     for (const m of msgs) {
       if (!this.rechecked.has(m)) this.x.counters.verdicts++;
       const v = decodeVerdict(m.data, m.subject, this.x.names, this.x.log);
@@ -96,19 +101,21 @@ export class VerdictRouter {
       let g = byRun.get(v.runId);
       if (!g) byRun.set(v.runId, (g = { verdicts: [] }));
       g.verdicts.push(v);
-      acks.push(() => m.ack());
+      taken.push(m);
     }
     for (const [id, g] of byRun) {
       try {
         await this.x.run(id)!.handleVerdicts(g.verdicts);
       } catch (err) {
-        // Not acked: JetStream redelivers them after ack_wait (or to the next leader), and recording is idempotent.
+        // Handed back: JetStream delivers them again soon (to the next leader if this one stepped down), and
+        // recording is idempotent: what the stopped decision applied was recorded by its run (coordinator/shell/run.ts).
         const fenced = err instanceof LedgerFencedError || err instanceof NotLeaderError;
         if (!fenced) this.x.log.error("recording verdicts failed; they will be redelivered", { run: id, err: (err as Error).message });
+        for (const m of taken) m.nak(redeliverMs(m));
         return;
       }
     }
-    for (const ack of acks) ack();
+    for (const m of taken) m.ack();
   }
 
   /** Holds a verdict whose task is in flight; handed back to JetStream for later when the run holds too many. */
