@@ -67,6 +67,8 @@ export class RunController extends EventEmitter<RunEvents> {
   private readonly eta = new SteadyEta();
   private splitting: Promise<void> | null = null;
   private dirty = true;
+  /** A stopped decision's debts are not recorded yet (coordinator/model/run-recorder.ts). */
+  private owing = false;
   private readonly log: Logger;
   /** Certified runs: checks proofs and the coverage (coordinator/shell/certify.ts). */
   readonly certifier: RunCertifier | null;
@@ -206,6 +208,8 @@ export class RunController extends EventEmitter<RunEvents> {
   // ---- carrying out the model's effects --------------------------------------------------------------------
 
   private async carryOut<T>(steps: RunSteps<T>): Promise<T> {
+    // Debts that could not be recorded when their decision stopped go first.
+    if (this.owing) await this.payOwed().finally(() => { this.dirty = true; });
     try {
       return await runSteps(steps, (effect) => this.perform(effect));
     } catch (err) {
@@ -218,14 +222,19 @@ export class RunController extends EventEmitter<RunEvents> {
 
   /**
    * After a decision stopped by a failed effect: what it applied and did not record is recorded now, since the verdicts
-   * behind it come back as redeliveries that the run, which applied them, ignores. A coordinator that no longer leads
-   * records nothing: it drops its runs, and the next leader rebuilds them from the ledger.
+   * behind it come back as redeliveries that the run, which applied them, ignores (or before the next decision, when
+   * this fails too). A coordinator that no longer leads records nothing: the next leader rebuilds from the ledger.
    */
   private async recordOwed(cause: Error): Promise<void> {
     if (cause instanceof NotLeaderError || cause instanceof LedgerFencedError || !this.model.recorder.owes) return;
     this.log.warn("a decision stopped before it was recorded; recording what it applied", { err: cause.message });
-    await runSteps(this.model.recordOwed(), (effect) => this.perform(effect))
-      .catch((err) => this.log.error("recording what a stopped decision applied failed", { err: (err as Error).message }));
+    await this.payOwed().catch((err) => this.log.error("recording what a stopped decision applied failed", { err: (err as Error).message }));
+  }
+
+  private async payOwed(): Promise<void> {
+    this.owing = true;
+    await runSteps(this.model.recordOwed(), (effect) => this.perform(effect));
+    this.owing = false;
   }
 
   private perform(effect: RunEffect): Promise<void> {
