@@ -267,3 +267,25 @@ export function setupTokenBox(onChange = () => {}) {
     },
   };
 }
+
+/** Updates a tbody in place, one row per key, so that buttons being clicked are not replaced. */
+export function updateRows(tbody, items, key, build, update) {
+  const existing = new Map([...tbody.querySelectorAll("tr[data-key]")].map((tr) => [tr.dataset.key, tr]));
+  const wanted = new Set();
+  let prev = null;
+  for (const item of items) {
+    const k = key(item);
+    wanted.add(k);
+    let tr = existing.get(k);
+    if (!tr) {
+      tr = build(item);
+      tr.dataset.key = k;
+    }
+    update(tr, item);
+    const next = prev ? prev.nextSibling : tbody.firstChild;
+    if (next !== tr) tbody.insertBefore(tr, next);
+    prev = tr;
+  }
+  for (const [k, tr] of existing) if (!wanted.has(k)) tr.remove();
+  for (const tr of tbody.querySelectorAll("tr:not([data-key])")) tr.remove();
+}

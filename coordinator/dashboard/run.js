@@ -3,7 +3,7 @@
 // running cubes with a re-split button, workers, and the cube list.
 import {
   api, ApiError, el, follow, fmtBoardSize, fmtDuration, fmtNumber, fmtPercent, fmtWeight, saveFile, setProgress, setupTokenBox, showConnection, token,
-  showMessage, STATE_COLOURS, stateBadge, fmtDateTime,
+  showMessage, STATE_COLOURS, stateBadge, fmtDateTime, updateRows,
 } from "./common.js";
 import { bestChart, cubesChart } from "./charts.js";
 import { refreshTimeline } from "./timeline.js";
@@ -24,28 +24,6 @@ function svg(tag, attrs = {}) {
   const e = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   return e;
-}
-
-/** Updates a tbody in place, one row per key, so that buttons being clicked are not replaced. */
-function updateRows(tbody, items, key, build, update) {
-  const existing = new Map([...tbody.querySelectorAll("tr[data-key]")].map((tr) => [tr.dataset.key, tr]));
-  const wanted = new Set();
-  let prev = null;
-  for (const item of items) {
-    const k = key(item);
-    wanted.add(k);
-    let tr = existing.get(k);
-    if (!tr) {
-      tr = build(item);
-      tr.dataset.key = k;
-    }
-    update(tr, item);
-    const next = prev ? prev.nextSibling : tbody.firstChild;
-    if (next !== tr) tbody.insertBefore(tr, next);
-    prev = tr;
-  }
-  for (const [k, tr] of existing) if (!wanted.has(k)) tr.remove();
-  for (const tr of tbody.querySelectorAll("tr:not([data-key])")) tr.remove();
 }
 
 function setCells(tr, values) {

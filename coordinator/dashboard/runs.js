@@ -1,5 +1,5 @@
 // The runs list: every run the coordinator knows, newest first, updated live from /api/events.
-import { el, follow, fmtBoardSize, fmtDateTime, fmtDuration, fmtNumber, progressBar, setupTokenBox, showConnection, showMessage, stateBadge } from "./common.js";
+import { el, follow, fmtBoardSize, fmtDateTime, fmtDuration, fmtNumber, progressBar, setupTokenBox, showConnection, showMessage, stateBadge, updateRows } from "./common.js";
 
 const tbody = document.querySelector("#runs tbody");
 const workersCount = document.getElementById("workers-count");
@@ -30,25 +30,38 @@ function renderRole(coordinator) {
 function render({ runs, workers, coordinator }) {
   renderRole(coordinator);
   workersCount.textContent = `${workers} live worker${workers === 1 ? "" : "s"}`;
-  tbody.replaceChildren();
   if (runs.length === 0) {
-    tbody.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "No runs yet. Submit one with `cubist run submit` or `cubist coordinator --puzzle FILE`.")));
+    tbody.replaceChildren(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "No runs yet. Submit one with `cubist run submit` or `cubist coordinator --puzzle FILE`.")));
     return;
   }
-  for (const r of runs) {
-    const terminal = r.ended;
-    const took = r.runningSeconds || (r.finishedUnixMs && r.startedUnixMs ? (r.finishedUnixMs - r.startedUnixMs) / 1000 : 0);
-    const eta = terminal ? (took ? `took ${fmtDuration(took)}` : "") : r.scoreRun || r.state === "paused" ? "-" : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
-    tbody.append(el("tr", { dataset: { run: r.runId } },
-      el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.runId)}`, class: "run-link" }, r.name || r.runId), r.name && r.name !== r.runId ? el("div", { class: "muted small" }, r.runId) : null,
-        el("div", { class: "muted small" }, `${fmtBoardSize(r)}, ${r.encoding}`)),
-      el("td", {}, stateBadge(r.state)),
-      el("td", { class: "progress-col" }, progressBar(r.progress, r.state === "sat" && !r.count ? "solved" : undefined)),
-      el("td", {}, eta, r.waiting ? el("div", { class: "muted small", title: "why its queued cubes wait" }, r.waiting) : null),
-      el("td", { class: "num" }, `${fmtNumber(closedOf(r.cubes))} / ${fmtNumber(totalOf(r.cubes))}`),
-      el("td", { class: "num" }, r.count ? `${fmtNumber(r.count.solutions)}${r.count.complete ? "" : "+"}` : String(r.solutions), r.rejectedModels > 0 ? el("span", { class: "bad small" }, ` (${r.rejectedModels} rejected)`) : null),
-      el("td", {}, fmtDateTime(r.startedUnixMs || r.createdUnixMs))));
-  }
+  // Rows and cells are updated in place: a link being clicked while an update arrives stays the same element.
+  updateRows(tbody, runs, (r) => r.runId, (r) => el("tr", { dataset: { run: r.runId } }), (tr, r) => setCells(tr, runCells(r)));
+}
+
+/** The cells of a run's row. */
+function runCells(r) {
+  const terminal = r.ended;
+  const took = r.runningSeconds || (r.finishedUnixMs && r.startedUnixMs ? (r.finishedUnixMs - r.startedUnixMs) / 1000 : 0);
+  const eta = terminal ? (took ? `took ${fmtDuration(took)}` : "") : r.scoreRun || r.state === "paused" ? "-" : r.etaSeconds >= 0 ? fmtDuration(r.etaSeconds) : "unknown";
+  return [
+    el("td", {}, el("a", { href: `/runs/${encodeURIComponent(r.runId)}`, class: "run-link" }, r.name || r.runId), r.name && r.name !== r.runId ? el("div", { class: "muted small" }, r.runId) : null,
+      el("div", { class: "muted small" }, `${fmtBoardSize(r)}, ${r.encoding}`)),
+    el("td", {}, stateBadge(r.state)),
+    el("td", { class: "progress-col" }, progressBar(r.progress, r.state === "sat" && !r.count ? "solved" : undefined)),
+    el("td", {}, eta, r.waiting ? el("div", { class: "muted small", title: "why its queued cubes wait" }, r.waiting) : null),
+    el("td", { class: "num" }, `${fmtNumber(closedOf(r.cubes))} / ${fmtNumber(totalOf(r.cubes))}`),
+    el("td", { class: "num" }, r.count ? `${fmtNumber(r.count.solutions)}${r.count.complete ? "" : "+"}` : String(r.solutions), r.rejectedModels > 0 ? el("span", { class: "bad small" }, ` (${r.rejectedModels} rejected)`) : null),
+    el("td", {}, fmtDateTime(r.startedUnixMs || r.createdUnixMs)),
+  ];
+}
+
+/** Puts each new cell in place of the row's old one where they differ; an unchanged cell keeps its elements. */
+function setCells(tr, cells) {
+  cells.forEach((td, i) => {
+    const old = tr.children[i];
+    if (!old) tr.append(td);
+    else if (old.outerHTML !== td.outerHTML) old.replaceWith(td);
+  });
 }
 
 function start() {

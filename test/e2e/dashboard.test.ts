@@ -69,6 +69,11 @@ test("dashboard - a live run in Chromium: progress moves, a running cube is re-s
     await page.locator("#conn.conn-live").waitFor({ timeout: 10_000 });
     assert.match((await page.locator(`#runs tr[data-run="${runId}"] td`).last().textContent()) ?? "", /^\d{4}-\d\d-\d\d \d\d:\d\d$/, "Started has a date");
     await shot(page, "dashboard-runs.png");
+    // Live updates (one a second) change rows in place: the link a user is clicking stays the same element. When each
+    // update rebuilt the table, a click that straddled one was lost.
+    const runLink = await page.locator(`#runs tr[data-run="${runId}"] a.run-link`).elementHandle();
+    await page.waitForTimeout(2500);
+    assert.equal(await runLink!.evaluate((a) => a.isConnected), true, "the run's link survived the list's updates");
 
     // Its page: nothing runs yet, progress 0.
     await page.click(`#runs tr[data-run="${runId}"] a.run-link`);
