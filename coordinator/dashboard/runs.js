@@ -35,7 +35,7 @@ function render({ runs, workers, coordinator }) {
     return;
   }
   // Rows and cells are updated in place: a link being clicked while an update arrives stays the same element.
-  updateRows(tbody, runs, (r) => r.runId, (r) => el("tr", { dataset: { run: r.runId } }), (tr, r) => setCells(tr, runCells(r)));
+  updateRows(tbody, runs, (r) => r.runId, (r) => el("tr", { dataset: { run: r.runId } }), (tr, r) => replaceChangedCells(tr, runCells(r)));
 }
 
 /** The cells of a run's row. */
@@ -56,7 +56,7 @@ function runCells(r) {
 }
 
 /** Puts each new cell in place of the row's old one where they differ; an unchanged cell keeps its elements. */
-function setCells(tr, cells) {
+function replaceChangedCells(tr, cells) {
   cells.forEach((td, i) => {
     const old = tr.children[i];
     if (!old) tr.append(td);

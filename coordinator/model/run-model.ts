@@ -339,12 +339,12 @@ export class RunModel implements VerdictsRun, SplitRun, CertifiedRun, ProofCheck
     return recordCoverage(this, r);
   }
 
-  /** Something for the run's timeline that its other entries do not say (a takeover, a manual action and who asked). */
   /** Records what was applied and not recorded, after a decision that a failed effect stopped (coordinator/model/run-recorder.ts). */
   *recordOwed(): RunSteps {
     yield* this.recorder.recordOwed();
   }
 
+  /** Something for the run's timeline that its other entries do not say (a takeover, a manual action and who asked). */
   *recordNote(kind: string, message: string, actor: string): RunSteps {
     yield* this.recorder.record({ $case: "note", value: { kind, message: message.slice(0, 1000), actor: actor.slice(0, 200), worker: "", cubeId: "" } });
   }

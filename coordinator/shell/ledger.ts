@@ -16,6 +16,7 @@ import { DeliverPolicy, type JetStreamClient } from "@nats-io/jetstream";
 import { LedgerEntry } from "../../proto/gen/cubist/v1/ledger.js";
 import type { Names } from "../../proto/contract.js";
 import { subjectsUnder } from "../../cluster/layout.js";
+import { retryUntil } from "./retry.js";
 
 /** How long an append keeps retrying (a stream leader election after a NATS node died takes seconds). */
 export const LEDGER_RETRY_MS = 120_000;
@@ -77,26 +78,20 @@ export class Ledger {
     const subject = this.names.ledgerSubject(run);
     const base = `${run}:${randomUUID()}`;
     const payloads = entries.map((e) => LedgerEntry.encode({ ...e, term: this.term }).finish());
-    const deadline = Date.now() + LEDGER_RETRY_MS;
     let done = 0;
-    for (let attempt = 1; ; attempt++) {
-      try {
+    try {
+      await retryUntil(LEDGER_RETRY_MS, async () => {
         // One at a time, so that a retry after a partial failure cannot store them out of order.
         for (; done < payloads.length; done++) {
           const ack = await this.js.publish(subject, payloads[done], { msgID: `${base}:${done}`, expect: { lastSubjectSequence: this.last.get(run) ?? 0 } });
           this.last.set(run, Math.max(this.last.get(run) ?? 0, ack.seq));
         }
-        return;
-      } catch (err) {
-        if (isWrongLastSequence(err)) {
-          const fenced = new LedgerFencedError(run, (err as Error).message);
-          this.onFenced(fenced);
-          throw fenced;
-        }
-        if (Date.now() > deadline) throw err;
-        this.onRetry(attempt, err as Error);
-        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** Math.min(attempt, 5))));
-      }
+      }, (err) => !isWrongLastSequence(err), this.onRetry);
+    } catch (err) {
+      if (!isWrongLastSequence(err)) throw err;
+      const fenced = new LedgerFencedError(run, (err as Error).message);
+      this.onFenced(fenced);
+      throw fenced;
     }
   }
 

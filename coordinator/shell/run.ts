@@ -21,11 +21,12 @@ import type { CubeCountsPoint } from "../model/run-history.js";
 import type { RunTimeline } from "../model/run-timeline.js";
 import { runStatus } from "../model/run-status.js";
 import { performEffect, type EffectHost } from "./run-effect.js";
+import { RunDecisions } from "./run-decisions.js";
 import { RunCertifier } from "./certify.js";
 import { uploadFormula } from "./formula-upload.js";
 import { decidedCount, RateTracker } from "../model/rate.js";
 import { SteadyEta } from "../model/steady-eta.js";
-import { runSteps, type RunEffect, type RunSteps } from "../model/run-effects.js";
+import type { RunEffect, RunSteps } from "../model/run-effects.js";
 import { RunModel } from "../model/run-model.js";
 import type { RunShape } from "../model/shape.js";
 import type { BestBoard } from "../../proto/gen/cubist/v1/run.js";
@@ -67,8 +68,6 @@ export class RunController extends EventEmitter<RunEvents> {
   private readonly eta = new SteadyEta();
   private splitting: Promise<void> | null = null;
   private dirty = true;
-  /** A stopped decision's debts are not recorded yet (coordinator/model/run-recorder.ts). */
-  private owing = false;
   private readonly log: Logger;
   /** Certified runs: checks proofs and the coverage (coordinator/shell/certify.ts). */
   readonly certifier: RunCertifier | null;
@@ -79,6 +78,7 @@ export class RunController extends EventEmitter<RunEvents> {
    */
   endCarriedOut = false;
   private readonly effectHost: EffectHost;
+  private readonly decisions: RunDecisions;
 
   private constructor(
     private readonly deps: RunDeps,
@@ -89,6 +89,7 @@ export class RunController extends EventEmitter<RunEvents> {
     this.log = deps.log.child({ run: model.id });
     this.certifier = model.spec.certify ? new RunCertifier(model.spec.formulaSha256, deps.layout, this.log) : null;
     this.effectHost = this.makeEffectHost();
+    this.decisions = new RunDecisions(model, (effect) => this.perform(effect), this.log, () => { this.dirty = true; });
   }
 
   // ---- the run's state, read-only (the model owns it) ------------------------------------------------------
@@ -207,34 +208,8 @@ export class RunController extends EventEmitter<RunEvents> {
 
   // ---- carrying out the model's effects --------------------------------------------------------------------
 
-  private async carryOut<T>(steps: RunSteps<T>): Promise<T> {
-    // Debts that could not be recorded when their decision stopped go first.
-    if (this.owing) await this.payOwed().finally(() => { this.dirty = true; });
-    try {
-      return await runSteps(steps, (effect) => this.perform(effect));
-    } catch (err) {
-      await this.recordOwed(err as Error);
-      throw err;
-    } finally {
-      this.dirty = true;
-    }
-  }
-
-  /**
-   * After a decision stopped by a failed effect: what it applied and did not record is recorded now, since the verdicts
-   * behind it come back as redeliveries that the run, which applied them, ignores (or before the next decision, when
-   * this fails too). A coordinator that no longer leads records nothing: the next leader rebuilds from the ledger.
-   */
-  private async recordOwed(cause: Error): Promise<void> {
-    if (cause instanceof NotLeaderError || cause instanceof LedgerFencedError || !this.model.recorder.owes) return;
-    this.log.warn("a decision stopped before it was recorded; recording what it applied", { err: cause.message });
-    await this.payOwed().catch((err) => this.log.error("recording what a stopped decision applied failed", { err: (err as Error).message }));
-  }
-
-  private async payOwed(): Promise<void> {
-    this.owing = true;
-    await runSteps(this.model.recordOwed(), (effect) => this.perform(effect));
-    this.owing = false;
+  private carryOut<T>(steps: RunSteps<T>): Promise<T> {
+    return this.decisions.carryOut(steps);
   }
 
   private perform(effect: RunEffect): Promise<void> {

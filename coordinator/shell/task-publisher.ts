@@ -5,11 +5,12 @@
  * window is dropped by the server. Such a duplicate keeps the lease of the message stored first: the task's `lease` is
  * replaced by the stored one, so the ledger records what workers will actually see (coordinator/model/leases.ts).
  * A publish that NATS could not take for the moment (no stream leader after a node died: no responders, or a
- * timeout) is made again, for up to PUBLISH_RETRY_MS, as the ledger's appends are: the msg id makes it safe.
+ * timeout) is made again, for up to PUBLISH_RETRY_MS, as the ledger's appends are (coordinator/shell/retry.ts).
  */
 
-import type { JetStreamClient, JetStreamManager, PubAck } from "@nats-io/jetstream";
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import { CubeTask } from "../../proto/gen/cubist/v1/cube.js";
+import { retryUntil } from "./retry.js";
 
 export const PUBLISH_WINDOW = 256;
 
@@ -20,19 +21,6 @@ const PUBLISH_RETRY_MS = 120_000;
 function isTransient(err: unknown): boolean {
   const name = (err as Error)?.name ?? "";
   return name === "JetStreamNotEnabled" || name === "TimeoutError" || /no responders|timeout/i.test((err as Error)?.message ?? "");
-}
-
-/** Publishes once, again after transient failures until `PUBLISH_RETRY_MS` has passed. */
-async function publishRetrying(js: JetStreamClient, subject: string, data: Uint8Array, msgID: string): Promise<PubAck> {
-  const deadline = Date.now() + PUBLISH_RETRY_MS;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await js.publish(subject, data, { msgID, timeout: 30_000 });
-    } catch (err) {
-      if (!isTransient(err) || Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** Math.min(attempt, 5))));
-    }
-  }
 }
 
 /**
@@ -53,7 +41,7 @@ export async function publishTasks(
     for (let i = start; i < end; i++) {
       const { task, msgId } = tasks[i];
       acks.push(
-        publishRetrying(js, subject, CubeTask.encode(task).finish(), msgId).then(async (ack) => {
+        retryUntil(PUBLISH_RETRY_MS, () => js.publish(subject, CubeTask.encode(task).finish(), { msgID: msgId, timeout: 30_000 }), isTransient).then(async (ack) => {
           seqs[i] = ack.seq;
           if (ack.duplicate && jsm) task.lease = await storedLease(jsm.manager, jsm.stream, ack.seq, task.lease);
         }),

@@ -18,13 +18,13 @@ import { awaitsRecord, checkVerdict } from "../model/leases.js";
 import type { HeldVerdicts } from "../model/verdict-hold.js";
 import type { Rejections } from "./heartbeats.js";
 import { LedgerFencedError } from "./ledger.js";
+import type { RunController } from "./run.js";
+import { decodeVerdict } from "./verdict-intake.js";
 
 /** How soon verdicts whose recording failed are delivered again: 1 s after the first failure, doubling up to the ack wait. */
 function redeliverMs(m: JsMsg): number {
   return Math.min(60_000, 1000 * 2 ** Math.min(6, Math.max(0, m.info.deliveryCount - 1)));
 }
-import type { RunController } from "./run.js";
-import { decodeVerdict } from "./verdict-intake.js";
 
 /** What the coordinator counts for its metrics. */
 export interface CoordinatorCounters {
