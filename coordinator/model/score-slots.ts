@@ -27,7 +27,11 @@ import { MAX_SCORE_SLOTS, SCORE_SLOT_SEC } from "./run-defaults.js";
 
 /** Score slots are named `score-K`. */
 export const SCORE_SLOT_PREFIX = "score-";
-/** Seeds of different slots stay apart (slot K, attempt A: spec seed + K * SEED_STRIDE + A). */
+/**
+ * Slot K's attempt A searches with the spec's seed + K + A * SEED_STRIDE: the first attempts take the seeds `cubist
+ * solve --objective score` gives its engines (engine K: seed + K), so N slots search as `solve` on N cores does, and
+ * later attempts that start a schedule again stay apart from every slot's (K < MAX_SCORE_SLOTS < SEED_STRIDE).
+ */
 const SEED_STRIDE = 1_000_003;
 
 export function isScoreSlot(id: string): boolean {
@@ -84,8 +88,8 @@ export function wantedSlots(run: ScoreRun, liveSlots: number): number {
 function* sendSlot(run: ScoreRun, index: number, attempt: number): RunSteps {
   const id = `${SCORE_SLOT_PREFIX}${index}`;
   const budgetSec = run.spec.solver!.timeLimitSec > 0 ? run.spec.solver!.timeLimitSec : SCORE_SLOT_SEC;
-  // The task's seed is the spec's plus its attempt number (coordinator/model/task-message.ts).
-  const task = run.recorder.task({ id, placements: [] }, index * SEED_STRIDE + attempt, { timeLimitSec: budgetSec });
+  // The task's seed is the spec's plus this number (coordinator/model/task-message.ts).
+  const task = run.recorder.task({ id, placements: [] }, index + attempt * SEED_STRIDE, { timeLimitSec: budgetSec });
   const seed = task.task.solver!.seed;
   yield* run.recorder.publishAndRecord({ type: "publish", tasks: [task], seqs: [] },
     () => ({ $case: "slot", value: { id, attempt, seed, budgetSec, lease: task.task.lease, searchNodes: 0 } }));
