@@ -28,11 +28,12 @@ import { MAX_SCORE_SLOTS, SCORE_SLOT_SEC } from "./run-defaults.js";
 /** Score slots are named `score-K`. */
 export const SCORE_SLOT_PREFIX = "score-";
 /**
- * Slot K's attempt A searches with the spec's seed + K + A * SEED_STRIDE: the first attempts take the seeds `cubist
- * solve --objective score` gives its engines (engine K: seed + K), so N slots search as `solve` on N cores does, and
- * later attempts that start a schedule again stay apart from every slot's (K < MAX_SCORE_SLOTS < SEED_STRIDE).
+ * Slot K's attempt A searches with the spec's seed + K + A * MAX_SCORE_SLOTS: the first attempts take the seeds
+ * `cubist solve --objective score` gives its engines (engine K: seed + K), so N slots search as `solve` on N cores
+ * does, and no two attempts of any slots share a seed (K < MAX_SCORE_SLOTS; the seed wraps at 2^31 - 1 only after two
+ * million attempts of a slot).
  */
-const SEED_STRIDE = 1_000_003;
+const SEED_STRIDE = MAX_SCORE_SLOTS;
 
 export function isScoreSlot(id: string): boolean {
   return id.startsWith(SCORE_SLOT_PREFIX);
