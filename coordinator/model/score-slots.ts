@@ -27,14 +27,6 @@ import { MAX_SCORE_SLOTS, SCORE_SLOT_SEC } from "./run-defaults.js";
 
 /** Score slots are named `score-K`. */
 export const SCORE_SLOT_PREFIX = "score-";
-/**
- * Slot K's attempt A searches with the spec's seed + K + A * MAX_SCORE_SLOTS: the first attempts take the seeds
- * `cubist solve --objective score` gives its engines (engine K: seed + K), so N slots search as `solve` on N cores
- * does, and no two attempts of any slots share a seed (K < MAX_SCORE_SLOTS; the seed wraps at 2^31 - 1 only after two
- * million attempts of a slot).
- */
-const SEED_STRIDE = MAX_SCORE_SLOTS;
-
 export function isScoreSlot(id: string): boolean {
   return id.startsWith(SCORE_SLOT_PREFIX);
 }
@@ -89,8 +81,11 @@ export function wantedSlots(run: ScoreRun, liveSlots: number): number {
 function* sendSlot(run: ScoreRun, index: number, attempt: number): RunSteps {
   const id = `${SCORE_SLOT_PREFIX}${index}`;
   const budgetSec = run.spec.solver!.timeLimitSec > 0 ? run.spec.solver!.timeLimitSec : SCORE_SLOT_SEC;
-  // The task's seed is the spec's plus this number (coordinator/model/task-message.ts).
-  const task = run.recorder.task({ id, placements: [] }, index + attempt * SEED_STRIDE, { timeLimitSec: budgetSec });
+  // Attempt A of slot K searches with the spec's seed + K + A * MAX_SCORE_SLOTS (the sum is taken in
+  // coordinator/model/task-message.ts): the first attempts take the seeds `cubist solve --objective score` gives its
+  // engines (engine K: seed + K), so N slots search as `solve` on N cores does, and no two attempts of any slots share
+  // a seed (K < MAX_SCORE_SLOTS; the seed wraps at 2^31 - 1 only after two million attempts of a slot).
+  const task = run.recorder.task({ id, placements: [] }, index + attempt * MAX_SCORE_SLOTS, { timeLimitSec: budgetSec });
   const seed = task.task.solver!.seed;
   yield* run.recorder.publishAndRecord({ type: "publish", tasks: [task], seqs: [] },
     () => ({ $case: "slot", value: { id, attempt, seed, budgetSec, lease: task.task.lease, searchNodes: 0 } }));
