@@ -13,14 +13,13 @@
  * Prints one JSON line per shuffle (each pair's best and when it rose) and a table of the best at the marks.
  */
 
-import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { parseE2Hints, readCanonical, withHints } from "../core/formats/index.js";
 import { shufflePuzzle } from "../core/generate.js";
-import { engineProblem, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES } from "../worker/engine/index.js";
+import { engineProblem, runEngine, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES } from "../worker/engine/index.js";
+import { officialE2 } from "./lib/eternity2.js";
 import { printScriptHelp } from "./lib/script-help.js";
 
 const { values } = parseArgs({
@@ -33,16 +32,15 @@ const { values } = parseArgs({
 });
 if (values.help) printScriptHelp(import.meta.url);
 
-const ENGINE = "dist/engine/cubist-engine";
-const FIX = "test/fixtures/eternity2/";
-const bare = readCanonical(readFileSync(FIX + "e2_pieces.txt", "utf8"), "e2_pieces.txt");
-const e2 = withHints(bare, parseE2Hints(readFileSync(FIX + "e2_hints.txt", "utf8"), "e2_hints.txt", bare));
+const e2 = officialE2();
 const marks = [10, 60, 180, 300, 600, 900, 1800, 3600].filter((m) => m <= Number(values.time));
 type Pair = "alone" | "shared";
 
-/** One shuffle: four engines at once; each pair's best score and the times it rose. */
+/** One shuffle: four engines at once, each run as `solve` runs its engines; each pair's best score and the times it rose. */
 async function runShuffle(seed: number, seconds: number): Promise<{ seed: number; history: Record<Pair, Array<[number, number]>> }> {
-  const problem = engineProblem(shufflePuzzle(e2, seed).puzzle, [])!;
+  const { puzzle } = shufflePuzzle(e2, seed);
+  const problem = engineProblem(puzzle, [])!;
+  const shape = { rows: puzzle.rows, cols: puzzle.cols, pieces: puzzle.pieces.length };
   const dir = mkdtempSync(join(tmpdir(), "cubist-score-bound-"));
   const history: Record<Pair, Array<[number, number]>> = { alone: [], shared: [] };
   const best: Record<Pair, number> = { alone: -1, shared: -1 };
@@ -61,22 +59,10 @@ async function runShuffle(seed: number, seconds: number): Promise<{ seed: number
       renameSync(`${boundFile(s)}.new`, boundFile(s));
     }
   };
-  const runs = (["alone", "shared"] as const).flatMap((pair) => [1, 2].map((engineSeed) => new Promise<void>((resolve, reject) => {
-    const args = ["--order", "row", "--seed", String(engineSeed), "--restart", String(SCORE_RESTART_NODES), "--time-ms", String(seconds * 1000),
-      "--score", "--score-from", String(SCORE_FROM_PCT), "--score-ramp", String(SCORE_RAMP_PCT), ...(pair === "shared" ? ["--bound-file", boundFile(engineSeed)] : [])];
-    const child = spawn(ENGINE, args, { stdio: ["pipe", "pipe", "ignore"] });
-    child.stdin.end(problem);
-    let buf = "";
-    child.stdout.on("data", (d: Buffer) => {
-      buf += d.toString();
-      for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
-        const m = /^c best score=(\d+) max=\d+ placed=\d+ breaks=(\d+)/.exec(buf.slice(0, i));
-        buf = buf.slice(i + 1);
-        if (m) onBest(pair, Number(m[1]), Number(m[2]));
-      }
-    });
-    child.on("error", reject);
-    child.on("close", () => resolve());
+  const runs = (["alone", "shared"] as const).flatMap((pair) => [1, 2].map((engineSeed) => runEngine(problem, shape, {
+    order: "row", seed: engineSeed, restartBase: SCORE_RESTART_NODES, timeLimitMs: seconds * 1000,
+    score: { fromPct: SCORE_FROM_PCT, rampPct: SCORE_RAMP_PCT, ...(pair === "shared" ? { boundFile: boundFile(engineSeed) } : {}) },
+    onBest: (b) => onBest(pair, b.score!, b.breaks!),
   })));
   try {
     await Promise.all(runs);

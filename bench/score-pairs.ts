@@ -8,12 +8,12 @@
  *   node --import tsx bench/score-pairs.ts --time 900 --seeds 1,2,3 --set "A=" --set "B=--score-from 70" [--out FILE]
  */
 
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { execFileSync, spawn } from "node:child_process";
 import { parseArgs } from "node:util";
-import { parseE2Hints, readCanonical, withHints } from "../core/formats/index.js";
 import { shufflePuzzle } from "../core/generate.js";
 import { engineProblem, SCORE_FROM_PCT, SCORE_RAMP_PCT, SCORE_RESTART_NODES } from "../worker/engine/index.js";
+import { officialE2 } from "./lib/eternity2.js";
 
 const { values } = parseArgs({
   options: {
@@ -23,9 +23,7 @@ const { values } = parseArgs({
     out: { type: "string", default: "" },
   },
 });
-const FIX = "test/fixtures/eternity2/";
-const bare = readCanonical(readFileSync(FIX + "e2_pieces.txt", "utf8"), "e2_pieces.txt");
-const e2 = withHints(bare, parseE2Hints(readFileSync(FIX + "e2_hints.txt", "utf8"), "e2_hints.txt", bare));
+const e2 = officialE2();
 const sets = values.set!.map((s) => {
   const at = s.indexOf("=");
   return { name: s.slice(0, at), flags: s.slice(at + 1).split(" ").filter((f) => f !== "") };

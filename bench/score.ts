@@ -18,12 +18,13 @@
  */
 
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { parseE2Hints, readCanonical, withHints, writeCanonical } from "../core/formats/index.js";
+import { writeCanonical } from "../core/formats/index.js";
 import { shufflePuzzle } from "../core/generate.js";
+import { officialE2 } from "./lib/eternity2.js";
 
 const { values, positionals } = parseArgs({
   options: {
@@ -39,9 +40,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
 });
 
-const FIX = "test/fixtures/eternity2/";
-const bare = readCanonical(readFileSync(FIX + "e2_pieces.txt", "utf8"), "e2_pieces.txt");
-const e2 = withHints(bare, parseE2Hints(readFileSync(FIX + "e2_hints.txt", "utf8"), "e2_hints.txt", bare));
+const e2 = officialE2();
 const marks = [10, 60, 180, 300, 600, 1200, 1800, 3600, 7200];
 const configs = values.configs!.split(",");
 type Row = { config: string; seed: number; final: number | null; at: Record<number, number | null>; seconds: number };

@@ -17,22 +17,18 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-import { parseE2Hints, parsePuzzle, readBrendanSolution, withHints } from "../core/formats/index.js";
+import { parsePuzzle, readBrendanSolution } from "../core/formats/index.js";
 import type { Puzzle } from "../core/puzzle.js";
 import { searchPlacements } from "../core/cubes/search.js";
 import { streamCubes } from "../core/cubes/split.js";
 import type { CellOrder, Cube, Expansion, PruningLevel } from "../core/cubes/types.js";
+import { officialE2 } from "./lib/eternity2.js";
 
 const FIX = new URL("../test/fixtures/", import.meta.url);
 const read = (rel: string): string => readFileSync(new URL(rel, FIX), "utf8");
 
-function e2(): Puzzle {
-  const bare = parsePuzzle(read("eternity2/e2_pieces.txt"), "e2_pieces.txt");
-  return withHints(bare, parseE2Hints(read("eternity2/e2_hints.txt"), "e2_hints.txt", bare), "e2_hints.txt");
-}
-
 function splitRun(cubes: number, cellOrder: CellOrder, expansion: Expansion, pruning: PruningLevel, collect: boolean): void {
-  const puzzle = e2();
+  const puzzle = officialE2();
   const started = performance.now();
   const kept: Cube[] = [];
   let count = 0, minW = Number.POSITIVE_INFINITY, maxW = 0, placements = 0, peakRss = 0;
