@@ -85,8 +85,6 @@ typedef struct {
   double score_from;     /* score mode: breaks allowed from this fraction of the scan order on */
   double score_ramp;     /* score mode: the ramp's exponent P (breaks allowed at the fraction f of it: B * f^P) */
   bool score_any;        /* score mode: a placement may mismatch on both keyed sides (a scan of the rim list) */
-  int score_skew;        /* score mode: percent of the colours whose pieces are tried first (0: none; score.c) */
-  int score_ahead;       /* score mode, with score_skew: those colours' sides used up this percent ahead of an even pace */
   bool lns;              /* score mode: after lns_after_s of branch and bound, neighbourhood search (lns.c) */
   double lns_after_s;
   const char *bound_file; /* score mode: a file holding a break bound that may tighten while the search runs (NULL: none) */

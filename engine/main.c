@@ -47,8 +47,6 @@ static const char *usage =
   "  --score-from PCT  score mode: mismatches allowed from PCT% of the scan order on (default 50)\n"
   "  --score-ramp N    score mode: the ramp's exponent in hundredths: B * f^(N/100) breaks at the fraction f of it\n"
   "                    (default 100: straight)\n"
-  "  --score-skew PCT  score mode: try first the pieces with the most sides of PCT% of the colours (chosen by the seed),\n"
-  "                    so that the last rows are left pieces of fewer colours (default 0: none)\n"
   "  --score-any       score mode: a placement may mismatch on both sides it is keyed by (default: on one at most)\n"
   "  --bound-file F    score mode: F holds a break bound (a number), read twice a second; a bound below the search's\n"
   "                    own is taken at once, without a restart (a cluster's shared bound)\n"
@@ -181,7 +179,7 @@ int main(int argc, char **argv) {
       o.part_k = k; o.part_n = n;
     } else if (v && parse_u64(v, &u) && (!strcmp(a, "--seed") || !strcmp(a, "--corner") || !strcmp(a, "--alternate") || !strcmp(a, "--restart") || !strcmp(a, "--limit") ||
                !strcmp(a, "--nodes") || !strcmp(a, "--time-ms") || !strcmp(a, "--progress-ms") || !strcmp(a, "--part-depth") || !strcmp(a, "--part-from") ||
-               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--score-ramp") || !strcmp(a, "--score-skew") || !strcmp(a, "--score-ahead") || !strcmp(a, "--estimate") || !strcmp(a, "--lns") ||
+               !strcmp(a, "--breaks") || !strcmp(a, "--score-from") || !strcmp(a, "--score-ramp") || !strcmp(a, "--estimate") || !strcmp(a, "--lns") ||
                !strcmp(a, "--restart-skip"))) {
       i++;
       if (!strcmp(a, "--seed")) o.seed = u;
@@ -203,11 +201,6 @@ int main(int argc, char **argv) {
         if (u < 10 || u > 1000) { fprintf(stderr, "cubist-engine: --score-ramp wants 10..1000 (hundredths of the exponent), got %llu\n", (unsigned long long)u); return 2; }
         o.score_ramp = (double)u / 100.0;
       }
-      else if (!strcmp(a, "--score-skew")) {
-        if (u > 100) { fprintf(stderr, "cubist-engine: --score-skew wants a percentage 0..100, got %llu\n", (unsigned long long)u); return 2; }
-        o.score_skew = (int)u;
-      }
-      else if (!strcmp(a, "--score-ahead")) o.score_ahead = u > 1000 ? 1000 : (int)u;
       else if (!strcmp(a, "--breaks")) o.score_breaks = u > 1000000 ? 1000000 : (int)u;
       else if (!strcmp(a, "--score-from")) {
         if (u > 100) { fprintf(stderr, "cubist-engine: --score-from wants a percentage 0..100, got %llu\n", (unsigned long long)u); return 2; }

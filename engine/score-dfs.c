@@ -88,7 +88,7 @@ static const ocand_t *walk_take(sctx_t *x, int i) {
 /* One pass of at most `budget` nodes (0: none). Returns an end_kind, or -1 when the budget was spent. */
 int score_dfs(sctx_t *x, uint64_t budget) {
   const options_t *o = x->o;
-  int n = x->n, depth = 0, used = 0, fs = 0; /* fs: the `first` colours' sides placed (--score-ahead) */
+  int n = x->n, depth = 0, used = 0;
   uint64_t stop_at = budget ? x->nodes + budget : UINT64_MAX;
   if (o->node_limit && o->node_limit < stop_at) stop_at = o->node_limit;
   uint64_t next_check = x->nodes + CHECK_EVERY;
@@ -112,9 +112,7 @@ int score_dfs(sctx_t *x, uint64_t budget) {
         for (; i < e; i++) {
           if (x->avail[L[i].cls] == 0) continue;
           int m = x->nkn[depth] > 2 ? mismatches(x, depth, &L[i]) : 0;
-          if (used + m > x->allow[depth]) continue;
-          if (x->need[depth] && fs + first_sides(x, &L[i]) < x->need[depth]) continue;
-          c = &L[i]; cost = m; break;
+          if (used + m <= x->allow[depth]) { c = &L[i]; cost = m; break; }
         }
         x->lo[depth] = i + 1;
         if (c) break;
@@ -159,7 +157,6 @@ int score_dfs(sctx_t *x, uint64_t budget) {
       depth--;
       x->avail[x->chosen[depth]->cls]++;
       used -= x->cost[depth];
-      fs -= first_sides(x, x->chosen[depth]);
       continue;
     }
     if (!again) x->nodes++;
@@ -167,7 +164,6 @@ int score_dfs(sctx_t *x, uint64_t budget) {
     x->chosen[depth] = c;
     x->cost[depth] = cost;
     used += cost;
-    fs += first_sides(x, c);
     memcpy(&x->colour[x->cell[depth] * 4], c->c, 4);
     depth++;
     if (depth == n) {
@@ -181,7 +177,6 @@ int score_dfs(sctx_t *x, uint64_t budget) {
       }
       x->avail[c->cls]++;
       used -= cost;
-      fs -= first_sides(x, c);
     } else {
       enter(x, depth);
       if (depth < walk && (!resume_apply(x, depth, x->resume[depth]) || depth == walk - 1)) walk = 0;

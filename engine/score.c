@@ -101,51 +101,9 @@ static void build_buckets(sctx_t *x, int rim, int keyed) {
   x->blist[rim][keyed] = out;
 }
 
-/* --score-skew: a stable sort of a list by the sides of the `first` colours, most first (the shuffle kept among
- * equals), so the search uses those colours up early and leaves the last rows pieces of the others: an uneven mix
- * of colours matches more often than an even one. */
-static void skew_sort(const sctx_t *x, ocand_t *a, int len) {
-  ocand_t *tmp = malloc(sizeof(ocand_t) * (size_t)len);
-  int k = 0;
-  for (int want = 4; want >= 0; want--)
-    for (int i = 0; i < len; i++)
-      if (first_sides(x, &a[i]) == want) tmp[k++] = a[i];
-  memcpy(a, tmp, sizeof(ocand_t) * (size_t)len);
-  free(tmp);
-}
-
-/* The `first` colours: PCT% of the colours other than grey, chosen by the seed (its own generator: the shuffles'
- * stay as they are). */
-static void choose_first(sctx_t *x, int pct, uint64_t seed) {
-  int K = x->p->ncolours, m = K - 1, want = (m * pct + 50) / 100;
-  int *perm = malloc(sizeof(int) * (size_t)(m > 0 ? m : 1));
-  for (int i = 0; i < m; i++) perm[i] = i + 1;
-  uint64_t g = seed ^ 0x5EEDC0105ull;
-  for (int i = m - 1; i > 0; i--) { int j = (int)(rnd(&g) % (uint64_t)(i + 1)); int t = perm[i]; perm[i] = perm[j]; perm[j] = t; }
-  for (int i = 0; i < want; i++) x->first[perm[i]] = 1;
-  free(perm);
-}
-
-/* --score-ahead: at every 16th position before the ramp, the `first` colours' sides placed must be at least the
- * even pace (their share of the free pieces' sides times the share of positions filled) plus `ahead` percent. */
-static void set_need(sctx_t *x, int ahead) {
-  const puzzle_t *p = x->p;
-  long total = 0;
-  for (int c = 0; c < p->nclasses; c++)
-    for (int d = 0; d < 4; d++) total += (long)x->avail[c] * x->first[p->edges[p->class_rep[c]][d]];
-  for (int i = 15; i < x->from; i += 16) {
-    long want = total * (i + 1) * (100 + ahead) / (100L * x->n);
-    x->need[i] = (int)(want < total ? want : total);
-  }
-}
-
-/* Each restart shuffles the rim lists as the restart before left them (then, with --score-skew, sorts them). */
+/* Each restart shuffles the rim lists as the restart before left them. */
 static void shuffle_rims(sctx_t *x) {
-  for (int r = 0; r < 16; r++) {
-    if (!x->rim_list[r]) continue;
-    shuffle(x, x->rim_list[r], x->rim_len[r]);
-    if (x->o->score_skew > 0) skew_sort(x, x->rim_list[r], x->rim_len[r]);
-  }
+  for (int r = 0; r < 16; r++) if (x->rim_list[r]) shuffle(x, x->rim_list[r], x->rim_len[r]);
 }
 
 static void build_lists(sctx_t *x) {
@@ -225,10 +183,6 @@ static void setup_score(sctx_t *x, const puzzle_t *p, const options_t *o) {
   if (x->from > x->n) x->from = x->n;
   score_ramp(x);
   x->rng = o->seed;
-  x->first = calloc((size_t)p->ncolours, 1);
-  x->need = calloc((size_t)n, sizeof(int));
-  if (o->score_skew > 0) choose_first(x, o->score_skew, o->seed);
-  if (o->score_skew > 0 && o->score_ahead > 0) set_need(x, o->score_ahead);
   x->one_off = !o->score_any;
   free(all); free(rank);
   clock_gettime(CLOCK_MONOTONIC, &x->t0);
@@ -312,7 +266,7 @@ void engine_score(const puzzle_t *p, const options_t *o, result_t *r) {
   r->seconds = score_since(&x.t0);
   r->best_score = x.best_breaks <= x.inner_edges ? x.inner_edges - x.best_breaks : -1;
   r->max_score = x.inner_edges;
-  free(x.best_piece); free(x.best_rot); free(x.first); free(x.need);
+  free(x.best_piece); free(x.best_rot);
   for (int a = 0; a < 16; a++) {
     free(x.rim_list[a]);
     for (int b = 0; b < 16; b++) { free(x.bstart[a][b]); free(x.blist[a][b]); }

@@ -43,8 +43,6 @@ typedef struct {
   int **free_pieces;
   int *board_piece, *board_rot; /* caller's: a perfect board */
   int *best_piece, *best_rot;   /* the best board printed (where --lns starts from) */
-  uint8_t *first;          /* --score-skew: colour -> 1 for the colours whose pieces are tried first (all 0: none) */
-  int *need;               /* --score-ahead: position -> sides of those colours placed by then at least (0: no check) */
   bool one_off;            /* at most one keyed mismatch per placement, from the one-colour buckets */
   double bound_read_at;    /* --bound-file: when it was last read (seconds since t0) */
   const uint32_t *resume;  /* --resume-from: the stopped search's iterators, walked again by the first pass */
@@ -53,10 +51,6 @@ typedef struct {
   int resume_out_len;
   struct timespec t0;
 } sctx_t;
-
-static inline int first_sides(const sctx_t *x, const ocand_t *c) {
-  return x->first[c->c[0]] + x->first[c->c[1]] + x->first[c->c[2]] + x->first[c->c[3]];
-}
 
 /* score.c */
 double score_since(const struct timespec *t0);
