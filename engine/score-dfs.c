@@ -44,6 +44,17 @@ static void rim_enter(sctx_t *x, int i) {
   x->hi[i] = x->rim_len[x->rim[i]];
 }
 
+/* The one-colour buckets of position i's keyed side `which` (0 the first, 1 the second): phases 3 and 4. */
+static inline const ocand_t *one_off_list(const sctx_t *x, int i, int which) {
+  return x->blist[x->rim[i]][1 << x->kd[i * 4 + which]];
+}
+
+/* The list that phase `phase` of position i indexes: 0 the bucket of both keyed sides' colours, 1 the whole rim list,
+ * 3 (4) the one-colour bucket of the first (second) keyed side. */
+static inline const ocand_t *phase_list(const sctx_t *x, int i, int phase) {
+  return phase == 0 ? x->blist[x->rim[i]][x->kmask[i]] : phase == 1 ? x->rim_list[x->rim[i]] : one_off_list(x, i, phase - 3);
+}
+
 /* A resume step packs a position's iterator: the index of its next candidate and the phase whose list it indexes. */
 #define RESUME_PHASES 8
 
@@ -77,9 +88,7 @@ static bool resume_apply(sctx_t *x, int i, uint32_t step) {
 static const ocand_t *walk_take(sctx_t *x, int i) {
   int phase = x->phase[i], k = x->lo[i];
   if (k >= x->hi[i] || phase == 2) return NULL;
-  const ocand_t *L = phase == 0 ? x->blist[x->rim[i]][x->kmask[i]]
-                   : phase == 1 ? x->rim_list[x->rim[i]]
-                   : x->blist[x->rim[i]][1 << x->kd[i * 4 + phase - 3]];
+  const ocand_t *L = phase_list(x, i, phase);
   if (x->avail[L[k].cls] == 0) return NULL;
   x->lo[i] = k + 1;
   return &L[k];
@@ -107,7 +116,7 @@ int score_dfs(sctx_t *x, uint64_t budget) {
     if (!c) walk = 0;
     while (!c) {
       if (x->phase[depth] == 0) {
-        const ocand_t *L = x->blist[x->rim[depth]][x->kmask[depth]];
+        const ocand_t *L = phase_list(x, depth, 0);
         int i = x->lo[depth], e = x->hi[depth];
         for (; i < e; i++) {
           if (x->avail[L[i].cls] == 0) continue;
@@ -120,7 +129,7 @@ int score_dfs(sctx_t *x, uint64_t budget) {
         if (x->nkey[depth] == 2 && x->one_off) { one_off_enter(x, depth, 3); continue; }
         rim_enter(x, depth);
       } else if (x->phase[depth] == 1) {
-        const ocand_t *L = x->rim_list[x->rim[depth]];
+        const ocand_t *L = phase_list(x, depth, 1);
         int i = x->lo[depth], e = x->hi[depth], room = x->allow[depth] - used;
         for (; i < e; i++) {
           if (x->avail[L[i].cls] == 0) continue;
@@ -137,7 +146,7 @@ int score_dfs(sctx_t *x, uint64_t budget) {
         /* one keyed side matches (the bucket of that side's colour), the other does not */
         int which = x->phase[depth] - 3, d = x->kd[depth * 4 + 1 - which];
         uint8_t other = x->colour[x->kidx[depth * 4 + 1 - which]];
-        const ocand_t *L = x->blist[x->rim[depth]][1 << x->kd[depth * 4 + which]];
+        const ocand_t *L = one_off_list(x, depth, which);
         int i = x->lo[depth], e = x->hi[depth], room = x->allow[depth] - used;
         for (; i < e; i++) {
           if (x->avail[L[i].cls] == 0 || L[i].c[d] == other) continue;
