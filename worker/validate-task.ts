@@ -54,8 +54,21 @@ const DEFAULT_COUNT_BOARDS = 100;
 /** A sanity bound on count_boards (the coordinator picks it so that a verdict stays under NATS's 1 MB payload). */
 const MAX_COUNT_BOARDS = 10_000;
 
-/** How long a spot check of a worker's own refutation waits after that worker hands it back (a nak). */
+/** How long a spot check of a worker's own refutation waits after that worker hands it back (a nak) the first time. */
 export const SPOT_CHECK_NAK_MS = 100;
+/** The longest such wait: the wait doubles at each delivery up to this. */
+export const SPOT_CHECK_NAK_MAX_MS = 1_000;
+
+/**
+ * The wait before a task this worker hands back as not its own (its own refutation's spot check, its own proof's
+ * check) is delivered again: short at first, so that another worker's pull takes it soon, then doubling with the
+ * deliveries. A pull consumer delivers such messages before new ones, so with a fixed short wait a worker whose own
+ * checks pile up (every other worker busy) would spend its pulls handing them back and never reach a new cube.
+ */
+export function handBackDelayMs(deliveries: number): number {
+  const doublings = Math.min(Math.max(0, Math.floor(deliveries) - 1), 16);
+  return Math.min(SPOT_CHECK_NAK_MAX_MS, SPOT_CHECK_NAK_MS * 2 ** doublings);
+}
 
 export interface ValidateContext {
   names: Names;
@@ -162,7 +175,7 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
   if (isFormulaPuzzle(run.puzzle)) {
     // A formula run's cube is literals (core/cnf/run-formula.ts), solved by the SAT solver alone.
     const problem = formulaTaskProblem(task, limits, run.numVars);
-    return problem !== null ? bad(problem) : admitted(ctx, run, task, limits);
+    return problem !== null ? bad(problem) : admitted(ctx, run, task, limits, info.deliveryCount);
   }
   const placements = checkPlacements(run.puzzle, task.placements);
   if (placements !== null) return bad(placements);
@@ -184,7 +197,7 @@ export function validateTask(ctx: ValidateContext, subject: string, data: Uint8A
       return bad(`${limits.objective === "score" ? "objective score" : task.certify ? "certify" : "engine_order"} on a triangle run (square boards only)`);
     }
   }
-  return admitted(ctx, run, task, limits);
+  return admitted(ctx, run, task, limits, info.deliveryCount);
 }
 
 /**
@@ -219,17 +232,17 @@ function formulaTaskProblem(task: CubeTask, limits: Exclude<ReturnType<typeof ch
 }
 
 /** A task whose content is good: run it, unless its run or cube says otherwise. */
-function admitted(ctx: ValidateContext, run: WorkerRun, task: CubeTask, limits: Exclude<ReturnType<typeof checkLimits>, string>): TaskCheck {
+function admitted(ctx: ValidateContext, run: WorkerRun, task: CubeTask, limits: Exclude<ReturnType<typeof checkLimits>, string>, deliveries: number): TaskCheck {
   const runId = run.id, cube = task.cubeId;
   // Checked after the content, so that a forged or malformed task is terminated (and counted) even when its run has
   // ended or its cube was cancelled.
   if (isTerminal(run.state)) return { action: "ack", reason: `run ${runStateName(run.state)}`, run: runId, cube };
   if (ctx.cancelled(runId, cube)) return { action: "ack", reason: "cube cancelled", run: runId, cube };
   if (run.state !== RunState.RUN_STATE_RUNNING) return { action: "nak", reason: `run ${runStateName(run.state)}`, run: runId, cube };
-  // Handed back at once but for a moment (SPOT_CHECK_NAK_MS), so that another worker's pull takes it soon.
+  // Handed back for a moment that grows with the deliveries (handBackDelayMs), so that another worker's pull takes it.
   if (task.notWorker !== "" && task.notWorker === ctx.workerId) {
     const why = task.check ? "a check of this worker's own proof: for another worker" : "a spot check of this worker's own refutation: for another worker";
-    return { action: "nak", reason: why, run: runId, cube, delayMs: SPOT_CHECK_NAK_MS };
+    return { action: "nak", reason: why, run: runId, cube, delayMs: handBackDelayMs(deliveries) };
   }
   return { action: "run", task, run, limits };
 }

@@ -215,3 +215,21 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check({ ...task, numVars: task.numVars + 1 }).action, "term");
 });
 
+
+test("validate - a check of this worker's own work is handed back, for a wait that doubles with each delivery up to 1 s", () => {
+  const run = (workerRunFromRecord("r1", record(spec()), 1) as { run: WorkerRun }).run;
+  const ctx = { names, run: (id: string) => (id === "r1" ? run : undefined), cancelled: () => false, workerId: "w1" };
+  const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
+  const task: CubeTask = {
+    runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
+    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false, engineOrder: "", engineMirror: false, engineCorner: 0, notWorker: "w1",
+  };
+  const at = (deliveryCount: number) => validateTask(ctx, "cubist.cubes.r1", CubeTask.encode(task).finish(), { stream: "CUBIST_CUBES", consumer: "run-r1", deliveryCount, streamSequence: 1, consumerSequence: 1, pending: 0 });
+  const waits = [1, 2, 3, 4, 5, 8, 1000].map((d) => {
+    const c = at(d);
+    assert.ok(c.action === "nak" && /own refutation/.test(c.reason), JSON.stringify(c));
+    return c.action === "nak" ? c.delayMs : undefined;
+  });
+  assert.deepEqual(waits, [100, 200, 400, 800, 1000, 1000, 1000]);
+  assert.equal(validateTask({ ...ctx, workerId: "w2" }, "cubist.cubes.r1", CubeTask.encode(task).finish(), { stream: "CUBIST_CUBES", consumer: "run-r1", deliveryCount: 1, streamSequence: 1, consumerSequence: 1, pending: 0 }).action, "run", "another worker runs it");
+});
