@@ -128,18 +128,26 @@ test("runs - records that do not hold together are ignored, the previous good on
   assert.deepEqual(stopped, ["r1:run cancelled"], "a deleted run that was already final is not stopped twice");
 });
 
+/** A well-formed task of run r1 (spec()), cube 4.1: the solution's first placement. */
+function cubeTask(overrides: Partial<CubeTask> = {}): CubeTask {
+  const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
+  return {
+    runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
+    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false, engineOrder: "", engineMirror: false, engineCorner: 0, notWorker: "",
+    ...overrides,
+  };
+}
+
+/** The first DELIVERY of a task by run r1's main consumer. */
+const DELIVERY: DeliveryInfo = { stream: "CUBIST_CUBES", consumer: "run-r1", deliveryCount: 1, streamSequence: 1, consumerSequence: 1, pending: 0 };
+
 test("validate - term for foreign or malformed, nak while paused, ack when finished or cancelled, run otherwise", () => {
   let state = RunState.RUN_STATE_RUNNING;
   const info = (): WorkerRun => ({ ...(workerRunFromRecord("r1", record(spec()), 1) as { run: WorkerRun }).run, state });
   let cancelled = false;
   const ctx = { names, run: (id: string) => (id === "r1" ? info() : undefined), cancelled: () => cancelled };
-  const delivery: DeliveryInfo = { stream: "CUBIST_CUBES", consumer: "run-r1", deliveryCount: 1, streamSequence: 1, consumerSequence: 1, pending: 0 };
-  const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
-  const task: CubeTask = {
-    runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
-    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false, engineOrder: "", engineMirror: false, engineCorner: 0, notWorker: "",
-  };
-  const check = (t: CubeTask, d: DeliveryInfo = delivery, subject = "cubist.cubes.r1") => validateTask(ctx, subject, CubeTask.encode(t).finish(), d);
+  const task = cubeTask();
+  const check = (t: CubeTask, d: DeliveryInfo = DELIVERY, subject = "cubist.cubes.r1") => validateTask(ctx, subject, CubeTask.encode(t).finish(), d);
   const ok = check(task);
   assert.equal(ok.action, "run");
   if (ok.action === "run") assert.deepEqual(ok.limits, { solver: "kissat", timeLimitSec: 10, conflictLimit: undefined, seed: 7, searchMs: 0, objective: "sat" });
@@ -147,19 +155,19 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.ok(score.action === "run" && score.limits.objective === "score");
   assert.equal(check({ ...task, solver: { ...task.solver!, objective: "score" } }).action, "term", "score mode needs the engine alone");
   assert.equal(check({ ...task, solver: { ...task.solver!, objective: "maximise" } }).action, "term");
-  assert.equal(check(task, { ...delivery, stream: "OTHER" }).action, "term");
-  assert.equal(check(task, { ...delivery, consumer: "coordinator" }).action, "term");
-  assert.equal(check(task, delivery, "cubist.cubes.r2").action, "term");
+  assert.equal(check(task, { ...DELIVERY, stream: "OTHER" }).action, "term");
+  assert.equal(check(task, { ...DELIVERY, consumer: "coordinator" }).action, "term");
+  assert.equal(check(task, DELIVERY, "cubist.cubes.r2").action, "term");
   // The front queue: its own consumer and subject, and only together.
-  assert.equal(check(task, { ...delivery, consumer: "front-r1" }, "cubist.cubes.r1.front").action, "run");
-  assert.equal(check(task, { ...delivery, consumer: "front-r1" }, "cubist.cubes.r1").action, "term");
-  assert.equal(check(task, delivery, "cubist.cubes.r1.front").action, "term");
-  assert.equal(check(task, { ...delivery, consumer: "front-r2" }, "cubist.cubes.r2.front").action, "term");
+  assert.equal(check(task, { ...DELIVERY, consumer: "front-r1" }, "cubist.cubes.r1.front").action, "run");
+  assert.equal(check(task, { ...DELIVERY, consumer: "front-r1" }, "cubist.cubes.r1").action, "term");
+  assert.equal(check(task, DELIVERY, "cubist.cubes.r1.front").action, "term");
+  assert.equal(check(task, { ...DELIVERY, consumer: "front-r2" }, "cubist.cubes.r2.front").action, "term");
   // The lead queue (a portfolio member going on) likewise.
-  assert.equal(check(task, { ...delivery, consumer: "lead-r1" }, "cubist.cubes.r1.lead").action, "run");
-  assert.equal(check(task, { ...delivery, consumer: "lead-r1" }, "cubist.cubes.r1.front").action, "term");
-  assert.equal(check(task, { ...delivery, consumer: "front-r1" }, "cubist.cubes.r1.lead").action, "term");
-  assert.equal(check(task, delivery, "cubist.cubes.r1.lead").action, "term");
+  assert.equal(check(task, { ...DELIVERY, consumer: "lead-r1" }, "cubist.cubes.r1.lead").action, "run");
+  assert.equal(check(task, { ...DELIVERY, consumer: "lead-r1" }, "cubist.cubes.r1.front").action, "term");
+  assert.equal(check(task, { ...DELIVERY, consumer: "front-r1" }, "cubist.cubes.r1.lead").action, "term");
+  assert.equal(check(task, DELIVERY, "cubist.cubes.r1.lead").action, "term");
   assert.equal(check({ ...task, numVars: task.numVars + 1 }).action, "term");
   assert.equal(check({ ...task, solver: { ...task.solver!, solver: "minisat" } }).action, "term");
   assert.equal(check({ ...task, solver: { ...task.solver!, seed: 2 ** 31 } }).action, "term");
@@ -215,21 +223,16 @@ test("validate - term for foreign or malformed, nak while paused, ack when finis
   assert.equal(check({ ...task, numVars: task.numVars + 1 }).action, "term");
 });
 
-
-test("validate - a check of this worker's own work is handed back, for a wait that doubles with each delivery up to 1 s", () => {
+test("validate - a check of this worker's own work is handed back, for a wait that doubles with each DELIVERY up to 1 s", () => {
   const run = (workerRunFromRecord("r1", record(spec()), 1) as { run: WorkerRun }).run;
   const ctx = { names, run: (id: string) => (id === "r1" ? run : undefined), cancelled: () => false, workerId: "w1" };
-  const p = { cell: 0, piece: solution.cells[0]!.piece, rot: solution.cells[0]!.rot };
-  const task: CubeTask = {
-    runId: "r1", cubeId: "4.1", formulaSha256: "a".repeat(64), numVars: formula.numVars, units: formula.varMap.placementLiterals(p),
-    placements: [p], solver: { solver: "kissat", timeLimitSec: 10, conflictLimit: 0, seed: 7, searchMs: 0, firstTimeLimitSec: 0, objective: "" }, generation: 0, puzzleSha256: sha256Hex(puzzleText), lease: "l1", certify: false, engineOrder: "", engineMirror: false, engineCorner: 0, notWorker: "w1",
-  };
-  const at = (deliveryCount: number) => validateTask(ctx, "cubist.cubes.r1", CubeTask.encode(task).finish(), { stream: "CUBIST_CUBES", consumer: "run-r1", deliveryCount, streamSequence: 1, consumerSequence: 1, pending: 0 });
+  const task = CubeTask.encode(cubeTask({ notWorker: "w1" })).finish();
+  const at = (deliveryCount: number) => validateTask(ctx, "cubist.cubes.r1", task, { ...DELIVERY, deliveryCount });
   const waits = [1, 2, 3, 4, 5, 8, 1000].map((d) => {
     const c = at(d);
     assert.ok(c.action === "nak" && /own refutation/.test(c.reason), JSON.stringify(c));
     return c.action === "nak" ? c.delayMs : undefined;
   });
   assert.deepEqual(waits, [100, 200, 400, 800, 1000, 1000, 1000]);
-  assert.equal(validateTask({ ...ctx, workerId: "w2" }, "cubist.cubes.r1", CubeTask.encode(task).finish(), { stream: "CUBIST_CUBES", consumer: "run-r1", deliveryCount: 1, streamSequence: 1, consumerSequence: 1, pending: 0 }).action, "run", "another worker runs it");
+  assert.equal(validateTask({ ...ctx, workerId: "w2" }, "cubist.cubes.r1", task, DELIVERY).action, "run", "another worker runs it");
 });
